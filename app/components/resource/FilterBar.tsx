@@ -1,0 +1,80 @@
+import { Button, Group, NativeSelect, Paper, TextInput } from "@mantine/core";
+import { IconRefresh, IconSearch } from "@tabler/icons-react";
+import { Form, Link } from "react-router";
+import { filterFields, type ResourceDef } from "../../../resources/define";
+import type { DictOption } from "../../../resources/dicts";
+
+/**
+ * A GET form: filtering works before JavaScript loads, and the filtered list is a URL to bookmark.
+ * Filtering starts again at page 1; page size and sort carry over.
+ */
+export function FilterBar({
+  def,
+  params,
+  dicts,
+  options,
+  resetTo,
+}: {
+  def: ResourceDef;
+  params: Record<string, string>;
+  dicts: Record<string, DictOption[]>;
+  options: Record<string, DictOption[]>;
+  resetTo: string;
+}) {
+  const fields = filterFields(def);
+  if (!fields.length) return null;
+  return (
+    <Paper withBorder p="sm" radius="md">
+      <Form method="get" role="search" aria-label={`${def.title}查询`} key={JSON.stringify(params)}>
+        <Group align="flex-end" gap="sm">
+          {params.pageSize && <input type="hidden" name="pageSize" value={params.pageSize} />}
+          {params.sort && <input type="hidden" name="sort" value={params.sort} />}
+          {fields.map((field) => {
+            if (field.filter === "range") {
+              const type = field.type === "number" || field.type === "money" ? "number" : "date";
+              return (
+                <Group key={field.name} gap={4} align="flex-end" wrap="nowrap">
+                  <TextInput size="sm" type={type} label={`${field.label}起`} name={`${field.name}Begin`} defaultValue={params[`${field.name}Begin`] ?? ""} w={150} />
+                  <TextInput size="sm" type={type} label={`${field.label}止`} name={`${field.name}End`} defaultValue={params[`${field.name}End`] ?? ""} w={150} />
+                </Group>
+              );
+            }
+            const choices = field.type === "enum" ? dicts[field.dict ?? ""] : options[field.name];
+            if (choices) {
+              return (
+                <NativeSelect
+                  key={field.name}
+                  size="sm"
+                  label={field.label}
+                  name={field.name}
+                  defaultValue={params[field.name] ?? ""}
+                  data={[{ value: "", label: "全部" }, ...choices]}
+                  w={160}
+                />
+              );
+            }
+            return (
+              <TextInput
+                key={field.name}
+                size="sm"
+                label={field.label}
+                name={field.name}
+                defaultValue={params[field.name] ?? ""}
+                placeholder={`请输入${field.label}`}
+                w={180}
+              />
+            );
+          })}
+          <Group gap="xs">
+            <Button type="submit" size="sm" leftSection={<IconSearch size={16} />}>
+              查询
+            </Button>
+            <Button component={Link} to={resetTo} variant="default" size="sm" leftSection={<IconRefresh size={16} />}>
+              重置
+            </Button>
+          </Group>
+        </Group>
+      </Form>
+    </Paper>
+  );
+}

@@ -1,0 +1,57 @@
+import { Button, Group, Pagination, Text } from "@mantine/core";
+import { Link } from "react-router";
+import { PAGE_SIZES } from "../../../resources/define";
+
+/** Page links and page-size links: paging works before JavaScript loads. */
+export function ListPagination({
+  total,
+  capped,
+  pageNum,
+  pageSize,
+  hrefFor,
+}: {
+  total: number;
+  /** The server stopped counting: there are more rows than `total`. */
+  capped?: boolean;
+  pageNum: number;
+  pageSize: number;
+  hrefFor: (changes: Record<string, string | null>) => string;
+}) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <Group justify="space-between" p="sm" wrap="wrap" gap="sm">
+      <Group gap={6}>
+        <Text size="sm" c="dimmed">
+          共 {total}{capped ? "+" : ""} 条 · 每页
+        </Text>
+        {PAGE_SIZES.map((size) => (
+          <Button
+            key={size}
+            component={Link}
+            to={hrefFor({ pageSize: String(size), pageNum: null })}
+            size="compact-xs"
+            variant={size === pageSize ? "filled" : "subtle"}
+            aria-current={size === pageSize ? "true" : undefined}
+          >
+            {size}
+          </Button>
+        ))}
+        <Text size="sm" c="dimmed">
+          条
+        </Text>
+      </Group>
+      <Pagination
+        total={pages}
+        value={Math.min(pageNum, pages)}
+        size="sm"
+        withEdges
+        getItemProps={(page) => ({ component: Link, to: hrefFor({ pageNum: String(page) }), "aria-label": `第 ${page} 页` })}
+        getControlProps={(control) => {
+          const target = { first: 1, previous: pageNum - 1, next: pageNum + 1, last: pages }[control];
+          const disabled = target < 1 || target > pages || target === pageNum;
+          return disabled ? {} : { component: Link, to: hrefFor({ pageNum: String(target) }) };
+        }}
+      />
+    </Group>
+  );
+}

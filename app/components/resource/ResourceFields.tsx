@@ -1,0 +1,115 @@
+import "@mantine/dates/styles.css";
+import "dayjs/locale/zh-cn";
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Checkbox, NativeSelect, SimpleGrid, Textarea, TextInput } from "@mantine/core";
+import { DatePickerInput, DatesProvider, DateTimePicker } from "@mantine/dates";
+import type { FieldDef } from "../../../resources/define";
+import type { DictOption } from "../../../resources/dicts";
+import { ImageUpload } from "./ImageUpload";
+import { RelationSelect } from "./RelationSelect";
+
+type Meta = FieldMetadata<unknown>;
+
+function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Meta; dicts: Record<string, DictOption[]>; options: Record<string, DictOption[]> }) {
+  const error = meta.errors?.[0];
+  const initial = (meta.initialValue as string | undefined) ?? "";
+  const common = { label: field.label, withAsterisk: field.required, error, description: field.description };
+  switch (field.type) {
+    case "longText":
+      return <Textarea {...getInputProps(meta, { type: "text" })} {...common} autosize minRows={3} maxRows={8} />;
+    case "number":
+      return <TextInput {...getInputProps(meta, { type: "number" })} {...common} />;
+    case "money":
+      return <TextInput {...getInputProps(meta, { type: "text" })} {...common} inputMode="decimal" rightSection="元" placeholder="0.00" />;
+    case "enum":
+      return (
+        <NativeSelect
+          {...getInputProps(meta, { type: "text" })}
+         
+          {...common}
+          data={[{ value: "", label: "请选择" }, ...(dicts[field.dict ?? ""] ?? [])]}
+        />
+      );
+    case "boolean":
+      return (
+        <Checkbox
+          name={meta.name}
+         
+          label={field.label}
+          defaultChecked={meta.initialValue === true || meta.initialValue === "on" || meta.initialValue === "1"}
+          error={error}
+          mt="lg"
+        />
+      );
+    case "date":
+      return (
+        <DatePickerInput
+          name={meta.name}
+         
+          {...common}
+          defaultValue={initial ? new Date(`${initial}T00:00:00`) : null}
+          valueFormat="YYYY-MM-DD"
+          clearable
+          placeholder="请选择日期"
+        />
+      );
+    case "datetime":
+      return (
+        <DateTimePicker
+          name={meta.name}
+         
+          {...common}
+          defaultValue={initial ? new Date(initial.replace(" ", "T")) : null}
+          valueFormat="YYYY-MM-DD HH:mm:ss"
+          withSeconds
+          clearable
+          placeholder="请选择时间"
+        />
+      );
+    case "time":
+      return <TextInput {...getInputProps(meta, { type: "time" })} {...common} />;
+    case "image":
+    case "file":
+      return <ImageUpload name={meta.name} label={field.label} defaultValue={initial} error={error} kind={field.type} />;
+    case "relation":
+    case "treeParent":
+      return (
+        <RelationSelect
+          name={meta.name}
+          label={field.label}
+          relation={field.relation ?? ""}
+          defaultValue={initial}
+          initialOptions={options[field.name] ?? []}
+          required={field.required}
+          error={error}
+        />
+      );
+    default:
+      return <TextInput {...getInputProps(meta, { type: "text" })} {...common} placeholder={field.placeholder} />;
+  }
+}
+
+/** The declared fields of a form, two to a row on wide screens; long text and pictures take a row. */
+export function ResourceFields({
+  fields,
+  metas,
+  dicts,
+  options,
+}: {
+  fields: FieldDef[];
+  metas: Record<string, Meta>;
+  dicts: Record<string, DictOption[]>;
+  options: Record<string, DictOption[]>;
+}) {
+  return (
+    <DatesProvider settings={{ locale: "zh-cn", firstDayOfWeek: 1 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+        {fields.map((field) => (
+          <div key={field.name} style={field.type === "longText" || field.type === "image" || field.type === "file" ? { gridColumn: "1 / -1" } : undefined}>
+            <FieldInput field={field} meta={metas[field.name]} dicts={dicts} options={options} />
+          </div>
+        ))}
+      </SimpleGrid>
+    </DatesProvider>
+  );
+}

@@ -1,0 +1,82 @@
+import { Menu, NavLink, Tooltip } from "@mantine/core";
+import { Link } from "react-router";
+import type { MenuNode } from "../../../resources/auth";
+import { MenuIcon } from "./menuIcon";
+import classes from "./menus.module.css";
+import { menuHref, useMenuNavigate } from "./useMenuNavigate";
+
+/** The side bar's menu; collapsed it shows icons, and a folder's pages open beside it. */
+export function SideMenu({ menus, activeIds, collapsed }: { menus: MenuNode[]; activeIds: Set<number>; collapsed: boolean }) {
+  const open = useMenuNavigate();
+  if (collapsed) {
+    return (
+      <nav className={classes.side} aria-label="主菜单" data-testid="side-menu">
+        {menus.map((menu) =>
+          menu.children.length === 0 ? (
+            <Tooltip key={menu.id} label={menu.menuName} position="right" withArrow>
+              <Link to={menuHref(menu)} className={classes.sideMini} data-active={activeIds.has(menu.id) || undefined} aria-label={menu.menuName} onClick={(event) => open(menu, event)}>
+                <MenuIcon name={menu.menuIcon} size={20} />
+              </Link>
+            </Tooltip>
+          ) : (
+            <Menu key={menu.id} trigger="click-hover" position="right-start" offset={0} classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
+              <Menu.Target>
+                <div className={classes.sideMini} data-active={activeIds.has(menu.id) || undefined} role="button" tabIndex={0} aria-label={menu.menuName}>
+                  <MenuIcon name={menu.menuIcon} size={20} />
+                </div>
+              </Menu.Target>
+              <Menu.Dropdown miw={170}>
+                <Menu.Label c="gray.5">{menu.menuName}</Menu.Label>
+                {menu.children.map((child) => (
+                  <Menu.Item key={child.id} component={Link} to={menuHref(child)} data-active={activeIds.has(child.id) || undefined} onClick={(event: React.MouseEvent) => open(child, event)}>
+                    {child.menuName}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          ),
+        )}
+      </nav>
+    );
+  }
+  return (
+    <nav className={classes.side} aria-label="主菜单" data-testid="side-menu">
+      {menus.map((menu) =>
+        menu.children.length === 0 ? (
+          <NavLink
+            key={menu.id}
+            component={Link}
+            to={menuHref(menu)}
+            label={menu.menuName}
+            leftSection={<MenuIcon name={menu.menuIcon} />}
+            active={activeIds.has(menu.id)}
+            className={classes.sideItem}
+            onClick={(event: React.MouseEvent) => open(menu, event)}
+          />
+        ) : (
+          <NavLink
+            key={menu.id}
+            label={menu.menuName}
+            leftSection={<MenuIcon name={menu.menuIcon} />}
+            defaultOpened={activeIds.has(menu.id)}
+            className={classes.sideItem}
+            classNames={{ children: classes.sideChildren }}
+            childrenOffset={0}
+          >
+            {menu.children.map((child) => (
+              <NavLink
+                key={child.id}
+                component={Link}
+                to={menuHref(child)}
+                label={child.menuName}
+                active={activeIds.has(child.id)}
+                className={`${classes.sideItem} ${classes.sideChild}`}
+                onClick={(event: React.MouseEvent) => open(child, event)}
+              />
+            ))}
+          </NavLink>
+        ),
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,31 @@
+import { Button, Menu } from "@mantine/core";
+import { IconBuildingStore, IconCheck } from "@tabler/icons-react";
+import { HOME_PATH } from "~/lib/paths";
+import { request } from "~/lib/request";
+import classes from "./header.module.css";
+
+/** A super admin works inside any tenant: the server keeps the choice on the session. */
+export function TenantSwitch({ tenants, currentId, dark }: { tenants: Array<{ id: number; name: string }>; currentId: number; dark: boolean }) {
+  const current = tenants.find((t) => t.id === currentId);
+  async function choose(tenantId: number) {
+    await request("POST", "/api/v1/sys/tenant/switch", { body: { tenantId } });
+    window.location.assign(HOME_PATH);
+  }
+  return (
+    <Menu position="bottom-end" width={220} shadow="md">
+      <Menu.Target>
+        <Button variant="subtle" size="compact-sm" className={classes.iconButton} data-dark={dark || undefined} leftSection={<IconBuildingStore size={16} />} aria-label="切换租户" data-testid="tenant-switch">
+          {current?.name ?? "切换租户"}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown mah={420} style={{ overflowY: "auto" }}>
+        <Menu.Label>切换租户</Menu.Label>
+        {tenants.map((tenant) => (
+          <Menu.Item key={tenant.id} onClick={() => choose(tenant.id)} rightSection={tenant.id === currentId ? <IconCheck size={14} /> : null}>
+            {tenant.name}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

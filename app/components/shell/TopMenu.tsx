@@ -1,0 +1,53 @@
+import { Menu, UnstyledButton } from "@mantine/core";
+import { IconChevronDown } from "@tabler/icons-react";
+import { Link } from "react-router";
+import type { MenuNode } from "../../../resources/auth";
+import { MenuIcon } from "./menuIcon";
+import classes from "./menus.module.css";
+import { menuHref, useMenuNavigate } from "./useMenuNavigate";
+
+/** The horizontal menu of `top` navigation: first-level pages are links, folders open their pages on hover. */
+export function TopMenu({ menus, activeIds }: { menus: MenuNode[]; activeIds: Set<number> }) {
+  const open = useMenuNavigate();
+  return (
+    <nav className={classes.top} aria-label="主菜单" data-testid="top-menu">
+      {menus.map((menu) =>
+        menu.children.length === 0 ? (
+          <Link
+            key={menu.id}
+            to={menuHref(menu)}
+            className={classes.topItem}
+            data-active={activeIds.has(menu.id) || undefined}
+            onClick={(event) => open(menu, event)}
+          >
+            <MenuIcon name={menu.menuIcon} size={16} />
+            {menu.menuName}
+          </Link>
+        ) : (
+          <Menu key={menu.id} trigger="click-hover" openDelay={60} closeDelay={120} position="bottom-start" offset={0} classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
+            <Menu.Target>
+              <UnstyledButton className={classes.topItem} data-active={activeIds.has(menu.id) || undefined}>
+                <MenuIcon name={menu.menuIcon} size={16} />
+                {menu.menuName}
+                <IconChevronDown size={12} />
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown miw={160}>
+              {menu.children.map((child) => (
+                <Menu.Item
+                  key={child.id}
+                  component={Link}
+                  to={menuHref(child)}
+                  data-active={activeIds.has(child.id) || undefined}
+                  onClick={(event: React.MouseEvent) => open(child, event)}
+                >
+                  {child.menuName}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        ),
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,79 @@
+import { ActionIcon, Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "@tabler/icons-react";
+import { useState } from "react";
+import { Form, Link, useNavigate } from "react-router";
+import type { UserInfo } from "../../../resources/auth";
+import { t } from "~/lib/messages";
+import { CHANGE_PASSWORD_PATH, HOME_PATH } from "~/lib/paths";
+import { endSession } from "~/lib/request";
+import { ACTIVE_MENU_KEY, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBrowserCookie } from "~/lib/shell-state";
+import { QrCodeDialog } from "./QrCodeDialog";
+import classes from "./header.module.css";
+
+export const LOGOUT_RELOAD_MS = 1000;
+
+/** Spec §4 logout: the server ends the session; open tags and route state go; sign-in page, reload after 1 s. */
+export function useLogout() {
+  const navigate = useNavigate();
+  return async function logout() {
+    await endSession();
+    writeBrowserCookie(TAGS_COOKIE, null);
+    writeBrowserCookie(SUBSYSTEM_COOKIE, null);
+    window.localStorage.removeItem(ACTIVE_MENU_KEY);
+    navigate("/login", { replace: true });
+    setTimeout(() => window.location.reload(), LOGOUT_RELOAD_MS);
+  };
+}
+
+export function UserMenu({ user, dark }: { user: UserInfo; dark: boolean }) {
+  const [qrOpened, setQrOpened] = useState(false);
+  const logout = useLogout();
+  const name = user.realName || user.userName;
+  return (
+    <>
+      <Menu position="bottom-end" width={180} withinPortal shadow="md">
+        <Menu.Target>
+          <UnstyledButton className={classes.user} data-dark={dark || undefined} aria-label="用户菜单">
+            <Avatar src={user.avatar || null} size={30} radius="xl" color="brand" variant="filled" alt={name}>
+              {name.slice(0, 1).toUpperCase()}
+            </Avatar>
+            <Text size="sm" className={classes.userName} data-testid="current-user">
+              {name}
+            </Text>
+            <IconChevronDown size={14} />
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item component={Link} to="/profile/index" leftSection={<IconUser size={16} />}>
+            个人中心
+          </Menu.Item>
+          <Menu.Item component={Link} to={CHANGE_PASSWORD_PATH} leftSection={<IconKey size={16} />}>
+            {t.shell.changePassword}
+          </Menu.Item>
+          <Menu.Item leftSection={<IconQrcode size={16} />} onClick={() => setQrOpened(true)}>
+            小程序二维码
+          </Menu.Item>
+          <Menu.Item component={Link} to={HOME_PATH} leftSection={<IconHome size={16} />}>
+            {t.shell.home}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <Form
+        method="post"
+        action="/logout"
+        reloadDocument
+        onSubmit={(event) => {
+          event.preventDefault();
+          logout();
+        }}
+      >
+        <Tooltip label={t.shell.logout}>
+          <ActionIcon type="submit" variant="subtle" className={classes.iconButton} data-dark={dark || undefined} size="lg" aria-label={t.shell.logout}>
+            <IconLogout size={20} />
+          </ActionIcon>
+        </Tooltip>
+      </Form>
+      <QrCodeDialog opened={qrOpened} onClose={() => setQrOpened(false)} />
+    </>
+  );
+}

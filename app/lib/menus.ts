@@ -1,0 +1,117 @@
+import type { MenuNode } from "../../resources/auth";
+import { resourceForPath } from "../../resources/index";
+import { CHANGE_PASSWORD_PATH, HOME_PATH } from "./paths";
+
+/**
+ * Spec §2: only page entries show, at most two levels; `path` entries are the folders that hold them. Buttons,
+ * links and mini-app entries are dropped with their children.
+ */
+export function visibleMenus(nodes: MenuNode[], depth = 1): MenuNode[] {
+  return nodes
+    .filter((node) => node.menuType === "page" || node.menuType === "path")
+    .map((node) => ({ ...node, children: depth < 2 ? visibleMenus(node.children, depth + 1) : [] }))
+    .filter((node) => node.menuType === "page" || node.children.length > 0);
+}
+
+export function flatten(nodes: MenuNode[]): MenuNode[] {
+  return nodes.flatMap((node) => [node, ...flatten(node.children)]);
+}
+
+function stripQuery(path: string) {
+  return path.split(/[?#]/)[0];
+}
+
+/**
+ * The menu entry a page belongs to: its own, or for a create/edit page the list beside it
+ * (`/zhct/x/edit/3` → `/zhct/x/index`), or the deepest folder that holds it.
+ */
+export function menuForPath(nodes: MenuNode[], pathname: string): MenuNode | undefined {
+  const pages = flatten(nodes).filter((n) => n.menuPath && n.menuType === "page");
+  const exact = pages.find((n) => stripQuery(n.menuPath as string) === pathname);
+  if (exact) return exact;
+  const sibling = pages
+    .filter((n) => {
+      const base = stripQuery(n.menuPath as string).replace(/\/index$/, "");
+      return pathname === base || pathname.startsWith(`${base}/`);
+    })
+    .sort((a, b) => (b.menuPath as string).length - (a.menuPath as string).length)[0];
+  return sibling;
+}
+
+const fixedTitles: Record<string, string> = {
+  [HOME_PATH]: "首页",
+  "/dashboard": "首页",
+  "/profile/index": "个人中心",
+  [CHANGE_PASSWORD_PATH]: "修改密码",
+  "/iframe/reportview": "报表",
+  "/404": "页面不存在",
+  "/401": "没有权限",
+};
+
+/** The name of a page for its tag and the window title: the menu's, the resource's, or a fixed one. */
+export function pageTitle(pathname: string, allMenus: MenuNode[]): string {
+  const exact = flatten(allMenus).find((n) => n.menuType === "page" && n.menuPath && stripQuery(n.menuPath) === pathname);
+  if (exact) return exact.menuName;
+  if (fixedTitles[pathname]) return fixedTitles[pathname];
+  const def = resourceForPath(pathname);
+  if (def) {
+    const name = def.menuTitle ?? def.title;
+    const base = `${def.screenBase}/${def.screen}`;
+    const rest = pathname.slice(base.length);
+    const step = Object.entries(def.workflowActions ?? {}).find(([action]) => rest.startsWith(`/${action}/`));
+    if (step) return `${step[1]}${def.title}`;
+    if (rest.startsWith("/create")) return `新增${def.title}`;
+    if (rest.startsWith("/edit/")) return `编辑${def.title}`;
+    return name;
+  }
+  return pathname;
+}
+
+/** Spec §6: `admin` reaches every route; others those without a role restriction or whose restriction they match. */
+export function routeAllowed(pathname: string, roles: string[], routeRoles: Array<{ path: string; roles: string[] }>): boolean {
+  if (roles.includes("admin")) return true;
+  return routeRoles
+    .filter((r) => {
+      const path = stripQuery(r.path);
+      const base = path.replace(/\/index$/, "");
+      return pathname === path || pathname === base || pathname.startsWith(`${base}/`);
+    })
+    .every((r) => r.roles.some((role) => roles.includes(role)));
+}
+
+/** Button codes grouped by the page menu they sit under (one or two levels of buttons, spec §6). */
+export function buttonPermissionsByMenu(nodes: MenuNode[]): Record<string, string[]> {
+  const groups: Record<string, string[]> = {};
+  const collect = (node: MenuNode, depth: number): string[] =>
+    depth > 2
+      ? []
+      : node.children
+          .filter((c) => c.menuType === "button")
+          .flatMap((c) => [...(c.permission ? [c.permission] : []), ...collect(c, depth + 1)]);
+  for (const node of flatten(nodes)) {
+    if (node.menuType === "button") continue;
+    const codes = collect(node, 1);
+    if (codes.length) groups[node.menuPath ?? String(node.id)] = codes;
+  }
+  return groups;
+}
+
+export interface SubsystemInfo {
+  id: number;
+  sysCode: string;
+  sysName: string;
+  icon: string | null;
+}
+
+/**
+ * The subsystem whose menus the shell shows: the one the current page belongs to, else the one chosen last
+ * (cookie), else the first the user may enter.
+ */
+export function activeSubsystemFor(pathname: string, allMenus: MenuNode[], chosen: string | null, subsystems: SubsystemInfo[]): number {
+  const allowed = new Set(subsystems.map((s) => s.id));
+  const owner = menuForPath(allMenus, pathname);
+  if (owner && allowed.has(owner.subsystemId)) return owner.subsystemId;
+  const cookieId = Number(chosen);
+  if (allowed.has(cookieId)) return cookieId;
+  return subsystems[0]?.id ?? 1;
+}

@@ -1,0 +1,96 @@
+import { redirect, type AppLoadContext } from "react-router";
+import type { UserInfo } from "../../resources/auth";
+import { apiCall } from "./api.server";
+import { t } from "./messages";
+
+export const TOKEN_COOKIE = "Admin-Token";
+const FLASH_COOKIE = "Flash-Message";
+
+/** Spec §2: paths that need no token. */
+export const PUBLIC_PATHS = new Set(["/login", "/auth-redirect", "/map", "/map2", "/404", "/401"]);
+export { CHANGE_PASSWORD_PATH } from "./paths";
+import { CHANGE_PASSWORD_PATH } from "./paths";
+
+export function hasTokenCookie(request: Request): boolean {
+  const header = request.headers.get("Cookie") ?? "";
+  return header.split(";").some((part) => {
+    const [name, value] = part.trim().split("=");
+    return name === TOKEN_COOKIE && !!value;
+  });
+}
+
+/** Only a same-site relative path is followed after sign-in; anything else goes to `/`. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  try {
+    const url = new URL(to, "http://local.invalid");
+    if (url.origin !== "http://local.invalid") return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}
+
+export function loginPath(request: Request): string {
+  const url = new URL(request.url);
+  const target = url.pathname + url.search;
+  return target === "/" ? "/login" : `/login?redirect=${encodeURIComponent(target)}`;
+}
+
+export function flashCookie(message: string): string {
+  return `${FLASH_COOKIE}=${encodeURIComponent(message)}; Path=/; Max-Age=60; HttpOnly; SameSite=Lax`;
+}
+
+export function readFlash(request: Request): { message: string | null; clear: string | null } {
+  const header = request.headers.get("Cookie") ?? "";
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (part.slice(0, index).trim() === FLASH_COOKIE) {
+      let message: string | null = null;
+      try {
+        message = decodeURIComponent(part.slice(index + 1).trim()) || null;
+      } catch {
+        message = null;
+      }
+      return { message, clear: `${FLASH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax` };
+    }
+  }
+  return { message: null, clear: null };
+}
+
+const clearTokenCookie = `${TOKEN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`;
+
+/**
+ * Spec §4/§8: loads the user info; a failure clears the token, carries the message to the sign-in
+ * page and comes back here after sign-in.
+ */
+export function requireUserInfo(request: Request, context: AppLoadContext): Promise<UserInfo> {
+  // Root and page loaders run side by side; they share one user-info call per request.
+  let pending = userInfoByRequest.get(request);
+  if (!pending) {
+    pending = loadUserInfo(request, context);
+    userInfoByRequest.set(request, pending);
+  }
+  return pending;
+}
+
+const userInfoByRequest = new WeakMap<Request, Promise<UserInfo>>();
+
+async function loadUserInfo(request: Request, context: AppLoadContext): Promise<UserInfo> {
+  if (!hasTokenCookie(request)) throw redirect(loginPath(request));
+  const result = await apiCall<UserInfo | null>(request, context, "GET", "/api/v1/auth/user/info");
+  let failure: string | null = null;
+  if (result.status !== 200) failure = result.message || t.hasError;
+  else if (!result.data) failure = t.verificationFailed;
+  else if (!Array.isArray(result.data.roles) || result.data.roles.length === 0) failure = t.rolesMissing;
+  if (failure !== null || !result.data) {
+    const headers = new Headers();
+    headers.append("Set-Cookie", clearTokenCookie);
+    headers.append("Set-Cookie", flashCookie(failure ?? t.hasError));
+    throw redirect(loginPath(request), { headers });
+  }
+  const { pathname } = new URL(request.url);
+  // Spec §4: on first sign-in every other screen stays closed until the password is changed.
+  if (result.data.pwdSecurityLevel === 0 && pathname !== CHANGE_PASSWORD_PATH) throw redirect(CHANGE_PASSWORD_PATH);
+  return result.data;
+}

@@ -1,0 +1,76 @@
+import "@mantine/core/styles.css";
+import "@mantine/notifications/styles.css";
+import { Button, Center, MantineProvider, Stack, Text, Title, mantineHtmlProps } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/root";
+import { t } from "./lib/messages";
+import { useNonce } from "./lib/nonce";
+import { PUBLIC_PATHS, hasTokenCookie, readFlash, requireUserInfo } from "./lib/session.server";
+import { canteenTheme } from "./lib/theme";
+import { exchangeTicket } from "./lib/ticket.server";
+import { defaultSettings } from "../resources/auth";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await exchangeTicket(request, context);
+  const { pathname } = new URL(request.url);
+  if (pathname === "/login" && hasTokenCookie(request)) throw redirect("/");
+  if (PUBLIC_PATHS.has(pathname) && !hasTokenCookie(request)) return { user: null, flash: null };
+  const user = await requireUserInfo(request, context);
+  // The sign-in page reads its own flash; elsewhere the shell shows it once.
+  const flash = readFlash(request);
+  return data({ user, flash: flash.message }, flash.clear ? { headers: { "Set-Cookie": flash.clear } } : undefined);
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const settings = data?.user?.settings ?? defaultSettings;
+  return (
+    <html lang="zh-CN" {...mantineHtmlProps}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <MantineProvider theme={canteenTheme(settings.theme)} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
+          <Notifications position="top-right" />
+          {children}
+        </MantineProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function meta() {
+  return [{ title: t.appTitle }];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const title = notFound ? t.shell.notFound : t.hasError;
+  const text = notFound ? t.shell.notFoundText : "页面出错了，请稍后重试。";
+  return (
+    <Center mih="100vh">
+      <Stack align="center" gap="sm">
+        <Title order={1} c="dimmed" fz={64}>
+          {notFound ? 404 : 500}
+        </Title>
+        <Title order={3}>{title}</Title>
+        <Text c="dimmed">{text}</Text>
+        <Button component="a" href="/">
+          {t.shell.backHome}
+        </Button>
+      </Stack>
+    </Center>
+  );
+}

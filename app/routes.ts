@@ -1,0 +1,68 @@
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+import { resourceKey } from "../resources/define";
+import { resources } from "../resources/index";
+import { menuGroups } from "../resources/modules";
+
+/** System-management screens that are not the generic list or form; each replaces the generated route of its path. */
+const sysScreens = [
+  route("admin/sys/menu/index", "routes/sys/menu-tree.tsx"),
+  route("admin/sys/menu/create/:subsystemId", "routes/sys/menu-form.tsx", { id: "sys/menu:create-in" }),
+  route("admin/sys/menu/edit/:id", "routes/sys/menu-form.tsx", { id: "sys/menu:edit-tree" }),
+  route("admin/sys/device/setting/:id", "routes/sys/device-setting.tsx"),
+  route("admin/sys/merchantconfig/edit/:merchantId/:parameterCode", "routes/sys/merchant-config-edit.tsx"),
+  route("admin/sys/merchantconfig/edit/:id", "routes/sys/merchant-config-by-id.tsx"),
+  route("admin/sys/iccard/init", "routes/sys/iccard-init.tsx", { id: "sys/iccardInit:init" }),
+  route("admin/sys/iccard/create", "routes/sys/iccard-init.tsx", { id: "sys/iccardInit:create-init" }),
+];
+/** Permission-management screens that are not the generic list or form (spec §2 /admin/auth). */
+const authScreens = [
+  route("admin/auth/org/index", "routes/auth/org-tree.tsx"),
+  route("admin/auth/user/create", "routes/auth/user-create.tsx", { id: "auth/user:create-any" }),
+  route("admin/auth/user/create/:orgId", "routes/auth/user-create.tsx", { id: "auth/user:create-in" }),
+  route("admin/auth/user/assignRole/:id", "routes/auth/user-assign.tsx", { id: "auth/user:assignRole" }),
+  route("admin/auth/user/assignWarehouse/:id", "routes/auth/user-assign.tsx", { id: "auth/user:assignWarehouse" }),
+  route("admin/auth/user/assignRestaurant/:id", "routes/auth/user-assign.tsx", { id: "auth/user:assignRestaurant" }),
+  route("admin/auth/user/resetPasswd/:id", "routes/auth/user-reset-password.tsx"),
+  route("admin/auth/role/assignMenu/:id", "routes/auth/role-assign-menu.tsx"),
+];
+const ownScreens = new Set([...sysScreens, ...authScreens].map((r) => `/${r.path}`));
+
+/** Each declared resource gets its list, create and edit screens (spec §2 paths). */
+const resourceRoutes = resources.flatMap((def) => {
+  const base = `${def.screenBase}/${def.screen}`;
+  const key = resourceKey(def);
+  return [
+    route(base, "routes/resource/home.tsx", { id: `${key}:home` }),
+    route(`${base}/index`, "routes/resource/list.tsx", { id: `${key}:list` }),
+    ...(def.actions.includes("create") ? [route(`${base}/create`, "routes/resource/form.tsx", { id: `${key}:create` })] : []),
+    ...(def.actions.includes("update") ? [route(`${base}/edit/:id`, "routes/resource/form.tsx", { id: `${key}:edit` })] : []),
+  ].filter((r) => !ownScreens.has(r.path ?? ""));
+});
+
+const groupRoutes = menuGroups.map((group) => route(group.path, "routes/resource/group.tsx", { id: `group:${group.path}` }));
+
+export default [
+  route("login", "routes/login.tsx"),
+  index("routes/home.tsx"),
+  route("admin", "routes/admin-index.tsx"),
+  route("subsystem/admin", "routes/subsystem.tsx", { id: "subsystem-admin" }),
+  route("subsystem/:sysCode", "routes/subsystem.tsx", { id: "subsystem" }),
+  route("subsystem/:sysCode/:pageId", "routes/subsystem.tsx", { id: "subsystem-page" }),
+  layout("routes/shell.tsx", [
+    route("admin/dashboard", "routes/dashboard.tsx", { id: "admin-dashboard" }),
+    route("dashboard", "routes/dashboard.tsx", { id: "dashboard" }),
+    route("admin/auth/user/modifyPasswd", "routes/modify-password.tsx"),
+    route("profile/index", "routes/profile.tsx"),
+    route("iframe/reportview", "routes/iframe.tsx"),
+    route("zhct/mealordercomplaints/process/:id", "routes/zhct/complaint-process.tsx"),
+    ...groupRoutes,
+    ...sysScreens,
+    ...authScreens,
+    ...resourceRoutes,
+    route("ceshi/ceshi", "routes/ceshi.tsx"),
+    route("bench/plain/:module/:entity", "routes/bench/plain-list.tsx"),
+    route("404", "routes/not-found.tsx", { id: "not-found" }),
+    route("401", "routes/unauthorized.tsx"),
+    route("*", "routes/not-found.tsx", { id: "catch-all" }),
+  ]),
+] satisfies RouteConfig;

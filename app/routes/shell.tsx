@@ -1,0 +1,327 @@
+import { ActionIcon, Alert, AppShell, Box, Breadcrumbs, Drawer, Group, Image, Menu, ScrollArea, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "@tabler/icons-react";
+import { useEffect, useMemo, useState } from "react";
+import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
+import type { MenuNode, UserInfo } from "../../resources/auth";
+import type { Route } from "./+types/shell";
+import { ComplaintNotifications, useComplaintAlert } from "~/components/shell/ComplaintAlert";
+import { ErrorLog, LoadingMask, LogoutConfirm } from "~/components/shell/Feedback";
+import { MenuIcon } from "~/components/shell/menuIcon";
+import { SettingsDrawer, type ShellSettings } from "~/components/shell/SettingsDrawer";
+import { SideMenu } from "~/components/shell/SideMenu";
+import { TagsView } from "~/components/shell/TagsView";
+import { TopMenu } from "~/components/shell/TopMenu";
+import { TenantSwitch } from "~/components/shell/TenantSwitch";
+import { UserMenu } from "~/components/shell/UserMenu";
+import headerClasses from "~/components/shell/header.module.css";
+import { StatusPage } from "~/components/StatusPage";
+import { apiCall } from "~/lib/api.server";
+import { activeSubsystemFor, flatten, menuForPath, pageTitle, routeAllowed, visibleMenus, type SubsystemInfo } from "~/lib/menus";
+import { t } from "~/lib/messages";
+import { HOME_PATH } from "~/lib/paths";
+import { request } from "~/lib/request";
+import { hasTokenCookie, PUBLIC_PATHS, requireUserInfo } from "~/lib/session.server";
+import { readCookieValue, SIDEBAR_COOKIE, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBrowserCookie, YEAR_SECONDS } from "~/lib/shell-state";
+import { isTaggable, openTag, parseTags, serializeTags, type Tag } from "~/lib/tags";
+import type { loader as rootLoader } from "~/root";
+import classes from "./shell.module.css";
+
+export const DEFAULT_LOGO = "/logo.svg";
+export const HEADER_HEIGHT = 56;
+export const TAGS_HEIGHT = 34;
+export const SIDEBAR_WIDTH = 210;
+export const SIDEBAR_COLLAPSED_WIDTH = 64;
+
+interface ShellInfo {
+  subsystems: SubsystemInfo[];
+  routeRoles: Array<{ path: string; roles: string[] }>;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (PUBLIC_PATHS.has(url.pathname) && !hasTokenCookie(request)) return null;
+  const user = await requireUserInfo(request, context);
+  const cookies = request.headers.get("Cookie");
+  const info = await apiCall<ShellInfo>(request, context, "GET", "/api/v1/auth/user/shellInfo");
+  const { subsystems, routeRoles } = info.status === 200 ? info.data : { subsystems: [], routeRoles: [] };
+  const subsystemId = activeSubsystemFor(url.pathname, user.menuTreeList, readCookieValue(cookies, SUBSYSTEM_COOKIE), subsystems);
+  const [menus, logo, tenantPage] = await Promise.all([
+    apiCall<MenuNode[]>(request, context, "GET", "/api/v1/auth/user/getUserMenuTreeList", { query: { subsystemId } }),
+    apiCall<string>(request, context, "GET", "/api/v1/sys/imageObj/findLogoImage"),
+    user.superAdmin
+      ? apiCall<{ records: Array<{ id: number; tenantName: string }> }>(request, context, "GET", "/api/v1/sys/tenant/findPage", { query: { pageSize: 100, status: "1" } })
+      : null,
+  ]);
+  const forbidden = !routeAllowed(url.pathname, user.roles, routeRoles);
+  return data(
+    {
+      subsystems,
+      routeRoles,
+      subsystemId,
+      subsystemCookie: readCookieValue(cookies, SUBSYSTEM_COOKIE),
+      menus: visibleMenus(menus.status === 200 ? menus.data : []),
+      logo: (logo.status === 200 && logo.data) || DEFAULT_LOGO,
+      sidebarOpened: readCookieValue(cookies, SIDEBAR_COOKIE) !== "0",
+      tags: parseTags(readCookieValue(cookies, TAGS_COOKIE)).map((tag) => tag.path),
+      tenants: tenantPage?.status === 200 ? tenantPage.data.records.map((t) => ({ id: t.id, name: t.tenantName })) : [],
+    },
+    forbidden ? { status: 401 } : undefined,
+  );
+}
+
+/** What the last load was made for, so a client navigation reloads the menus only when the subsystem changes. */
+let loadedFor: { subsystemId: number; allMenus: MenuNode[]; subsystems: SubsystemInfo[] } | null = null;
+
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.href === nextUrl.href || !loadedFor) return defaultShouldRevalidate;
+  const next = activeSubsystemFor(nextUrl.pathname, loadedFor.allMenus, readCookieValue(document.cookie, SUBSYSTEM_COOKIE), loadedFor.subsystems);
+  return next !== loadedFor.subsystemId;
+}
+
+const NOT_FOUND_ROUTES = new Set(["catch-all", "not-found", "routes/unauthorized"]);
+
+export default function Shell({ loaderData }: Route.ComponentProps) {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  if (!root?.user || !loaderData) return <Outlet />;
+  return <ShellLayout user={root.user} flash={root.flash} shell={loaderData} />;
+}
+
+type ShellData = NonNullable<Route.ComponentProps["loaderData"]>;
+
+/** A page that fails to load shows its 401, 404 or error page inside the shell, not instead of it. */
+export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const page =
+    status === 401 || status === 403 ? (
+      <StatusPage code={401} title={t.shell.unauthorized} text={t.shell.unauthorizedText} />
+    ) : status === 404 ? (
+      <StatusPage code={404} title={t.shell.notFound} text={t.shell.notFoundText} />
+    ) : (
+      <StatusPage code={500} title={t.hasError} text="页面出错了，请稍后重试。" />
+    );
+  if (!root?.user || !loaderData) return page;
+  return (
+    <ShellLayout user={root.user} flash={null} shell={loaderData as ShellData}>
+      {page}
+    </ShellLayout>
+  );
+}
+
+function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: string | null; shell: ShellData; children?: React.ReactNode }) {
+  const location = useLocation();
+  const matches = useMatches();
+  const revalidator = useRevalidator();
+  const [sidebarOpened, setSidebarOpened] = useState(shell.sidebarOpened);
+  const [drawerOpened, setDrawerOpened] = useState(false);
+  const [settingsOpened, setSettingsOpened] = useState(false);
+  const [override, setOverride] = useState<Partial<ShellSettings>>({});
+  const [tags, setTags] = useState<Tag[]>(() => parseTags(JSON.stringify(shell.tags)));
+  const [seenPath, setSeenPath] = useState<string | null>(null);
+
+  const currentPath = location.pathname + location.search;
+  const leaf = matches[matches.length - 1];
+  const taggable = isTaggable(location.pathname) && !NOT_FOUND_ROUTES.has(leaf?.id ?? "");
+  // A page opened becomes a tag, and on a phone the menu drawer closes after each navigation.
+  if (seenPath !== currentPath) {
+    setSeenPath(currentPath);
+    setDrawerOpened(false);
+    if (taggable) setTags((current) => openTag(current, currentPath));
+  }
+  useEffect(() => {
+    writeBrowserCookie(TAGS_COOKIE, serializeTags(tags));
+  }, [tags]);
+  useEffect(() => {
+    loadedFor = { subsystemId: shell.subsystemId, allMenus: user.menuTreeList, subsystems: shell.subsystems };
+  }, [shell.subsystemId, shell.subsystems, user.menuTreeList]);
+  useComplaintAlert(user.userId);
+
+  const settings: ShellSettings = {
+    tagsView: user.settings.tagsView,
+    fixedHeader: user.settings.fixedHeader,
+    sidebarLogo: user.settings.sidebarLogo,
+    theme: user.settings.theme,
+    navigationMode: !user.navigationMode || user.navigationMode === "top" ? "top" : "left",
+    ...override,
+  };
+  const side = settings.navigationMode === "left";
+
+  async function changeSettings(patch: Partial<ShellSettings>) {
+    setOverride((current) => ({ ...current, ...patch }));
+    try {
+      await request("POST", "/api/v1/auth/user/saveSettings", { body: patch, loading: false });
+      revalidator.revalidate();
+    } catch {
+      setOverride((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !(key in patch))));
+    }
+  }
+
+  function toggleSidebar() {
+    const next = !sidebarOpened;
+    setSidebarOpened(next);
+    writeBrowserCookie(SIDEBAR_COOKIE, next ? "1" : "0", YEAR_SECONDS);
+  }
+
+  const active = menuForPath(shell.menus, location.pathname);
+  const activeIds = useMemo(() => new Set(active ? [...active.parentIds, active.id] : []), [active]);
+  const titleOf = (pathname: string) => pageTitle(pathname, user.menuTreeList);
+  const forbidden = !routeAllowed(location.pathname, user.roles, shell.routeRoles);
+  const subsystem = shell.subsystems.find((s) => s.id === shell.subsystemId);
+
+  const brand = (
+    <Link to={HOME_PATH} className={classes.brand} aria-label={t.appTitle}>
+      <Image src={shell.logo} alt="" w={30} h={30} fit="contain" data-testid="logo" />
+      <Text className={classes.brandTitle} visibleFrom="lg">
+        {t.appTitle}
+      </Text>
+    </Link>
+  );
+
+  const right = (
+    <Group gap={6} wrap="nowrap">
+      {shell.subsystems.length > 1 && (
+        <Menu position="bottom-end" width={200} shadow="md">
+          <Menu.Target>
+            <UnstyledButton className={headerClasses.subsystem} data-dark={!side || undefined} aria-label="切换子系统" data-testid="subsystem-switcher">
+              <IconApps size={16} />
+              <span className={headerClasses.subsystemName}>{subsystem?.sysName ?? "子系统"}</span>
+            </UnstyledButton>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>切换子系统</Menu.Label>
+            {shell.subsystems.map((s) => (
+              <Menu.Item
+                key={s.id}
+                component={Link}
+                to={s.sysCode === "admin" ? "/subsystem/admin" : `/subsystem/${s.sysCode}`}
+                leftSection={<MenuIcon name={s.icon} size={16} />}
+                color={s.id === shell.subsystemId ? "brand" : undefined}
+              >
+                {s.sysName}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      )}
+      {shell.tenants.length > 1 && <TenantSwitch tenants={shell.tenants} currentId={user.tenantId} dark={!side} />}
+      <ErrorLog />
+      <Tooltip label="系统布局配置">
+        <ActionIcon variant="subtle" size="lg" className={headerClasses.iconButton} data-dark={!side || undefined} aria-label="系统布局配置" onClick={() => setSettingsOpened(true)}>
+          <IconSettings size={20} />
+        </ActionIcon>
+      </Tooltip>
+      <UserMenu user={user} dark={!side} />
+    </Group>
+  );
+
+  const breadcrumbs = active
+    ? [...active.parentIds.map((id) => flatten(shell.menus).find((m) => m.id === id)?.menuName), titleOf(location.pathname)].filter(Boolean)
+    : [titleOf(location.pathname)];
+
+  return (
+    <AppShell
+      layout={side ? "alt" : "default"}
+      header={{ height: HEADER_HEIGHT + (settings.tagsView ? TAGS_HEIGHT : 0) }}
+      navbar={side ? { width: sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH, breakpoint: "md", collapsed: { mobile: true } } : undefined}
+      padding="md"
+      classNames={{ main: classes.main }}
+      data-nav={settings.navigationMode}
+      data-testid="app-shell"
+    >
+      <AppShell.Header className={classes.header} data-nav={settings.navigationMode} data-static={!settings.fixedHeader || undefined} data-testid="app-header">
+        <Group className={classes.headerRow} px="md" justify="space-between" wrap="nowrap" gap="md">
+          <Group gap="md" wrap="nowrap" style={{ flex: 1, minWidth: 0, height: "100%" }}>
+            <ActionIcon
+              hiddenFrom="md"
+              variant="subtle"
+              size="lg"
+              className={headerClasses.iconButton}
+              data-dark={!side || undefined}
+              aria-label="打开菜单"
+              onClick={() => setDrawerOpened(true)}
+              data-testid="mobile-menu-button"
+            >
+              <IconMenu2 size={20} />
+            </ActionIcon>
+            {side ? (
+              <>
+                <ActionIcon
+                  visibleFrom="md"
+                  variant="subtle"
+                  size="lg"
+                  className={headerClasses.iconButton}
+                  aria-label={sidebarOpened ? "收起侧边栏" : "展开侧边栏"}
+                  aria-expanded={sidebarOpened}
+                  onClick={toggleSidebar}
+                  data-testid="sidebar-toggle"
+                >
+                  {sidebarOpened ? <IconLayoutSidebarLeftCollapse size={20} /> : <IconLayoutSidebarLeftExpand size={20} />}
+                </ActionIcon>
+                <Breadcrumbs separator="/" fz="sm" visibleFrom="sm" data-testid="breadcrumbs">
+                  {breadcrumbs.map((name, index) => (
+                    <Text key={`${name}-${index}`} size="sm" c={index === breadcrumbs.length - 1 ? "dark" : "dimmed"}>
+                      {name}
+                    </Text>
+                  ))}
+                </Breadcrumbs>
+              </>
+            ) : (
+              <>
+                {brand}
+                <Box visibleFrom="md" style={{ flex: 1, minWidth: 0, height: "100%" }}>
+                  <TopMenu menus={shell.menus} activeIds={activeIds} />
+                </Box>
+              </>
+            )}
+          </Group>
+          {right}
+        </Group>
+        {settings.tagsView && <TagsView tags={tags} titleOf={titleOf} onChange={setTags} />}
+      </AppShell.Header>
+
+      {side && (
+        <AppShell.Navbar className={classes.navbar} data-testid="sidebar" data-collapsed={!sidebarOpened || undefined}>
+          {settings.sidebarLogo && (
+            <Link to={HOME_PATH} className={classes.sideLogo} data-collapsed={!sidebarOpened || undefined} data-testid="sidebar-logo">
+              <Image src={shell.logo} alt="" w={30} h={30} fit="contain" />
+              {sidebarOpened && <Text className={classes.brandTitle}>{t.appTitle}</Text>}
+            </Link>
+          )}
+          <AppShell.Section grow component={ScrollArea} type="hover" scrollbarSize={6}>
+            <SideMenu menus={shell.menus} activeIds={activeIds} collapsed={!sidebarOpened} />
+          </AppShell.Section>
+        </AppShell.Navbar>
+      )}
+
+      <Drawer
+        opened={drawerOpened}
+        onClose={() => setDrawerOpened(false)}
+        size={SIDEBAR_WIDTH + 30}
+        withCloseButton={false}
+        padding={0}
+        classNames={{ content: classes.drawerContent, body: classes.drawerBody }}
+        data-testid="menu-drawer"
+      >
+        <Box className={classes.sideLogo}>
+          <Image src={shell.logo} alt="" w={30} h={30} fit="contain" />
+          <Text className={classes.brandTitle}>{t.appTitle}</Text>
+        </Box>
+        <SideMenu menus={shell.menus} activeIds={activeIds} collapsed={false} />
+      </Drawer>
+
+      <AppShell.Main>
+        {flash && (
+          <Alert color="green" variant="light" mb="md" data-testid="flash">
+            {flash}
+          </Alert>
+        )}
+        {children ?? (forbidden ? <StatusPage code={401} title={t.shell.unauthorized} text={t.shell.unauthorizedText} /> : <Outlet />)}
+      </AppShell.Main>
+
+      <SettingsDrawer opened={settingsOpened} onClose={() => setSettingsOpened(false)} settings={settings} onChange={changeSettings} />
+      <LoadingMask />
+      <LogoutConfirm />
+      <ComplaintNotifications />
+    </AppShell>
+  );
+}

@@ -1,0 +1,148 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Alert, Badge, Button, Card, Group, Radio, SimpleGrid, Stack, Text, Textarea, Title } from "@mantine/core";
+import { IconArrowLeft, IconCheck } from "@tabler/icons-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { permissionCode } from "../../../resources/define";
+import { mealOrderComplaints as def } from "../../../resources/zhct/mealOrderComplaints";
+import { z } from "../../../resources/z";
+import type { Route } from "./+types/complaint-process";
+import { Permission } from "~/components/shell/Permission";
+import { apiCall } from "~/lib/api.server";
+import { useDicts } from "~/lib/dicts";
+import { formatTime } from "~/lib/format";
+import { t } from "~/lib/messages";
+import { flashCookie, requireUserInfo } from "~/lib/session.server";
+
+export const PROCESS_CODE = permissionCode(def, "process");
+const LIST_PATH = `${def.screenBase}/${def.screen}/index`;
+
+interface Complaint {
+  id: number;
+  orderNo: string;
+  content: string;
+  images: string | null;
+  status: string;
+  complainantName: string | null;
+  reply: string | null;
+  handlerName: string | null;
+  handledAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+}
+
+const schema = z.object({
+  result: z.enum(["processed", "rejected"], { error: "请选择处理结果" }),
+  reply: z.string({ error: "请填写处理回复" }).trim().min(1, "请填写处理回复").max(1000, "处理回复不能超过 1000 个字符"),
+});
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireUserInfo(request, context);
+  const result = await apiCall<Complaint>(request, context, "GET", "/api/v1/zhct/mealOrderComplaints/getInfo", { query: { id: params.id } });
+  if (result.status === 403) throw data(null, { status: 401 });
+  if (result.status !== 200) throw data(result.message, { status: 404 });
+  return { complaint: result.data };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await apiCall(request, context, "POST", "/api/v1/zhct/mealOrderComplaints/process", {
+    body: { id: Number(params.id), ...submission.value },
+  });
+  if (result.status !== 200) {
+    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
+    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
+  }
+  return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie("申诉已处理") } });
+}
+
+export function meta() {
+  return [{ title: `处理订餐申诉 - ${t.appTitle}` }];
+}
+
+const statusColor: Record<string, string> = { "0": "orange", "1": "gray", "2": "green", "3": "red" };
+
+export default function ComplaintProcess({ loaderData, actionData }: Route.ComponentProps) {
+  const { complaint } = loaderData;
+  const dicts = useDicts();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const statusLabel = dicts.mealOrderComplaintsProcessStatus?.find((o) => o.value === complaint.status)?.label ?? complaint.status;
+  const unprocessed = complaint.status === "0";
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={3}>处理订餐申诉</Title>
+        <Button component={Link} to={LIST_PATH} variant="default" leftSection={<IconArrowLeft size={16} />}>
+          返回列表
+        </Button>
+      </Group>
+      <Card withBorder radius="md" padding="lg">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Text size="sm">
+            <Text span c="dimmed">订单号：</Text>
+            {complaint.orderNo}
+          </Text>
+          <Text size="sm" component="div">
+            <Text span c="dimmed">处理状态：</Text>
+            <Badge color={statusColor[complaint.status] ?? "gray"} variant="light" data-testid="complaint-status">
+              {statusLabel}
+            </Badge>
+          </Text>
+          <Text size="sm">
+            <Text span c="dimmed">申诉人：</Text>
+            {complaint.complainantName}
+          </Text>
+          <Text size="sm">
+            <Text span c="dimmed">申诉时间：</Text>
+            {formatTime(complaint.createdAt)}
+          </Text>
+        </SimpleGrid>
+        <Text size="sm" mt="md" c="dimmed">
+          申诉内容
+        </Text>
+        <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
+          {complaint.content}
+        </Text>
+        {complaint.reply && (
+          <Alert mt="md" color={statusColor[complaint.status]} variant="light" title={`${complaint.handlerName ?? ""} · ${formatTime(complaint.handledAt)}`}>
+            {complaint.reply}
+          </Alert>
+        )}
+      </Card>
+      {unprocessed && (
+        <Permission code={PROCESS_CODE}>
+          <Card withBorder radius="md" padding="lg" data-testid="process-form">
+            <Form method="post" {...getFormProps(form)}>
+              <Stack>
+                {form.errors?.[0] && (
+                  <Alert color="red" variant="light" role="alert">
+                    {form.errors[0]}
+                  </Alert>
+                )}
+                <Radio.Group name={fields.result.name} label="处理结果" withAsterisk error={fields.result.errors?.[0]} defaultValue="processed">
+                  <Group mt={6}>
+                    <Radio value="processed" label="已处理" />
+                    <Radio value="rejected" label="驳回" />
+                  </Group>
+                </Radio.Group>
+                <Textarea {...getTextareaProps(fields.reply)} label="处理回复" withAsterisk autosize minRows={3} error={fields.reply.errors?.[0]} />
+                <Group justify="flex-end">
+                  <Button type="submit" leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>
+                    提交处理
+                  </Button>
+                </Group>
+              </Stack>
+            </Form>
+          </Card>
+        </Permission>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,76 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { migrateToLatest, openDatabase } from "../../server/db";
+import { DEFAULT_TENANT_ID, seed } from "../../server/db/seed";
+import { createUserAccount } from "../../server/modules/auth/userAccounts";
+import { ADMIN_INITIAL_PASSWORD, E2E_PORTS, e2eUsers } from "./servers";
+import { finishShellFixtures, prepareShellFixtures } from "./shell-fixtures";
+
+const dir = join(process.cwd(), "test-results", `e2e-db-${E2E_PORTS.main}`);
+
+async function prepareDatabase(file: string) {
+  const handle = await openDatabase(file);
+  await migrateToLatest(handle.db);
+  await seed(handle.db, { adminPassword: ADMIN_INITIAL_PASSWORD });
+  await prepareShellFixtures(handle.db);
+  for (const user of Object.values(e2eUsers)) {
+    await createUserAccount(handle.db, { tenantId: DEFAULT_TENANT_ID, ...user, roleIds: [...user.roleIds] });
+  }
+  await finishShellFixtures(handle.db);
+  await handle.close();
+}
+
+async function waitForHealth(port: number, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`e2e server on ${port} exited:\n${log()}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`e2e server on ${port} did not start:\n${log()}`);
+}
+
+function startServer(port: number, database: string, captcha: "on" | "off") {
+  let output = "";
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: database,
+      CANTEEN_CAPTCHA: captcha,
+      CANTEEN_ADMIN_PASSWORD: ADMIN_INITIAL_PASSWORD,
+      LOGIN_RATE_PER_MINUTE: "1000",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  return { child, log: () => output };
+}
+
+export default async function globalSetup() {
+  // Build once here (when sources are newer than the build), not in each server at the same time.
+  const built = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { stdio: "inherit" });
+  if (built.status !== 0) throw new Error("build failed");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const servers = [
+    { port: E2E_PORTS.main, file: join(dir, "main.db"), captcha: "off" as const },
+    { port: E2E_PORTS.captcha, file: join(dir, "captcha.db"), captcha: "on" as const },
+  ];
+  for (const server of servers) await prepareDatabase(server.file);
+  const started = servers.map((s) => ({ ...s, ...startServer(s.port, s.file, s.captcha) }));
+  await Promise.all(started.map((s) => waitForHealth(s.port, s.child, s.log)));
+  return async () => {
+    for (const s of started) s.child.kill("SIGTERM");
+    await Promise.all(started.map((s) => new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once("exit", r)))));
+  };
+}

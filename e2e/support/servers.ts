@@ -1,0 +1,22 @@
+// E2E_PORT_BASE lets several runs share a machine (each gets its own servers and databases).
+const base = Number(process.env.E2E_PORT_BASE ?? 3210);
+export const E2E_PORTS = { main: base, captcha: base + 1 } as const;
+export const ADMIN_INITIAL_PASSWORD = "E2e-Admin-First-1";
+
+/** Accounts the e2e run creates in the default tenant (role 1 is the seeded `admin` role). */
+export const e2eUsers = {
+  operator: { userName: "operator", password: "Operator-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  lockme: { userName: "lock.me", password: "Lock-Me-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  noRoles: { userName: "no.roles", password: "No-Roles-Pass-2026", roleIds: [], pwdSecurityLevel: 2 },
+  nojs: { userName: "no.script", password: "No-Script-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  // The shell's journeys (e2e/shell-*.spec.ts); 501 clerk and 502 auditor are roles of e2e/support/shell-fixtures.ts.
+  shellAdmin: { userName: "shell.admin", password: "Shell-Admin-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  shellSide: { userName: "shell.side", password: "Shell-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  shellSide2: { userName: "shell.side2", password: "Shell-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  settingsWide: { userName: "settings.wide", password: "Settings-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  settingsNarrow: { userName: "settings.narrow", password: "Settings-Pass-2026", roleIds: [501], pwdSecurityLevel: 2 },
+  clerk: { userName: "clerk", password: "Clerk-Pass-2026", roleIds: [501], pwdSecurityLevel: 2 },
+  auditor: { userName: "auditor", password: "Auditor-Pass-2026", roleIds: [502], pwdSecurityLevel: 2 },
+  alertWide: { userName: "alert.wide", password: "Alert-Pass-2026", roleIds: [911], pwdSecurityLevel: 2, tenantId: 901 },
+  alertNarrow: { userName: "alert.narrow", password: "Alert-Pass-2026", roleIds: [912], pwdSecurityLevel: 2, tenantId: 902 },
+} as const;

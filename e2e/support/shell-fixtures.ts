@@ -1,0 +1,85 @@
+import type { Db } from "../../server/db";
+import { DEFAULT_TENANT_ID, seedMenus, stableId } from "../../server/db/seed";
+
+/** Roles, tenants and menu entries the shell's journeys use (e2e/shell-*.spec.ts). */
+export const shellFixture = {
+  clerkRoleId: 501,
+  auditorRoleId: 502,
+  alertTenants: { wide: { tenantId: 901, roleId: 911 }, narrow: { tenantId: 902, roleId: 912 } },
+  menus: {
+    blank: { id: stableId("e2e:blank"), name: "图片资源（新窗口）", path: "/admin/sys/imageobj/index" },
+    iframe: { id: stableId("e2e:iframe"), name: "内嵌看板", path: "/admin/dashboard" },
+    restricted: { id: stableId("e2e:restricted"), name: "审计专用", path: "/admin/sys/printdevice/index" },
+    miniapp: { id: stableId("e2e:miniapp"), name: "小程序入口", path: "/pages/index" },
+    link: { id: stableId("e2e:url"), name: "外部链接", path: "https://example.com/" },
+  },
+} as const;
+
+const audit = () => ({ created_at: Date.now(), created_by: null, updated_at: Date.now(), updated_by: null });
+
+async function role(db: Db, tenantId: number, id: number, code: string, type: string) {
+  await db.insertInto("role").values({ tenant_id: tenantId, id, role_code: code, role_name: code, role_type: type, status: 1, remark: null, ...audit() }).execute();
+}
+
+/** Runs before the e2e users are created: their roles and tenants must exist. */
+export async function prepareShellFixtures(db: Db) {
+  const { menus } = shellFixture;
+  const extra = [
+    { ...menus.blank, type: "page", target: "_blank", roles: null, sort: 91 },
+    { ...menus.iframe, type: "page", target: "iframe", roles: null, sort: 92 },
+    { ...menus.restricted, type: "page", target: "other", roles: "auditor", sort: 93 },
+    { ...menus.miniapp, type: "miniapp", target: "other", roles: null, sort: 94 },
+    { ...menus.link, type: "url", target: "_blank", roles: null, sort: 95 },
+  ];
+  for (const m of extra) {
+    await db
+      .insertInto("menu")
+      .values({ id: m.id, subsystem_id: 1, parent_id: null, menu_name: m.name, menu_path: m.path, menu_icon: null, menu_type: m.type, menu_target: m.target, permission: null, roles: m.roles, sort: m.sort, status: 1, remark: null, ...audit() })
+      .execute();
+  }
+  // A page with a button child holding a miniapp grandchild: only the page shows.
+  await db
+    .insertInto("menu")
+    .values({ id: stableId("e2e:blank:button"), subsystem_id: 1, parent_id: menus.blank.id, menu_name: "按钮", menu_path: null, menu_icon: null, menu_type: "button", menu_target: "other", permission: "e2e:button", roles: null, sort: 0, status: 1, remark: null, ...audit() })
+    .execute();
+
+  // Clerks see the dashboard, the complaints (view and create, not process) and two system pages.
+  const seeded = seedMenus();
+  const pick = (path: string) => seeded.find((m) => m.menu_path === path)?.id as number;
+  const complaints = pick("/zhct/mealordercomplaints/index");
+  const imageObj = pick("/admin/sys/imageobj/index");
+  const clerkMenus = [
+    pick("/admin/dashboard"),
+    pick("/zhct"),
+    complaints,
+    ...seeded.filter((m) => m.parent_id === complaints && m.permission !== "zhct:mealOrderComplaints:process").map((m) => m.id),
+    pick("/admin/sys"),
+    imageObj,
+    // The print-device list is readable to both: only the role restriction of its route tells them apart.
+    pick("/admin/sys/printdevice/index"),
+    menus.restricted.id,
+  ];
+  await role(db, DEFAULT_TENANT_ID, shellFixture.clerkRoleId, "clerk", "user");
+  await role(db, DEFAULT_TENANT_ID, shellFixture.auditorRoleId, "auditor", "user");
+  for (const roleId of [shellFixture.clerkRoleId, shellFixture.auditorRoleId]) {
+    for (const menuId of clerkMenus) await db.insertInto("role_menu").values({ tenant_id: DEFAULT_TENANT_ID, role_id: roleId, menu_id: menuId }).execute();
+  }
+
+  // Each width's complaint-alert journey counts in a tenant of its own: an admin at 1280 px, a clerk who may
+  // see and file complaints at 800 px.
+  for (const [name, { tenantId, roleId }] of Object.entries(shellFixture.alertTenants)) {
+    await db.insertInto("tenant").values({ id: tenantId, tenant_name: `告警测试食堂-${name}`, tenant_code: `alert-${name}`, contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+    if (name === "wide") await role(db, tenantId, roleId, "admin", "admin");
+    else {
+      await role(db, tenantId, roleId, "duty", "user");
+      for (const menuId of [pick("/admin/dashboard"), pick("/zhct"), complaints, ...seeded.filter((m) => m.parent_id === complaints).map((m) => m.id)]) {
+        await db.insertInto("role_menu").values({ tenant_id: tenantId, role_id: roleId, menu_id: menuId }).execute();
+      }
+    }
+  }
+}
+
+/** Runs after the users exist: the side-bar user navigates by the side. */
+export async function finishShellFixtures(db: Db) {
+  await db.updateTable("user").set({ navigation_mode: "left" }).where("user_name", "in", ["shell.side", "shell.side2"]).execute();
+}

@@ -1,0 +1,60 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signInFresh } from "./auth";
+
+/** Every journey of the shell runs at a desktop width and under the 992 px mobile breakpoint. */
+export const WIDTHS = [
+  { name: "1280", width: 1280, mobile: false },
+  { name: "800", width: 800, mobile: true },
+] as const;
+
+export function atWidth(width: number) {
+  test.use({ viewport: { width, height: 800 } });
+}
+
+const reactErrors = new WeakMap<Page, string[]>();
+
+/** React's production errors (a hydration mismatch among them) fail the journey: the server's first paint must be right. */
+export function expectNoReactErrors(page: Page) {
+  expect(reactErrors.get(page) ?? []).toEqual([]);
+}
+
+export async function signInTo(page: Page, user: { userName: string; password: string }, path: string) {
+  if (!reactErrors.has(page)) {
+    const errors: string[] = [];
+    reactErrors.set(page, errors);
+    page.on("pageerror", (error) => {
+      if (/Minified React error|Hydration/.test(error.message)) errors.push(`${page.url()}: ${error.message}`);
+    });
+  }
+  await signInFresh(page, user.userName, user.password, path);
+  await expect(page.getByTestId("app-shell")).toBeVisible();
+  await hydrated(page);
+}
+
+/** The shell writes its tags cookie once React has taken over the server's page. */
+export async function hydrated(page: Page) {
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "Tags-View"), { timeout: 20_000 }).toBe(true);
+  await page.waitForLoadState("networkidle");
+}
+
+/** Opens the main menu: the top bar on a desktop, the drawer on a phone. */
+export async function openMenu(page: Page, mobile: boolean) {
+  if (mobile) {
+    await page.getByTestId("mobile-menu-button").click();
+    const drawer = page.getByRole("dialog");
+    await expect(drawer).toBeVisible();
+    return drawer.getByTestId("side-menu");
+  }
+  return page.getByTestId("top-menu");
+}
+
+export async function cookie(page: Page, name: string) {
+  return (await page.context().cookies()).find((c) => c.name === name)?.value;
+}
+
+/** Loads a page of the shell and waits until it is interactive (its tag is remembered). */
+export async function gotoReady(page: Page, path: string) {
+  await page.goto(path);
+  await expect.poll(async () => decodeURIComponent((await cookie(page, "Tags-View")) ?? ""), { timeout: 20_000 }).toContain(path);
+  await page.waitForLoadState("networkidle");
+}

@@ -1,0 +1,183 @@
+import { expect, test } from "@playwright/test";
+import { apiAs } from "./support/api";
+import { signInFresh } from "./support/auth";
+import { e2eUsers } from "./support/servers";
+
+const { operator } = e2eUsers;
+
+test("the menu tree: add an entry under a subsystem, a server rule at the field, move it to the top, delete it", async ({ page }) => {
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index");
+  await expect(page.getByRole("tab", { name: "系统管理" })).toHaveAttribute("aria-selected", "true");
+  const device = page.locator("tbody tr", { hasText: "/admin/sys/device/index" });
+  await expect(device).toContainText("页面");
+  await expect(page.locator("tbody tr", { hasText: "sys:device:setting" })).toContainText("参数设置");
+
+  await page.getByRole("link", { name: "新增", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/sys\/menu\/create\/1$/);
+  await expect(page.getByRole("textbox", { name: "子系统" })).toHaveValue("系统管理");
+  await page.getByLabel("菜单名称").fill("食堂大屏");
+  await page.getByLabel("菜单类型").selectOption("button");
+  await page.getByLabel("上级菜单").selectOption({ label: "系统管理" });
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("按钮必须填写权限标识")).toBeVisible();
+  await expect(page.getByLabel("菜单名称")).toHaveValue("食堂大屏");
+
+  await page.getByLabel("菜单类型").selectOption("page");
+  await page.getByLabel("菜单路径").fill("/admin/sys/screen/index");
+  await page.getByLabel("排序").fill("99");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL(/\/admin\/sys\/menu\/index\?subsystemId=1$/);
+  await expect(page.getByText("保存成功")).toBeVisible();
+  const row = page.locator("tbody tr", { hasText: "食堂大屏" });
+  await expect(row).toContainText("/admin/sys/screen/index");
+
+  await row.getByRole("link", { name: "编辑" }).click();
+  await expect(page.getByLabel("上级菜单")).toHaveValue(/\d+/);
+  await page.getByLabel("上级菜单").selectOption({ label: "无（顶级菜单）" });
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("保存成功")).toBeVisible();
+  await page.locator("tbody tr", { hasText: "食堂大屏" }).getByRole("link", { name: "编辑" }).click();
+  await expect(page.getByLabel("上级菜单")).toHaveValue("");
+  await page.getByRole("link", { name: "取消" }).click();
+
+  await page.locator("tbody tr", { hasText: "食堂大屏" }).getByRole("link", { name: "删除" }).click();
+  await expect(page.getByTestId("confirm-delete")).toContainText("食堂大屏");
+  await page.getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByText("删除成功")).toBeVisible();
+  await expect(page.locator("tbody tr", { hasText: "食堂大屏" })).toHaveCount(0);
+
+  await page.getByRole("tab", { name: "智慧餐厅" }).click();
+  await expect(page).toHaveURL(/subsystemId=2$/);
+  await expect(page.getByRole("tab", { name: "智慧餐厅" })).toHaveAttribute("aria-selected", "true");
+});
+
+test("a menu entry that still has children is kept, with the reason shown", async ({ page }) => {
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index?subsystemId=1");
+  await page.locator("tbody tr", { hasText: "/admin/sys/device/index" }).getByRole("link", { name: "删除" }).click();
+  await page.getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "该菜单下还有子菜单，请先删除子菜单" })).toBeVisible();
+});
+
+test("a device is added through the list, then its parameters are set on its setting page", async ({ page, request }) => {
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/device/create");
+  await page.getByLabel("设备编码").fill("GATE-01");
+  await page.getByLabel("设备名称").fill("一楼结算台");
+  await page.getByLabel("设备类型").selectOption("box");
+  await page.getByLabel("IP 地址").fill("192.168.1.300");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("请输入有效的 IPv4 地址，如 192.168.1.20")).toBeVisible();
+  await expect(page.getByLabel("设备名称")).toHaveValue("一楼结算台");
+  await page.getByLabel("IP 地址").fill("192.168.1.30");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL("/admin/sys/device/index");
+  await expect(page.locator("tbody tr", { hasText: "GATE-01" })).toContainText("离线");
+
+  const api = await apiAs(request, operator.userName, operator.password);
+  const found = await api.get("/api/v1/sys/device/findPage?deviceCode=GATE-01");
+  const id = found.data.records[0].id as number;
+
+  await page.goto(`/admin/sys/device/setting/${id}`);
+  await expect(page.getByRole("heading", { name: "设备参数 · 一楼结算台（GATE-01）" })).toBeVisible();
+  await expect(page.getByText("还没有参数")).toBeVisible();
+  await page.getByRole("button", { name: "添加参数" }).click();
+  await page.getByRole("button", { name: "添加参数" }).click();
+  const rows = page.getByTestId("device-param");
+  await expect(rows).toHaveCount(2);
+  await rows.nth(0).getByLabel("参数名").fill("volume");
+  await rows.nth(0).getByLabel("参数值").fill("80");
+  await rows.nth(1).getByLabel("参数名").fill("volume");
+  await rows.nth(1).getByLabel("参数值").fill("60");
+  await rows.nth(1).getByLabel("说明").fill("夜间音量");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(rows.nth(1).getByText("参数名重复")).toBeVisible();
+  await expect(rows.nth(1).getByLabel("说明")).toHaveValue("夜间音量");
+
+  await rows.nth(1).getByLabel("参数名").fill("nightVolume");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL("/admin/sys/device/index");
+  await expect(page.getByText("保存成功")).toBeVisible();
+
+  const saved = await api.get(`/api/v1/sys/device/getParams?id=${id}`);
+  expect(saved.data.params).toEqual([
+    { paramKey: "volume", paramValue: "80", remark: null },
+    { paramKey: "nightVolume", paramValue: "60", remark: "夜间音量" },
+  ]);
+  await page.goto(`/admin/sys/device/setting/${id}`);
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1).getByLabel("参数名")).toHaveValue("nightVolume");
+  await page.getByRole("button", { name: "移除 1" }).click();
+  await expect(rows).toHaveCount(1);
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL("/admin/sys/device/index");
+  expect((await api.get(`/api/v1/sys/device/getParams?id=${id}`)).data.params).toEqual([{ paramKey: "nightVolume", paramValue: "60", remark: "夜间音量" }]);
+});
+
+test("a merchant's parameter is edited on the page addressed by merchant and parameter", async ({ page, request }) => {
+  const api = await apiAs(request, operator.userName, operator.password);
+  const merchant = await api.post("/api/v1/sys/merchant/create", { merchantCode: "NOODLE", merchantName: "兰州拉面", status: "1" });
+  expect(merchant.status, merchant.message).toBe(200);
+  expect((await api.post("/api/v1/sys/parameterConfig/create", { paramCode: "order.cancelMinutes", paramName: "取消订单时限（分钟）", paramValue: "30" })).status).toBe(200);
+  expect((await api.post("/api/v1/sys/merchantConfig/create", { merchantId: merchant.data.id, parameterCode: "order.cancelMinutes", paramValue: "10" })).status).toBe(200);
+
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/merchantconfig/index");
+  const row = page.locator("tbody tr", { hasText: "order.cancelMinutes" });
+  await expect(row).toContainText("兰州拉面");
+  await row.getByRole("link", { name: "编辑" }).click();
+  await expect(page).toHaveURL(`/admin/sys/merchantconfig/edit/${merchant.data.id}/order.cancelMinutes`);
+  const key = page.getByTestId("merchant-config-key");
+  await expect(key).toContainText("兰州拉面");
+  await expect(key).toContainText("取消订单时限（分钟）");
+  await expect(key).toContainText("30");
+  await expect(page.getByLabel("参数值")).toHaveValue("10");
+  await page.getByLabel("参数值").fill("15");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL("/admin/sys/merchantconfig/index");
+  await expect(page.locator("tbody tr", { hasText: "order.cancelMinutes" })).toContainText("15");
+
+  await page.goto("/admin/sys/merchantconfig/edit/1/no.such.parameter");
+  await expect(page.getByRole("heading", { name: "页面不存在" })).toBeVisible();
+});
+
+test("IC card initialisation: the serial is checked, recorded once, and listed", async ({ page }) => {
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/iccard/init");
+  await expect(page.getByRole("heading", { name: "IC卡初始化" })).toBeVisible();
+  await page.getByLabel("卡序列号").fill("12345");
+  await page.getByRole("button", { name: "记录初始化" }).click();
+  await expect(page.getByText("卡序列号应为 8 位或 16 位十六进制字符")).toBeVisible();
+
+  await page.getByLabel("卡序列号").fill("a1b2c3d4");
+  await page.getByRole("button", { name: "记录初始化" }).click();
+  await expect(page.getByText("卡 A1B2C3D4 的初始化已记录")).toBeVisible();
+  const recent = page.getByTestId("iccard-recent");
+  await expect(recent.locator("tbody tr").first()).toContainText("A1B2C3D4");
+  await expect(recent.locator("tbody tr").first()).toContainText("成功");
+  await expect(page.getByLabel("卡序列号")).toHaveValue("");
+
+  await page.getByLabel("卡序列号").fill("A1B2C3D4");
+  await page.getByLabel("初始化扇区").fill("1-8");
+  await page.getByRole("button", { name: "记录初始化" }).click();
+  await expect(page.getByText(/该卡已于 \d{4}-\d{2}-\d{2} \d{2}:\d{2} 初始化，不能重复初始化/)).toBeVisible();
+  await expect(page.getByLabel("初始化扇区")).toHaveValue("1-8");
+
+  await page.getByRole("link", { name: "全部记录" }).click();
+  await expect(page).toHaveURL("/admin/sys/iccard/index");
+  await expect(page.locator("tbody tr", { hasText: "A1B2C3D4" })).toHaveCount(1);
+  await page.getByRole("link", { name: "新增" }).click();
+  await expect(page).toHaveURL("/admin/sys/iccard/create");
+  await expect(page.getByRole("heading", { name: "IC卡初始化" })).toBeVisible();
+});
+
+test("an announcement is written and published through the generic screens", async ({ page }) => {
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/announcement/create");
+  await page.getByLabel("标题").fill("五一食堂安排");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("请输入内容")).toBeVisible();
+  await expect(page.getByLabel("标题")).toHaveValue("五一食堂安排");
+  await page.getByLabel("内容").fill("五一期间只开放一楼餐厅。");
+  await page.getByLabel("发布状态").selectOption("1");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL("/admin/sys/announcement/index");
+  const row = page.locator("tbody tr", { hasText: "五一食堂安排" });
+  await expect(row).toContainText("已发布");
+  await expect(row).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+});

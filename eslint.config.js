@@ -1,0 +1,32 @@
+import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
+import tseslint from "typescript-eslint";
+import globals from "globals";
+
+export default tseslint.config(
+  { ignores: ["build/", ".react-router/", "node_modules/", "test-results/", "playwright-report/", "bench/results/", "data/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly" } },
+  },
+  { files: ["scripts/**/*.mjs"], languageOptions: { globals: globals.node } },
+  // The three floors of ARCHITECTURE.md: each imports only from the floors below it.
+  {
+    files: ["resources/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: ["**/app/**", "**/server/**", "~/*"] }] },
+  },
+  {
+    files: ["server/**"],
+    ignores: ["server/main.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: ["**/app/**", "~/*"] }] },
+  },
+);

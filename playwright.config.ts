@@ -1,0 +1,27 @@
+import { defineConfig, devices } from "@playwright/test";
+import { E2E_PORTS } from "./e2e/support/servers";
+
+export default defineConfig({
+  testDir: "./e2e",
+  globalSetup: "./e2e/support/global-setup.ts",
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  outputDir: `test-results/e2e-artifacts-${E2E_PORTS.main}`,
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORTS.main}`,
+    locale: "zh-CN",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } },
+  ],
+});

@@ -1,0 +1,116 @@
+
+/**
+ * One declaration per entity drives the API (schemas, filters, permission codes), the list screen and the
+ * forms (ARCHITECTURE.md, "Resource definitions").
+ */
+export type FieldType =
+  | "text"
+  | "longText"
+  | "number"
+  | "money"
+  | "enum"
+  | "boolean"
+  | "date"
+  | "datetime"
+  | "time"
+  | "image"
+  | "file"
+  | "relation"
+  | "treeParent";
+
+export type FilterKind = "eq" | "like" | "range";
+
+export interface FieldDef {
+  /** API and form name (camelCase); the column is its snake_case unless `column` says otherwise. */
+  name: string;
+  column?: string;
+  label: string;
+  type: FieldType;
+  required?: boolean;
+  /** Dictionary code for enum fields (values compared as strings, spec §3). */
+  dict?: string;
+  /** Target resource key (`module/entity`) for relation and tree-parent fields. */
+  relation?: string;
+  /** Shown as a list column (default: true for short field types). */
+  list?: boolean;
+  filter?: FilterKind;
+  sortable?: boolean;
+  /** Not editable in forms (set by the server or a workflow). */
+  readOnly?: boolean;
+  /** Not shown in forms at all. */
+  hidden?: boolean;
+  /** Unique within the tenant (or globally for global resources). */
+  unique?: boolean;
+  max?: number;
+  min?: number;
+  pattern?: { regex: RegExp; message: string };
+  defaultValue?: string | number | boolean;
+  placeholder?: string;
+  description?: string;
+}
+
+export type ResourceAction = "create" | "update" | "delete" | "export";
+
+export interface ResourceDef {
+  module: string;
+  /** API entity name, as in `/api/v1/{module}/{entity}/{action}`. */
+  entity: string;
+  /** Screen path segment, as in spec §2 (`/admin/sys/{screen}/index`). */
+  screen: string;
+  /** URL prefix of the module's screens (`/admin/sys`, `/zhct`, …). */
+  screenBase: string;
+  table: string;
+  title: string;
+  /** The menu entry's name when it differs from the title (e.g. 用户管理). */
+  menuTitle?: string;
+  scope: "tenant" | "global";
+  /** Only a super admin may use it (tenant management). */
+  superOnly?: boolean;
+  fields: FieldDef[];
+  /** The field that names a row in pickers and messages. */
+  labelField: string;
+  defaultSort?: { field: string; dir: "asc" | "desc" };
+  /** What the screens offer; the API offers the same. */
+  actions: ResourceAction[];
+  /** Workflow steps beyond the five verbs (action → button label); each gets a permission code and a button menu entry. */
+  workflowActions?: Record<string, string>;
+  /** Row links to workflow screens (`setting/:id` under the resource's path), named by their workflow action. */
+  rowLinks?: Array<{ action: string; path: string }>;
+  /** Tree-shaped lists (org, menu): rows come back with their parent. */
+  tree?: boolean;
+}
+
+export const resourceKey = (def: Pick<ResourceDef, "module" | "entity">) => `${def.module}/${def.entity}`;
+export const columnOf = (field: FieldDef) => field.column ?? field.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export function permissionCode(def: Pick<ResourceDef, "module" | "entity">, action: ResourceAction | "view" | (string & {})): string {
+  return `${def.module}:${def.entity}:${action}`;
+}
+
+export function apiPath(def: Pick<ResourceDef, "module" | "entity">, action: string) {
+  return `/api/v1/${def.module}/${def.entity}/${action}`;
+}
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+
+const SHORT_TYPES = new Set<FieldType>(["text", "number", "money", "enum", "boolean", "date", "datetime", "time", "relation", "treeParent"]);
+
+export function listFields(def: ResourceDef): FieldDef[] {
+  return def.fields.filter((f) => f.list ?? SHORT_TYPES.has(f.type));
+}
+
+export function formFields(def: ResourceDef): FieldDef[] {
+  return def.fields.filter((f) => !f.hidden && !f.readOnly);
+}
+
+export function filterFields(def: ResourceDef): FieldDef[] {
+  return def.fields.filter((f) => f.filter);
+}
+
+export function sortableFields(def: ResourceDef): string[] {
+  return ["createdAt", "updatedAt", ...def.fields.filter((f) => f.sortable).map((f) => f.name)];
+}
+
+export function defineResource(def: ResourceDef): ResourceDef {
+  return def;
+}

@@ -1,0 +1,107 @@
+/**
+ * The built-in enumerations of spec §3 with their Chinese labels. The seed writes them as
+ * dictionary items; after sign-in the server's items (regrouped by dictCode) replace or extend them.
+ * Values are strings because the spec compares dictionary values as strings.
+ */
+export interface DictOption {
+  value: string;
+  label: string;
+}
+
+type DictTable = Record<string, { name: string; items: Array<[value: string | number, label: string]> }>;
+
+const table = {
+  status: { name: "状态", items: [[0, "无效"], [1, "有效"]] },
+  userStatus: { name: "用户状态", items: [[1, "正常"], [2, "禁用"], [3, "冻结"]] },
+  yesOrNo: { name: "是否", items: [[1, "是"], [0, "否"]] },
+  sex: { name: "性别", items: [[0, "女"], [1, "男"], [2, "未知"]] },
+  gender: { name: "性别（新）", items: [[1, "男"], [2, "女"], [0, "未知"]] },
+  roleType: { name: "角色类型", items: [["user", "普通用户"], ["admin", "管理员"], ["super", "超级管理员"]] },
+  menuType: { name: "菜单类型", items: [["page", "页面"], ["path", "目录"], ["url", "外部链接"], ["button", "按钮"], ["miniapp", "小程序"]] },
+  menuTarget: { name: "打开方式", items: [["other", "当前窗口"], ["_blank", "新窗口"], ["iframe", "内嵌页面"]] },
+  entityStatus: { name: "发布状态", items: [[0, "未发布"], [1, "已发布"]] },
+  pageType: { name: "页面类型", items: [["table", "表格"], ["form", "表单"]] },
+  foodMenuType: { name: "餐别", items: [["breakfast", "早餐"], ["lunch", "午餐"], ["dinner", "晚餐"], ["midnight", "夜宵"], ["all", "全天"]] },
+  aliveStatus: { name: "在线状态", items: [[1, "在线"], [0, "离线"]] },
+  appVersionStatus: { name: "版本状态", items: [[1, "已发布"], [0, "未发布"]] },
+  payResult: { name: "支付结果", items: [[0, "失败"], [1, "成功"]] },
+  userAccountFlag: {
+    name: "支付方式",
+    items: [
+      [0, "IC卡"], [1, "刷脸"], [2, "扫码"], [3, "加班餐券"], [4, "接待餐券"], [5, "外卖餐券"],
+      [6, "生日餐券"], [7, "值班餐券"], [100, "社交应用支付"], [101, "钱包应用支付"], [500, "自动扣款"],
+    ],
+  },
+  detectStatus: { name: "识别状态", items: [[1, "正常"], [2, "多识别"], [3, "少识别"], [4, "误识别"]] },
+  deviceType: { name: "设备类型", items: [["box", "盒子"], ["app", "应用"], ["detect_server", "识别服务器"]] },
+  appVersionFileType: { name: "版本文件类型", items: [["apk", "APK"], ["bdu", "BDU"]] },
+  detectImageType: { name: "识别图片类型", items: [[1, "结算"], [2, "回收"]] },
+  userType: { name: "用户类型", items: [["user", "普通用户"], ["user2", "普通用户2"], ["manager", "管理者"], ["admin", "管理员"]] },
+  orgType: { name: "机构类型", items: [["org", "机构"], ["department", "部门"], ["restaurant", "餐厅"], ["stall", "档口"]] },
+  foodMenuMode: { name: "菜单模式", items: [[1, "机构"], [2, "餐厅"], [3, "档口"]] },
+  busiType: { name: "业务类型", items: [[0, "充值"], [1, "退款"], [2, "就餐消费"]] },
+  ticketType: { name: "餐券类型", items: [[1, "加班"], [2, "接待"], [3, "外卖"], [5, "值班"]] },
+  approvedStatus: { name: "审批状态", items: [[-1, "未审批"], [0, "驳回"], [1, "通过"]] },
+  usedStatus: { name: "使用状态", items: [[0, "未使用"], [1, "已使用"], [2, "部分使用"]] },
+  payMode: { name: "支付模式", items: [[0, "线下"], [1, "线上"]] },
+  month: { name: "月份", items: Array.from({ length: 12 }, (_, i) => [i + 1, `${i + 1}月`] as [number, string]) },
+  accountSettleStatus: { name: "结算状态", items: [[0, "暂存"], [1, "正式"]] },
+  mealOrderComplaintsProcessStatus: { name: "申诉处理状态", items: [[0, "未处理"], [1, "已撤销"], [2, "已处理"], [3, "已驳回"]] },
+  cardType: { name: "卡类型", items: [[1, "员工卡"], [2, "临时卡"], [3, "特权卡"]] },
+  cardStatus: { name: "卡状态", items: [[1, "正常"], [2, "挂失"], [0, "无效"]] },
+  selectType: { name: "选择类型", items: [[1, "单选"], [2, "多选"]] },
+  week: { name: "星期", items: [[1, "星期日"], [2, "星期一"], [3, "星期二"], [4, "星期三"], [5, "星期四"], [6, "星期五"], [7, "星期六"]] },
+  appointmentStatus: { name: "预约状态", items: [[1, "已预约"], [0, "已取消"], [2, "已完成"]] },
+  orderType: { name: "订单类型", items: [[1, "默认"], [2, "点餐"], [3, "外卖"]] },
+  orderAppointmentStatus: { name: "订餐预约状态", items: [[1, "未预约"], [2, "已预约"], [3, "超出预约时间"], [4, "已预约未就餐"]] },
+  userInfoRoleType: {
+    name: "人员角色类型",
+    items: [["user", "普通用户"], ["manager", "管理者"], ["admin", "管理员"], ["externalUser", "外部人员"], ["roomBook", "包间预订"], ["foodTrain", "餐饮培训"]],
+  },
+  dictItemType: { name: "字典项类型", items: [[0, "文本"], [1, "数字"]] },
+  userInfoAuditStatus: { name: "审核状态", items: [[0, "未审核"], [1, "通过"], [2, "不通过"]] },
+  cutImageStatus: { name: "切图状态", items: [[0, "未确认"], [1, "已添加"]] },
+  cutImageSource: { name: "切图来源", items: [["order", "订单"], ["detect", "识别"]] },
+  operationAction: { name: "操作类型", items: [["create", "新增"], ["update", "修改"], ["delete", "删除"]] },
+  navigationMode: { name: "导航模式", items: [["top", "顶部菜单"], ["left", "侧边菜单"]] },
+  exceptionLevel: { name: "异常级别", items: [[1, "提示"], [2, "警告"], [3, "错误"], [4, "严重"]] },
+  holidayType: { name: "日期类型", items: [[1, "节假日"], [2, "调休工作日"]] },
+  iccardInitResult: { name: "IC卡初始化结果", items: [[1, "成功"], [0, "失败"]] },
+  imageType: { name: "图片类型", items: [["logo", "标志"], ["banner", "横幅"], ["other", "其他"]] },
+} satisfies DictTable;
+
+export type DictCode = keyof typeof table;
+
+export const builtInDicts: Record<string, { name: string; options: DictOption[] }> = Object.fromEntries(
+  Object.entries(table as DictTable).map(([code, { name, items }]) => [
+    code,
+    { name, options: items.map(([value, label]) => ({ value: String(value), label })) },
+  ]),
+);
+
+export interface DictItem {
+  dictCode: string;
+  itemValue: string;
+  itemText: string;
+}
+
+/** Regroups the server's items by dictCode over the built-in lists, as spec §3 says. */
+export function mergeDictItems(items: DictItem[]): Record<string, DictOption[]> {
+  const merged: Record<string, DictOption[]> = Object.fromEntries(
+    Object.entries(builtInDicts).map(([code, dict]) => [code, dict.options]),
+  );
+  const fromServer = new Map<string, DictOption[]>();
+  for (const item of items) {
+    const list = fromServer.get(item.dictCode) ?? [];
+    list.push({ value: String(item.itemValue), label: item.itemText });
+    fromServer.set(item.dictCode, list);
+  }
+  for (const [code, options] of fromServer) merged[code] = options;
+  return merged;
+}
+
+export function dictLabel(dicts: Record<string, DictOption[]>, code: string, value: unknown): string {
+  if (value === null || value === undefined || value === "") return "";
+  const option = dicts[code]?.find((o) => o.value === String(value));
+  return option?.label ?? String(value);
+}

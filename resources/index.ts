@@ -1,0 +1,61 @@
+import { resourceKey, type ResourceDef } from "./define";
+import { org } from "./auth/org";
+import { orgDiscount } from "./auth/orgDiscount";
+import { role } from "./auth/role";
+import { test } from "./auth/test";
+import { user } from "./auth/user";
+import { tenant } from "./sys/tenant";
+import { imageObj } from "./sys/imageObj";
+import { subsystem } from "./sys/subsystem";
+import { menu } from "./sys/menu";
+import { device } from "./sys/device";
+import { appVersion } from "./sys/appVersion";
+import { modelVersion } from "./sys/modelVersion";
+import { exceptionInfo } from "./sys/exceptionInfo";
+import { parameterConfig } from "./sys/parameterConfig";
+import { announcement } from "./sys/announcement";
+import { dict } from "./sys/dict";
+import { dictItem } from "./sys/dictItem";
+import { printDevice } from "./sys/printDevice";
+import { merchant } from "./sys/merchant";
+import { merchantConfig } from "./sys/merchantConfig";
+import { merchantOrg } from "./sys/merchantOrg";
+import { deviceDetectConfig } from "./sys/deviceDetectConfig";
+import { iccardInit } from "./sys/iccardInit";
+import { holiday } from "./sys/holiday";
+import { operationLog } from "./sys/operationLog";
+import { mealOrderComplaints } from "./zhct/mealOrderComplaints";
+
+/** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */
+export const resources: ResourceDef[] = [
+  tenant,
+  subsystem,
+  menu,
+  device,
+  appVersion,
+  modelVersion,
+  exceptionInfo,
+  parameterConfig,
+  announcement,
+  dict,
+  dictItem,
+  printDevice,
+  org, user, role, orgDiscount, test, imageObj,
+  merchant,
+  merchantConfig,
+  merchantOrg,
+  deviceDetectConfig,
+  iccardInit,
+  holiday,
+  mealOrderComplaints, operationLog];
+
+const byKey = new Map(resources.map((r) => [resourceKey(r), r]));
+
+export function findResource(key: string): ResourceDef | undefined {
+  return byKey.get(key);
+}
+
+/** The resource whose screens live under this path (`/admin/sys/tenant/index` → tenant). */
+export function resourceForPath(pathname: string): ResourceDef | undefined {
+  return resources.find((r) => pathname === `${r.screenBase}/${r.screen}` || pathname.startsWith(`${r.screenBase}/${r.screen}/`));
+}

@@ -1,0 +1,19 @@
+/** Menu groups of the subsystems: each module's screens sit under one `path` entry (spec §2). */
+export interface MenuGroup {
+  subsystem: string;
+  path: string;
+  title: string;
+  icon: string;
+  sort: number;
+  /** Where the group's bare path redirects (spec: /admin/sys → /admin/sys/tenant). */
+  home: string;
+}
+
+export const menuGroups: MenuGroup[] = [
+  { subsystem: "admin", path: "/admin/sys", title: "系统管理", icon: "settings", sort: 10, home: "/admin/sys/tenant" },
+  { subsystem: "admin", path: "/admin/auth", title: "权限管理", icon: "shield-lock", sort: 20, home: "/admin/auth/org" },
+  { subsystem: "zhct", path: "/zhct", title: "智慧餐厅", icon: "tools-kitchen-2", sort: 30, home: "/zhct/mealordercomplaints" },
+];
+
+/** Button labels of the generated permission codes. */
+export const actionLabels = { create: "新增", update: "修改", delete: "删除", export: "导出" } as const;

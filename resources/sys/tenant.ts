@@ -1,0 +1,35 @@
+import { defineResource } from "../define";
+
+export const tenant = defineResource({
+  module: "sys",
+  entity: "tenant",
+  screen: "tenant",
+  screenBase: "/admin/sys",
+  table: "tenant",
+  title: "租户",
+  scope: "global",
+  superOnly: true,
+  labelField: "tenantName",
+  defaultSort: { field: "tenantCode", dir: "asc" },
+  actions: ["create", "update", "delete", "export"],
+  fields: [
+    { name: "tenantName", label: "租户名称", type: "text", required: true, filter: "like", sortable: true, unique: true, max: 100 },
+    {
+      name: "tenantCode",
+      label: "租户编码",
+      type: "text",
+      required: true,
+      unique: true,
+      sortable: true,
+      filter: "like",
+      max: 50,
+      pattern: { regex: /^[a-z0-9][a-z0-9_-]*$/, message: "租户编码只能包含小写字母、数字、下划线和短横线" },
+    },
+    { name: "contactName", label: "联系人", type: "text", max: 50 },
+    { name: "contactPhone", label: "联系电话", type: "text", max: 30, pattern: { regex: /^[0-9+\-() ]{5,30}$/, message: "请输入有效的电话号码" } },
+    { name: "address", label: "地址", type: "text", list: false, max: 200 },
+    { name: "expireDate", label: "到期日期", type: "date", filter: "range", sortable: true },
+    { name: "status", label: "状态", type: "enum", dict: "status", required: true, filter: "eq", defaultValue: "1" },
+    { name: "remark", label: "备注", type: "longText", max: 500 },
+  ],
+});

@@ -1,0 +1,31 @@
+import { defineResource } from "../define";
+
+/** Spec §2 "mealordercomplaints (order appeals)", §3, §7. Status moves only through process and revoke. */
+export const mealOrderComplaints = defineResource({
+  module: "zhct",
+  entity: "mealOrderComplaints",
+  screen: "mealordercomplaints",
+  screenBase: "/zhct",
+  table: "meal_order_complaints",
+  title: "订餐申诉",
+  scope: "tenant",
+  labelField: "orderNo",
+  defaultSort: { field: "createdAt", dir: "desc" },
+  actions: ["create", "update", "export"],
+  workflowActions: { process: "处理" },
+  rowLinks: [{ action: "process", path: "process/:id" }],
+  fields: [
+    { name: "orderNo", label: "订单号", type: "text", required: true, filter: "like", sortable: true, max: 64 },
+    { name: "orderId", label: "订单 ID", type: "number", list: false, min: 1 },
+    { name: "content", label: "申诉内容", type: "longText", required: true, list: true, max: 1000 },
+    { name: "images", label: "申诉图片", type: "image", list: false },
+    { name: "complainantName", label: "申诉人", type: "text", readOnly: true, filter: "like" },
+    { name: "complainantId", label: "申诉人 ID", type: "number", readOnly: true, hidden: true, list: false },
+    { name: "status", label: "处理状态", type: "enum", dict: "mealOrderComplaintsProcessStatus", readOnly: true, filter: "eq" },
+    { name: "reply", label: "处理回复", type: "longText", readOnly: true, list: false },
+    { name: "handlerName", label: "处理人", type: "text", readOnly: true },
+    { name: "handledAt", label: "处理时间", type: "datetime", readOnly: true, sortable: true },
+    { name: "revokedAt", label: "撤销时间", type: "datetime", readOnly: true, list: false },
+    { name: "createdAt", label: "申诉时间", type: "datetime", readOnly: true, filter: "range", sortable: true },
+  ],
+});

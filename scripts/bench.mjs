@@ -1,0 +1,323 @@
+// `npm run bench`: builds the production app, seeds a benchmark database at scale, and measures the API,
+// server rendering, bundle sizes and (with Chromium) Lighthouse. Loopback only; every run is bounded.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import pg from "pg";
+
+const env = process.env;
+const USERS = Number(env.BENCH_USERS ?? 20_000);
+const ROWS = Number(env.BENCH_ROWS ?? 1_000_000);
+const SECONDS = Number(env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 4);
+const LIGHTHOUSE_RUNS = Number(env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const PORT = Number(env.BENCH_PORT ?? 3600);
+const BARE_PORT = PORT + 1;
+const ADMIN_PASSWORD = "Bench-Admin-Pass-2026";
+const dir = "bench/data";
+const TENANT = 1;
+const OTHER_TENANT = 2;
+// The list query under test: 20 rows, one filter, newest first, a late page.
+const FIND_PAGE_QUERY = { pageSize: 20, pageNum: 100, action: "update", sort: "time,desc" };
+
+const log = (...args) => console.error("[bench]", ...args);
+const enc = (s) => `ENC:${Buffer.from(s, "utf8").toString("base64")}`;
+
+function build() {
+  log("building the production app…");
+  const result = spawnSync("npx", ["react-router", "build"], { stdio: ["ignore", "ignore", "inherit"] });
+  if (result.status !== 0) throw new Error("build failed");
+}
+
+function startServer(databaseUrl) {
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+    env: {
+      ...env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      CANTEEN_CAPTCHA: "off",
+      CANTEEN_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      CANTEEN_BENCH: "1",
+      LOGIN_RATE_PER_MINUTE: "100000",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c) => (output += c));
+  child.stderr.on("data", (c) => (output += c));
+  return {
+    child,
+    ready: (async () => {
+      for (let i = 0; i < 240; i++) {
+        if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+        try {
+          if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return;
+        } catch {
+          // not yet
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      throw new Error(`server did not start:\n${output}`);
+    })(),
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")))),
+  };
+}
+
+// Large tables are filled with SQL set operations so seeding a million rows takes seconds.
+function seedSql(dialect) {
+  const series = (n) =>
+    dialect === "sqlite"
+      ? `with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n}) select i from s`
+      : `select i from generate_series(1, ${n}) as i`;
+  const now = Date.now();
+  const name = (prefix, width) =>
+    dialect === "sqlite" ? `'${prefix}' || substr('0000000' || i, -${width})` : `'${prefix}' || lpad(i::text, ${width}, '0')`;
+  return [
+    `insert into tenant (id, tenant_name, tenant_code, status, created_at, updated_at) values (${OTHER_TENANT}, '第二租户', 'second', 1, ${now}, ${now}) on conflict do nothing`,
+    `insert into "user" (tenant_id, id, user_name, password_hash, pwd_security_level, real_name, user_code, phone, sex, org_id, status, created_at, updated_at)
+       select case when i % 10 = 0 then ${OTHER_TENANT} else ${TENANT} end, 100000 + i, ${name("bench", 6)},
+              (select password_hash from "user" where id = 1), 2, ${name("职工", 6)}, ${name("U", 6)},
+              ${name("1380000", 4)}, i % 2, null, case when i % 7 = 0 then 2 else 1 end, ${now} - i * 1000, ${now} - i * 1000
+       from (${series(USERS + Math.ceil(USERS / 9))}) as s`,
+    `insert into login_name (user_name, tenant_id, user_id) select user_name, tenant_id, id from "user" where id > 100000`,
+    `insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at)
+       select ${TENANT}, 10000000 + i, 1, 'admin', 'zhct', 'zhct/mealOrder', i,
+              case i % 3 when 0 then 'create' when 1 then 'update' else 'delete' end,
+              '{"amount":[1200,1500]}', '127.0.0.1', ${now} - i * 60
+       from (${series(ROWS)}) as s`,
+  ];
+}
+
+async function assertPortFree() {
+  const answered = await fetch(`http://127.0.0.1:${PORT}/healthz`).then(() => true, () => false);
+  if (answered) throw new Error(`port ${PORT} is already serving; stop that server or set BENCH_PORT`);
+}
+
+async function prepareSqlite(file) {
+  await assertPortFree();
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const server = startServer(file); // migrates and seeds the base data
+  await server.ready;
+  await server.stop();
+  log(`seeding SQLite: ${USERS} users, ${ROWS} operation-log rows…`);
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = OFF");
+  db.transaction(() => seedSql("sqlite").forEach((s) => db.exec(s)))();
+  db.exec("analyze");
+  db.close();
+}
+
+async function preparePostgres(url) {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query("drop schema if exists bench cascade");
+  await admin.query("create schema bench");
+  await admin.end();
+  const schemaUrl = `${url}${url.includes("?") ? "&" : "?"}options=-c%20search_path%3Dbench`;
+  const server = startServer(schemaUrl);
+  await server.ready;
+  await server.stop();
+  log(`seeding PostgreSQL: ${USERS} users, ${ROWS} operation-log rows…`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("set search_path = bench");
+  for (const statement of seedSql("postgres")) await client.query(statement);
+  await client.query("analyze");
+  await client.end();
+  return schemaUrl;
+}
+
+async function signIn() {
+  const login = await fetch(`http://127.0.0.1:${PORT}/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: enc("admin"), password: enc(ADMIN_PASSWORD) }),
+  });
+  const token = (await login.json()).data.token;
+  await fetch(`http://127.0.0.1:${PORT}/api/v1/auth/user/modifyPasswd`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ oldPassword: ADMIN_PASSWORD, newPassword: `${ADMIN_PASSWORD}!` }),
+  });
+  return token;
+}
+
+function load(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (error, result) => {
+      if (error) return reject(error);
+      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+      resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 });
+    });
+  });
+}
+
+/** The same findPage query with raw SQL: no token, validation, permission or envelope. */
+function bareHandler(dialect, databaseUrl) {
+  const { pageSize, pageNum, action } = FIND_PAGE_QUERY;
+  const offset = (pageNum - 1) * pageSize;
+  const pageSql = `select * from operation_log where tenant_id = ${TENANT} and action = '${action}' order by created_at desc, id desc limit ${pageSize} offset ${offset}`;
+  const countSql = `select count(*) as total from (select 1 from operation_log where tenant_id = ${TENANT} and action = '${action}' limit 10001) as capped`;
+  let query;
+  if (dialect === "sqlite") {
+    const db = new Database(databaseUrl, { readonly: true });
+    const page = db.prepare(pageSql);
+    const count = db.prepare(countSql);
+    query = async () => ({ records: page.all(), total: count.get().total });
+  } else {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    query = async () => {
+      const [rows, count] = await Promise.all([pool.query(pageSql), pool.query(countSql)]);
+      return { records: rows.rows, total: Number(count.rows[0].total) };
+    };
+  }
+  const server = createServer(async (_req, res) => {
+    const body = JSON.stringify(await query());
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(BARE_PORT, "127.0.0.1", () => resolve(server)));
+}
+
+/** Script and style bytes a page loads, as the build wrote them (raw and gzip). */
+async function pageBytes(path, token) {
+  const html = await (await fetch(`http://127.0.0.1:${PORT}${path}`, { headers: { Cookie: `Admin-Token=${token}` } })).text();
+  const urls = new Set();
+  for (const match of html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)) urls.add(match[1]);
+  for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) urls.add(match[1]);
+  const total = { js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 } };
+  for (const url of urls) {
+    const file = join("build/client", url);
+    if (!existsSync(file)) continue;
+    const content = readFileSync(file);
+    const kind = url.endsWith(".css") ? "css" : "js";
+    total[kind].raw += content.length;
+    total[kind].gzip += gzipSync(content, { level: 9 }).length;
+  }
+  return total;
+}
+
+async function runLighthouse(paths, token) {
+  if (!existsSync("/usr/bin/chromium")) return null;
+  const { default: lighthouse } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
+  const results = {};
+  for (const [name, path] of Object.entries(paths)) {
+    const runs = [];
+    for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+      const chrome = await chromeLauncher.launch({
+        chromePath: "/usr/bin/chromium",
+        chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      });
+      try {
+        const result = await lighthouse(
+          `http://127.0.0.1:${PORT}${path}`,
+          { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: name === "login" ? undefined : { Cookie: `Admin-Token=${token}` } },
+        );
+        const audits = result.lhr.audits;
+        if (result.lhr.runtimeError) log("lighthouse:", result.lhr.runtimeError.message);
+        const value = (id) => audits[id]?.numericValue ?? Number.NaN;
+        runs.push({
+          score: result.lhr.categories.performance.score,
+          lcp: Math.round(value("largest-contentful-paint")),
+          tbt: Math.round(value("total-blocking-time")),
+          cls: Number(value("cumulative-layout-shift").toFixed(3)),
+        });
+      } finally {
+        await chrome.kill();
+      }
+    }
+    runs.sort((a, b) => a.score - b.score);
+    results[name] = runs[Math.floor(runs.length / 2)];
+  }
+  return results;
+}
+
+async function measure(dialect, databaseUrl, bareUrl) {
+  const server = startServer(databaseUrl);
+  await server.ready;
+  try {
+    const token = await signIn();
+    const auth = { Authorization: `Bearer ${token}` };
+    const cookie = { Cookie: `Admin-Token=${token}` };
+    const query = new URLSearchParams(Object.entries(FIND_PAGE_QUERY).map(([k, v]) => [k, String(v)])).toString();
+    const bare = await bareHandler(dialect, bareUrl);
+    log(`${dialect}: API findPage vs bare handler…`);
+    const api = await load(`http://127.0.0.1:${PORT}/api/v1/sys/operationLog/findPage?${query}`, auth);
+    const raw = await load(`http://127.0.0.1:${BARE_PORT}/`);
+    await new Promise((r) => bare.close(r));
+    log(`${dialect}: list SSR vs plain table…`);
+    const userQuery = "pageSize=20&sort=userName,asc&pageNum=200";
+    const ssr = await load(`http://127.0.0.1:${PORT}/admin/auth/user/index?${userQuery}`, cookie);
+    const plain = await load(`http://127.0.0.1:${PORT}/bench/plain/auth/user?${userQuery}`, cookie);
+    const result = {
+      api: { findPage: api, bare: raw, ratio: Number((api.rps / raw.rps).toFixed(2)) },
+      ssr: { list: ssr, plain, ratio: Number((ssr.rps / plain.rps).toFixed(2)) },
+    };
+    log(JSON.stringify(result));
+    if (dialect === "sqlite") {
+      result.bytes = { login: await pageBytes("/login", ""), list: await pageBytes(`/admin/auth/user/index?${userQuery}`, token) };
+      log("Lighthouse (mobile)…");
+      result.lighthouse = await runLighthouse({ login: "/login", list: `/admin/auth/user/index?${userQuery}` }, token);
+    }
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+function table(results) {
+  const lines = ["| measure | SQLite | PostgreSQL |", "|---|---|---|"];
+  const cell = (r) => (r ? `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` : "—");
+  const both = (label, pick) => lines.push(`| ${label} | ${pick(results.sqlite) ?? "—"} | ${results.postgres ? (pick(results.postgres) ?? "—") : "not run"} |`);
+  both("API findPage (20 rows, 1 filter, sorted, page 100)", (r) => cell(r.api.findPage));
+  both("bare handler, same query", (r) => cell(r.api.bare));
+  both("API / bare", (r) => `${Math.round(r.api.ratio * 100)} %`);
+  both("list page SSR (users, 20 rows)", (r) => cell(r.ssr.list));
+  both("plain Mantine Table page, same rows", (r) => cell(r.ssr.plain));
+  both("list SSR / plain", (r) => `${Math.round(r.ssr.ratio * 100)} %`);
+  const b = results.sqlite.bytes;
+  lines.push(`| JS sign-in page (raw / gzip) | ${kb(b.login.js.raw)} / ${kb(b.login.js.gzip)} | |`);
+  lines.push(`| CSS sign-in page (raw / gzip) | ${kb(b.login.css.raw)} / ${kb(b.login.css.gzip)} | |`);
+  lines.push(`| JS list page (raw / gzip) | ${kb(b.list.js.raw)} / ${kb(b.list.js.gzip)} | |`);
+  lines.push(`| CSS list page (raw / gzip) | ${kb(b.list.css.raw)} / ${kb(b.list.css.gzip)} | |`);
+  const lh = results.sqlite.lighthouse;
+  for (const page of ["login", "list"]) {
+    const r = lh?.[page];
+    lines.push(`| Lighthouse mobile, ${page === "login" ? "sign-in" : "list"} page (median of ${LIGHTHOUSE_RUNS}) | ${r ? `score ${r.score}, LCP ${r.lcp} ms, TBT ${r.tbt} ms, CLS ${r.cls}` : "no Chromium"} | |`);
+  }
+  return lines.join("\n");
+}
+
+build();
+const started = Date.now();
+const sqliteFile = join(dir, "bench.db");
+await prepareSqlite(sqliteFile);
+const results = { sqlite: await measure("sqlite", sqliteFile, sqliteFile) };
+if (env.BENCH_DATABASE_URL) {
+  const url = await preparePostgres(env.BENCH_DATABASE_URL);
+  results.postgres = await measure("postgres", url, url);
+}
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  sizes: { users: USERS, operationLogRows: ROWS },
+  load: { connections: CONNECTIONS, seconds: SECONDS },
+  findPageQuery: FIND_PAGE_QUERY,
+  results,
+  seconds: Math.round((Date.now() - started) / 1000),
+};
+mkdirSync("bench/results", { recursive: true });
+writeFileSync("bench/results/latest.json", `${JSON.stringify(report, null, 2)}\n`);
+console.log(table(results));
+console.log(`\nwritten: bench/results/latest.json (${statSync("bench/results/latest.json").size} bytes)`);

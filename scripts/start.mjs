@@ -1,0 +1,48 @@
+// `npm start`: build when the sources are newer than the build, then serve (API + web app).
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const entry = "build/server/index.js";
+
+function newest(dir) {
+  let latest = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    latest = Math.max(latest, stat.isDirectory() ? newest(path) : stat.mtimeMs);
+  }
+  return latest;
+}
+
+const sources = ["app", "server", "resources"].filter(existsSync);
+const inputs = ["package-lock.json", "vite.config.ts", "react-router.config.ts"].filter(existsSync);
+const sourceTime = Math.max(...sources.map(newest), ...inputs.map((f) => statSync(f).mtimeMs));
+// `--no-build` serves the build as it is (benchmarks and e2e build once, then start servers).
+const mayBuild = !process.argv.includes("--no-build");
+if (mayBuild && (!existsSync(entry) || statSync(entry).mtimeMs < sourceTime)) {
+  console.log("正在构建……");
+  const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (process.argv.includes("--build-only")) process.exit(0);
+
+const { start, loadConfig, ConfigError } = await import(new URL(`../${entry}`, import.meta.url).href);
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const running = await start(config);
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, async () => {
+    await running.close();
+    process.exit(0);
+  });
+}

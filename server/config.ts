@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+const flag = z
+  .enum(["on", "off", "true", "false", "1", "0"])
+  .transform((v) => v === "on" || v === "true" || v === "1");
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .default("data/canteen.db")
+    .refine((v) => !/^[a-z]+:\/\//i.test(v) || /^postgres(ql)?:\/\//i.test(v), "只支持 SQLite 文件路径或 postgres:// 地址"),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(12),
+  CANTEEN_CAPTCHA: flag.default(true),
+  CANTEEN_ADMIN_PASSWORD: z.string().min(8, "至少 8 个字符").optional(),
+  CANTEEN_API_URL: z.url().optional(),
+  UPLOAD_DIR: z.string().min(1).default("data/uploads"),
+  TRUST_PROXY: flag.default(false),
+  LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  IFRAME_ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((h) => h.trim()).filter(Boolean)),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once at start; a bad value stops the server with one clear line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = configSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`配置错误：${issue.path.join(".")} ${issue.message}`);
+  }
+  return result.data;
+}
+
+export function isPostgresUrl(url: string) {
+  return /^postgres(ql)?:\/\//i.test(url);
+}

@@ -1,0 +1,110 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
+import pg from "pg";
+import { isPostgresUrl } from "../config";
+import * as foundation from "./migrations/0001_foundation";
+import * as operationLog from "./migrations/0002_operation_log";
+import * as files from "./migrations/0006_files";
+import * as searchIndexes from "./migrations/0007_search_indexes";
+import * as shell from "./migrations/0003_shell";
+import * as auth from "./migrations/0005_auth";
+import * as sys from "./migrations/0004_sys";
+import type { Database } from "./schema";
+
+export type Db = Kysely<Database>;
+export type Dialect = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+const migrations: Record<string, Migration> = {
+  "0001_foundation": foundation,
+  "0002_operation_log": operationLog,
+  "0006_files": files,
+  "0007_search_indexes": searchIndexes,
+  "0003_shell": shell,
+  "0005_auth": auth,
+  "0004_sys": sys,
+};
+
+// int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export interface OpenOptions {
+  /** PostgreSQL only: the schema to work in (tests use one per run). */
+  schema?: string;
+}
+
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", close: () => db.destroy() };
+  }
+  const path = url.replace(/^file:/, "");
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  // Balances and stock must survive a power cut: every commit reaches the disk.
+  sqlite.pragma("synchronous = FULL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  // Unless told a schema, Kysely takes its migration tables found in any schema of the database for
+  // ours: on PostgreSQL name the schema in use, so another schema's migrations are not mistaken for them.
+  const migrationTableSchema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Streams of work land migrations out of name order; each is independent of the later-named ones.
+    allowUnorderedMigrations: true,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`数据库迁移失败：${failed?.migrationName ?? ""} ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export async function checkDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+const ID_EPOCH = Date.UTC(2024, 0, 1);
+let lastMillis = 0;
+let sequence = Math.floor(Math.random() * 4096);
+
+/**
+ * Time-ordered ids below 2^53 (safe in JSON and JavaScript), made by the application so that
+ * tenant tables can keep (tenant_id, id) as their primary key on both dialects: milliseconds since
+ * 2024 shifted by 12 bits plus a per-process sequence with a random start.
+ */
+export function newId(): number {
+  let millis = Date.now() - ID_EPOCH;
+  if (millis <= lastMillis) {
+    sequence = (sequence + 1) % 4096;
+    if (sequence === 0) lastMillis += 1;
+    millis = lastMillis;
+  } else {
+    sequence = Math.floor(Math.random() * 1024);
+  }
+  lastMillis = millis;
+  return millis * 4096 + sequence;
+}

@@ -1,0 +1,404 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+
+/** Columns every table keeps: epoch milliseconds and the acting user's id. */
+interface Audit {
+  created_at: number;
+  created_by: number | null;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+export interface TenantTable extends Audit {
+  id: number;
+  tenant_name: string;
+  tenant_code: string;
+  contact_name: string | null;
+  contact_phone: string | null;
+  address: string | null;
+  expire_date: string | null;
+  status: number;
+  remark: string | null;
+}
+
+export interface SubsystemTable extends Audit {
+  id: number;
+  sys_code: string;
+  sys_name: string;
+  icon: string | null;
+  sort: number;
+  status: number;
+  remark: string | null;
+}
+
+export interface MenuTable extends Audit {
+  id: number;
+  subsystem_id: number;
+  parent_id: number | null;
+  menu_name: string;
+  menu_path: string | null;
+  menu_icon: string | null;
+  menu_type: string;
+  menu_target: string;
+  permission: string | null;
+  /** Comma-separated role codes that may open the route; null means no restriction. */
+  roles: string | null;
+  sort: number;
+  status: number;
+  remark: string | null;
+}
+
+export interface DictTable extends Audit {
+  id: number;
+  dict_code: string;
+  dict_name: string;
+  status: number;
+  remark: string | null;
+}
+
+export interface DictItemTable extends Audit {
+  id: number;
+  dict_code: string;
+  item_value: string;
+  item_text: string;
+  item_type: number;
+  sort: number;
+  status: number;
+  remark: string | null;
+}
+
+export interface OrgTable extends Audit {
+  tenant_id: number;
+  id: number;
+  parent_id: number | null;
+  org_name: string;
+  org_code: string | null;
+  org_type: string;
+  sort: number;
+  status: number;
+  remark: string | null;
+}
+
+export interface RoleTable extends Audit {
+  tenant_id: number;
+  id: number;
+  role_code: string;
+  role_name: string;
+  role_type: string;
+  status: number;
+  remark: string | null;
+}
+
+export interface UserTable extends Audit {
+  tenant_id: number;
+  id: number;
+  user_name: string;
+  password_hash: string;
+  pwd_security_level: number;
+  real_name: string | null;
+  user_code: string | null;
+  avatar: string | null;
+  introduction: string | null;
+  phone: string | null;
+  email: string | null;
+  sex: number | null;
+  org_id: number | null;
+  navigation_mode: string | null;
+  /** JSON of the user's shell settings (tags view, fixed header, sidebar logo, theme). */
+  settings: string | null;
+  status: number;
+  last_login_at: number | null;
+  remark: string | null;
+}
+
+/** Sign-in names are global (the login form has no tenant field), so they live in their own table. */
+export interface LoginNameTable {
+  user_name: string;
+  tenant_id: number;
+  user_id: number;
+}
+
+export interface UserRoleTable {
+  tenant_id: number;
+  user_id: number;
+  role_id: number;
+}
+
+export interface RoleMenuTable {
+  tenant_id: number;
+  role_id: number;
+  menu_id: number;
+}
+
+export interface SessionTable {
+  token_hash: string;
+  tenant_id: number;
+  user_id: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  acting_tenant_id: number | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginLogTable {
+  id: number;
+  tenant_id: number | null;
+  user_name: string;
+  ip: string | null;
+  user_agent: string | null;
+  result: "success" | "failure" | "locked" | "captcha" | "limited";
+  message: string;
+  created_at: number;
+}
+
+export interface LoginLockTable {
+  user_name: string;
+  locked_until: number;
+}
+
+export interface CaptchaTable {
+  check_key: string;
+  code_hash: string;
+  expires_at: number;
+}
+
+export interface OperationLogTable {
+  tenant_id: number;
+  id: number;
+  user_id: number | null;
+  user_name: string;
+  module: string;
+  entity: string;
+  entity_id: number | null;
+  action: string;
+  /** JSON: { field: [before, after] } for updates, the values for creates and deletes. */
+  changes: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+/** Meal-order complaints (spec §7); status per dict mealOrderComplaintsProcessStatus. */
+export interface MealOrderComplaintsTable extends Audit {
+  tenant_id: number;
+  id: number;
+  order_no: string;
+  order_id: number | null;
+  complainant_id: number | null;
+  complainant_name: string | null;
+  content: string;
+  images: string | null;
+  status: number;
+  reply: string | null;
+  handler_id: number | null;
+  handler_name: string | null;
+  handled_at: number | null;
+  revoked_by: number | null;
+  revoked_at: number | null;
+}
+
+export interface ImageObjTable extends Audit {
+  tenant_id: number;
+  id: number;
+  name: string;
+  /** logo, banner, other */
+  image_type: string;
+  image: string;
+  sort: number;
+  status: number;
+  remark: string | null;
+}
+
+export interface LoginTicketTable {
+  ticket_hash: string;
+  tenant_id: number;
+  user_id: number;
+  /** The session that asked for the ticket: the exchange fails once it has ended. */
+  session_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface UploadTable {
+  tenant_id: number;
+  id: number;
+  kind: "image" | "file";
+  content_type: string;
+  size: number;
+  file_name: string;
+  sha256: string;
+  created_at: number;
+  created_by: number | null;
+}
+
+/** Warehouses (logistics master data); permission management links users to them. */
+export interface WarehouseTable extends Audit {
+  tenant_id: number;
+  id: number;
+  name: string;
+  status: number;
+  remark: string | null;
+}
+
+export interface UserWarehouseTable {
+  tenant_id: number;
+  user_id: number;
+  warehouse_id: number;
+}
+
+/** The restaurants (orgs of type restaurant) a user works for. */
+export interface UserRestaurantTable {
+  tenant_id: number;
+  user_id: number;
+  org_id: number;
+}
+
+/** System management (0004_sys): devices, app versions, merchants, parameters, IC card initialisation. */
+export interface DeviceTable extends Audit {
+  tenant_id: number;
+  id: number;
+  device_code: string;
+  device_name: string;
+  device_type: string;
+  org_id: number | null;
+  ip: string | null;
+  mac: string | null;
+  alive_status: number;
+  last_heartbeat_at: number | null;
+  app_version: string | null;
+  status: number;
+  remark: string | null;
+}
+
+export interface DeviceParamTable extends Audit {
+  tenant_id: number;
+  device_id: number;
+  param_key: string;
+  param_value: string;
+  remark: string | null;
+  sort: number;
+}
+
+export interface AppVersionTable extends Audit {
+  tenant_id: number;
+  id: number;
+  version_name: string;
+  version_code: number;
+  /** apk, bdu */
+  file_type: string;
+  file_url: string;
+  file_size: number | null;
+  md5: string | null;
+  force_update: number;
+  status: number;
+  published_at: number | null;
+  release_notes: string | null;
+}
+
+export interface ParameterConfigTable extends Audit {
+  tenant_id: number;
+  id: number;
+  param_code: string;
+  param_name: string;
+  param_value: string | null;
+  remark: string | null;
+}
+
+export interface MerchantTable extends Audit {
+  tenant_id: number;
+  id: number;
+  merchant_code: string;
+  merchant_name: string;
+  contact_name: string | null;
+  contact_phone: string | null;
+  bank_name: string | null;
+  account_name: string | null;
+  settlement_account: string | null;
+  status: number;
+  remark: string | null;
+}
+
+export interface MerchantConfigTable extends Audit {
+  tenant_id: number;
+  id: number;
+  merchant_id: number;
+  parameter_code: string;
+  param_value: string | null;
+  remark: string | null;
+}
+
+export interface MerchantOrgTable extends Audit {
+  tenant_id: number;
+  id: number;
+  merchant_id: number;
+  org_id: number;
+  remark: string | null;
+}
+
+export interface DeviceDetectConfigTable extends Audit {
+  tenant_id: number;
+  id: number;
+  device_id: number;
+  confidence_threshold: number;
+  weight_tolerance: number | null;
+  detect_interval: number | null;
+  max_items: number | null;
+  status: number;
+  remark: string | null;
+}
+
+export interface IccardInitTable extends Audit {
+  tenant_id: number;
+  id: number;
+  card_serial: string;
+  key_version: number;
+  sectors: string;
+  /** 1 success, 0 failure */
+  result: number;
+  message: string | null;
+  operator_name: string | null;
+  initialized_at: number;
+}
+
+export interface Database {
+  device: DeviceTable;
+  device_param: DeviceParamTable;
+  app_version: AppVersionTable;
+  parameter_config: ParameterConfigTable;
+  merchant: MerchantTable;
+  merchant_config: MerchantConfigTable;
+  merchant_org: MerchantOrgTable;
+  device_detect_config: DeviceDetectConfigTable;
+  iccard_init: IccardInitTable;
+  warehouse: WarehouseTable;
+  user_warehouse: UserWarehouseTable;
+  user_restaurant: UserRestaurantTable;
+  upload: UploadTable;
+  meal_order_complaints: MealOrderComplaintsTable;
+  image_obj: ImageObjTable;
+  login_ticket: LoginTicketTable;
+  operation_log: OperationLogTable;
+  tenant: TenantTable;
+  subsystem: SubsystemTable;
+  menu: MenuTable;
+  dict: DictTable;
+  dict_item: DictItemTable;
+  org: OrgTable;
+  role: RoleTable;
+  user: UserTable;
+  login_name: LoginNameTable;
+  user_role: UserRoleTable;
+  role_menu: RoleMenuTable;
+  session: SessionTable;
+  login_log: LoginLogTable;
+  login_lock: LoginLockTable;
+  captcha: CaptchaTable;
+}
+
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type MenuRow = Selectable<MenuTable>;
+export type SessionRow = Selectable<SessionTable>;

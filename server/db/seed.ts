@@ -1,0 +1,162 @@
+import { builtInDicts } from "../../resources/dicts";
+import { permissionCode } from "../../resources/define";
+import { resources } from "../../resources/index";
+import { actionLabels, menuGroups } from "../../resources/modules";
+import { hashPassword, randomPassword } from "../auth/password";
+import { newId, type Db } from "./index";
+
+export const DEFAULT_TENANT_ID = 1;
+export const ADMIN_USER_ID = 1;
+export const ADMIN_ROLE_ID = 1;
+export const ROOT_ORG_ID = 1;
+
+export const subsystems = [
+  { id: 1, sys_code: "admin", sys_name: "系统管理", icon: "settings", sort: 1 },
+  { id: 2, sys_code: "zhct", sys_name: "智慧餐厅", icon: "tools-kitchen-2", sort: 2 },
+  { id: 3, sys_code: "report", sys_name: "报表中心", icon: "chart-bar", sort: 3 },
+  { id: 4, sys_code: "zhhq", sys_name: "智慧后勤", icon: "building-warehouse", sort: 4 },
+  { id: 5, sys_code: "sc", sys_name: "收支管理", icon: "report-money", sort: 5 },
+];
+
+/** Stable ids for seeded menu entries, so a later seed finds (and keeps) what an earlier one wrote. */
+export function stableId(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return 1_000_000 + hash;
+}
+
+interface SeedMenu {
+  id: number;
+  subsystem_id: number;
+  parent_id: number | null;
+  menu_name: string;
+  menu_path: string | null;
+  menu_icon: string | null;
+  menu_type: string;
+  permission: string | null;
+  sort: number;
+}
+
+/**
+ * Menu entries for the screens that exist: the dashboard, a `path` entry per module group, a `page` entry per
+ * declared resource (its view permission) and a `button` entry per action it offers.
+ */
+export function seedMenus(): SeedMenu[] {
+  const subsystemId = (code: string) => subsystems.find((s) => s.sys_code === code)?.id ?? 1;
+  const menus: SeedMenu[] = [
+    { id: 100, subsystem_id: 1, parent_id: null, menu_name: "首页", menu_path: "/admin/dashboard", menu_icon: "home", menu_type: "page", permission: null, sort: 0 },
+  ];
+  for (const group of menuGroups) {
+    const groupId = stableId(`group:${group.path}`);
+    menus.push({ id: groupId, subsystem_id: subsystemId(group.subsystem), parent_id: null, menu_name: group.title, menu_path: group.path, menu_icon: group.icon, menu_type: "path", permission: null, sort: group.sort });
+    resources
+      .filter((r) => r.screenBase === group.path)
+      .forEach((resource, index) => {
+        const path = `${resource.screenBase}/${resource.screen}/index`;
+        const pageId = stableId(`page:${path}`);
+        menus.push({ id: pageId, subsystem_id: subsystemId(group.subsystem), parent_id: groupId, menu_name: resource.menuTitle ?? resource.title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(resource, "view"), sort: index });
+        const buttons: Array<[string, string]> = [
+          ...resource.actions.map((action): [string, string] => [action, actionLabels[action]]),
+          ...Object.entries(resource.workflowActions ?? {}),
+        ];
+        buttons.forEach(([action, label], actionIndex) => {
+          menus.push({ id: stableId(`button:${path}:${action}`), subsystem_id: subsystemId(group.subsystem), parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(resource, action), sort: actionIndex });
+        });
+      });
+  }
+  return menus;
+}
+
+export interface SeedResult {
+  /** Set when this run created the first admin: shown once on the console. */
+  adminPassword?: string;
+}
+
+export async function seed(db: Db, options: { adminPassword?: string } = {}): Promise<SeedResult> {
+  const now = Date.now();
+  const audit = { created_at: now, created_by: null, updated_at: now, updated_by: null };
+  const result: SeedResult = {};
+
+  await db
+    .insertInto("tenant")
+    .values({ id: DEFAULT_TENANT_ID, tenant_name: "默认租户", tenant_code: "default", status: 1, ...audit })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+
+  for (const s of subsystems) {
+    await db.insertInto("subsystem").values({ ...s, status: 1, ...audit }).onConflict((oc) => oc.column("id").doNothing()).execute();
+  }
+  for (const m of seedMenus()) {
+    await db
+      .insertInto("menu")
+      .values({ ...m, menu_target: "other", status: 1, ...audit })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+  }
+
+  await db
+    .insertInto("org")
+    .values({ tenant_id: DEFAULT_TENANT_ID, id: ROOT_ORG_ID, parent_id: null, org_name: "总部", org_type: "org", sort: 0, status: 1, ...audit })
+    .onConflict((oc) => oc.columns(["tenant_id", "id"]).doNothing())
+    .execute();
+  await db
+    .insertInto("role")
+    .values({ tenant_id: DEFAULT_TENANT_ID, id: ADMIN_ROLE_ID, role_code: "admin", role_name: "超级管理员", role_type: "super", status: 1, ...audit })
+    .onConflict((oc) => oc.columns(["tenant_id", "id"]).doNothing())
+    .execute();
+
+  const admin = await db.selectFrom("login_name").select("user_id").where("user_name", "=", "admin").executeTakeFirst();
+  if (!admin) {
+    const password = options.adminPassword ?? randomPassword();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("user")
+        .values({
+          tenant_id: DEFAULT_TENANT_ID,
+          id: ADMIN_USER_ID,
+          user_name: "admin",
+          password_hash: await hashPassword(password),
+          pwd_security_level: 0,
+          real_name: "系统管理员",
+          org_id: ROOT_ORG_ID,
+          navigation_mode: "top",
+          status: 1,
+          ...audit,
+        })
+        .execute();
+      await trx.insertInto("login_name").values({ user_name: "admin", tenant_id: DEFAULT_TENANT_ID, user_id: ADMIN_USER_ID }).execute();
+      await trx.insertInto("user_role").values({ tenant_id: DEFAULT_TENANT_ID, user_id: ADMIN_USER_ID, role_id: ADMIN_ROLE_ID }).execute();
+    });
+    result.adminPassword = password;
+  }
+
+  const existingDicts = new Set((await db.selectFrom("dict").select("dict_code").execute()).map((d) => d.dict_code));
+  const existingItems = new Set(
+    (await db.selectFrom("dict_item").select(["dict_code", "item_value"]).execute()).map((i) => `${i.dict_code}\u0000${i.item_value}`),
+  );
+  await db.transaction().execute(async (trx) => {
+    for (const [code, dict] of Object.entries(builtInDicts)) {
+      if (!existingDicts.has(code)) {
+        await trx.insertInto("dict").values({ id: newId(), dict_code: code, dict_name: dict.name, status: 1, ...audit }).execute();
+      }
+      const items = dict.options
+        .map((option, index) => ({ option, index }))
+        .filter(({ option }) => !existingItems.has(`${code}\u0000${option.value}`))
+        .map(({ option, index }) => ({
+          id: newId(),
+          dict_code: code,
+          item_value: option.value,
+          item_text: option.label,
+          item_type: /^-?\d+$/.test(option.value) ? 1 : 0,
+          sort: index,
+          status: 1,
+          ...audit,
+        }));
+      if (items.length) await trx.insertInto("dict_item").values(items).execute();
+    }
+  });
+  return result;
+}

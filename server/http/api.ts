@@ -1,0 +1,173 @@
+import { ZodError } from "zod";
+import { z } from "../../resources/z";
+import { RateLimiter } from "../auth/rateLimit";
+import { authEndpoints } from "../modules/auth/endpoints";
+import { authenticate, isAdmin } from "../modules/auth/session";
+import { messages } from "../modules/messages";
+import { permissionCodesFor } from "../modules/sys/menu";
+import { sysEndpoints } from "../modules/sys/endpoints";
+import { shellEndpoints } from "../modules/shell";
+import { fileEndpoints } from "../modules/sys/files";
+import { allResourceEndpoints } from "../modules/resource/registry";
+import { permissionEndpoints } from "../modules/auth/permissionEndpoints";
+import { tenantEndpoints } from "../modules/sys/tenant";
+import type { ApiServices, Endpoint, RequestContext } from "./endpoint";
+import { ApiError, envelopeResponse, Status, type FieldErrors } from "./envelope";
+import { isCrossSite } from "./security";
+
+export interface Api {
+  endpoints: Endpoint[];
+  handle(request: Request, clientAddress: string): Promise<Response>;
+  openapi(): unknown;
+}
+
+function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    result[key] = values.length > 1 ? values : values[0];
+  }
+  return result;
+}
+
+function zodFieldErrors(error: ZodError): FieldErrors {
+  const fieldErrors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  return fieldErrors;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(Status.BAD_REQUEST, messages.badJson);
+  }
+}
+
+export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
+  // Hand-written endpoints come first and win over the generated action of the same path.
+  const routes = new Map<string, Endpoint>();
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...additional, ...allResourceEndpoints()]) {
+    if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
+  }
+  const endpoints = [...routes.values()];
+  const loginLimiter = new RateLimiter(services.config.LOGIN_RATE_PER_MINUTE);
+
+  async function run(ctx: RequestContext, endpoint: Endpoint): Promise<unknown> {
+    if (isCrossSite(ctx.request, endpoint.mutates)) throw new ApiError(Status.FORBIDDEN, messages.crossSite);
+    if (endpoint.path === "/login" && !loginLimiter.allow(ctx.ip, ctx.now)) {
+      throw new ApiError(Status.TOO_MANY_REQUESTS, messages.auth.tooManyRequests);
+    }
+    const { access } = endpoint;
+    if (access.kind !== "public") {
+      const session = await authenticate(ctx);
+      ctx.session = session;
+      const allowedBeforeChange = access.kind === "session" && access.beforePasswordChange;
+      if (session.pwdSecurityLevel === 0 && !allowedBeforeChange) {
+        throw new ApiError(Status.FORBIDDEN, messages.auth.mustChangePassword);
+      }
+      if (access.kind === "permission" && !isAdmin(session)) {
+        const codes = await permissionCodesFor(services.db, session);
+        if (!codes.has(access.code)) throw new ApiError(Status.FORBIDDEN, messages.forbidden);
+      }
+    }
+    const query = (endpoint.query ?? z.object({})).parse(searchParamsToObject(ctx.url.searchParams));
+    let body: unknown = undefined;
+    if (endpoint.method === "POST" && !endpoint.rawBody) {
+      const raw = await readJson(ctx.request);
+      body = endpoint.body ? endpoint.body.parse(raw) : raw;
+    }
+    return endpoint.handle(ctx, { query, body });
+  }
+
+  async function handle(request: Request, clientAddress: string): Promise<Response> {
+    const url = new URL(request.url);
+    const ctx: RequestContext = {
+      services,
+      request,
+      url,
+      ip: clientAddress,
+      userAgent: request.headers.get("User-Agent"),
+      now: Date.now(),
+      session: null,
+      responseHeaders: new Headers(),
+    };
+    const endpoint = routes.get(`${request.method === "HEAD" ? "GET" : request.method} ${url.pathname}`);
+    if (!endpoint) return envelopeResponse({ status: Status.NOT_FOUND, message: messages.notFound, data: null });
+    try {
+      const data = await run(ctx, endpoint);
+      if (data instanceof Response) return data;
+      return envelopeResponse({ status: Status.OK, message: messages.ok, data: data ?? null }, ctx.responseHeaders);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        return envelopeResponse({ status: error.status, message: error.message, data: error.data }, ctx.responseHeaders);
+      }
+      if (error instanceof ZodError) {
+        const fieldErrors = zodFieldErrors(error);
+        const [field, [first]] = Object.entries(fieldErrors)[0];
+        return envelopeResponse(
+          { status: Status.BAD_REQUEST, message: `${messages.validation}：${field} ${first}`, data: { fieldErrors } },
+          ctx.responseHeaders,
+        );
+      }
+      console.error(`[api] ${request.method} ${url.pathname}`, error);
+      return envelopeResponse({ status: Status.SERVER_ERROR, message: messages.serverError, data: null });
+    }
+  }
+
+  function openapi() {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const e of endpoints) {
+      const querySchema = e.query ? (z.toJSONSchema(e.query, { io: "input", unrepresentable: "any" }) as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+      }) : undefined;
+      (paths[e.path] ??= {})[e.method.toLowerCase()] = {
+        summary: e.summary,
+        security: e.access.kind === "public" ? [] : [{ bearer: [] }, { cookie: [] }],
+        ...(e.access.kind === "permission" ? { "x-permission": e.access.code } : {}),
+        parameters: Object.entries(querySchema?.properties ?? {}).map(([name, schema]) => ({
+          name,
+          in: "query",
+          required: querySchema?.required?.includes(name) ?? false,
+          schema,
+        })),
+        ...(e.body
+          ? {
+              requestBody: {
+                content: { "application/json": { schema: z.toJSONSchema(e.body, { io: "input", unrepresentable: "any" }) } },
+              },
+            }
+          : {}),
+        responses: { "200": { description: "{ status, message, data } 信封；status 200 为成功" } },
+      };
+    }
+    return {
+      openapi: "3.1.0",
+      info: { title: "智慧餐厅后台 API", version: "1" },
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer" },
+          cookie: { type: "apiKey", in: "cookie", name: "Admin-Token" },
+        },
+      },
+      paths,
+    };
+  }
+
+  endpoints.push({
+    method: "GET",
+    path: "/api/v1/openapi.json",
+    summary: "本接口契约（由 zod 模式生成）",
+    access: { kind: "public" },
+    handle: () => Response.json(openapi(), { headers: { "Cache-Control": "no-cache" } }),
+  } as Endpoint);
+  routes.set("GET /api/v1/openapi.json", endpoints[endpoints.length - 1]);
+
+  return { endpoints, handle, openapi };
+}

@@ -1,0 +1,129 @@
+import { createReadStream, existsSync, statSync } from "node:fs";
+import * as http from "node:http";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { Readable } from "node:stream";
+import { createGzip } from "node:zlib";
+import { createRequestListener, type ClientAddress } from "@remix-run/node-fetch-server";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import "../resources/z";
+import { loadConfig, type Config } from "./config";
+import { migrateToLatest, openDatabase } from "./db";
+import { seed } from "./db/seed";
+import { createApi } from "./http/api";
+import { isHttps } from "./http/cookies";
+import { applySecurityHeaders, newNonce } from "./http/security";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+};
+const COMPRESSIBLE_RESPONSE = /^(text\/html|application\/json|text\/csv)/;
+const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".json", ".txt"]);
+
+function isApiRequest(request: Request, pathname: string): boolean {
+  if (pathname === "/healthz" || pathname.startsWith("/api/")) return true;
+  if (request.method !== "POST") return false;
+  if (pathname === "/logout") return true;
+  // The sign-in page posts a form to /login; API clients post JSON there.
+  return pathname === "/login" && (request.headers.get("Content-Type") ?? "").includes("application/json");
+}
+
+function staticResponse(clientDir: string, request: Request, pathname: string): Response | null {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  if (pathname === "/" || pathname.endsWith("/")) return null;
+  const file = normalize(join(clientDir, decodeURIComponent(pathname)));
+  if (!file.startsWith(clientDir + sep) || !existsSync(file) || !statSync(file).isFile()) return null;
+  const ext = extname(file);
+  const headers = new Headers({
+    "Content-Type": CONTENT_TYPES[ext] ?? "application/octet-stream",
+    "Cache-Control": pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+    Vary: "Accept-Encoding",
+  });
+  let stream: Readable = createReadStream(file);
+  if (COMPRESSIBLE.has(ext) && (request.headers.get("Accept-Encoding") ?? "").includes("gzip")) {
+    headers.set("Content-Encoding", "gzip");
+    stream = stream.pipe(createGzip());
+  }
+  const body = request.method === "HEAD" ? null : (Readable.toWeb(stream) as ReadableStream);
+  return new Response(body, { headers });
+}
+
+export interface RunningServer {
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function start(config: Config = loadConfig()): Promise<RunningServer> {
+  const database = await openDatabase(config.DATABASE_URL);
+  await migrateToLatest(database.db);
+  const seeded = await seed(database.db, { adminPassword: config.CANTEEN_ADMIN_PASSWORD });
+  if (seeded.adminPassword) {
+    console.log(
+      config.CANTEEN_ADMIN_PASSWORD
+        ? "首次启动：管理员账号 admin，密码取自 CANTEEN_ADMIN_PASSWORD（首次登录后须修改）"
+        : `首次启动：管理员账号 admin，一次性密码 ${seeded.adminPassword}（首次登录后须修改）`,
+    );
+  }
+  if (!config.CANTEEN_CAPTCHA) console.warn("警告：CANTEEN_CAPTCHA=off，登录不校验验证码（仅用于自助终端与自动化）");
+
+  const api = createApi({ db: database.db, dialect: database.dialect, config });
+  const build = (await import("virtual:react-router/server-build")) as ServerBuild;
+  const handleDocument = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
+  const clientDir = resolve(build.assetsBuildDirectory);
+
+  const apiFetch = (clientAddress: string) => (request: Request) =>
+    config.CANTEEN_API_URL
+      ? fetch(new URL(new URL(request.url).pathname + new URL(request.url).search, config.CANTEEN_API_URL), request)
+      : api.handle(request, clientAddress);
+
+  async function handle(request: Request, clientAddress: string): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    const nonce = newNonce();
+    const response =
+      (isApiRequest(request, pathname) && (await api.handle(request, clientAddress))) ||
+      staticResponse(clientDir, request, pathname) ||
+      (await handleDocument(request, { nonce, clientAddress, apiFetch: apiFetch(clientAddress) }));
+    const headers = new Headers(response.headers);
+    applySecurityHeaders(headers, nonce, isHttps(request), config.IFRAME_ALLOWED_HOSTS);
+    let body: ReadableStream<Uint8Array> | null = response.body;
+    // Pages and JSON compress about tenfold; slow terminals on slow links feel it most.
+    if (body && !headers.has("Content-Encoding") && COMPRESSIBLE_RESPONSE.test(headers.get("Content-Type") ?? "") && (request.headers.get("Accept-Encoding") ?? "").includes("gzip")) {
+      body = body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+      headers.set("Content-Encoding", "gzip");
+      headers.delete("Content-Length");
+      headers.append("Vary", "Accept-Encoding");
+    }
+    return new Response(body as BodyInit | null, { status: response.status, headers });
+  }
+
+  const server = http.createServer(
+    createRequestListener((request: Request, client: ClientAddress) => handle(request, client.address), {
+      trustProxy: config.TRUST_PROXY,
+      onError: (error) => {
+        console.error(error);
+        return new Response("服务器内部错误", { status: 500 });
+      },
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  console.log(`智慧餐厅后台管理 已启动：http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting, let requests in flight finish, then close the database.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await database.close();
+    })());
+  return { server, close };
+}
+export { loadConfig, ConfigError } from "./config";

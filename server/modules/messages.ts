@@ -1,0 +1,26 @@
+/** The API's Chinese messages, in one place so another language can be added. */
+export const messages = {
+  ok: "操作成功",
+  notFound: "接口不存在",
+  badJson: "请求体不是有效的 JSON",
+  validation: "参数校验失败",
+  serverError: "服务器内部错误，请稍后再试",
+  forbidden: "没有权限执行此操作",
+  crossSite: "拒绝跨站请求",
+  auth: {
+    badEncoding: "用户名或密码格式不正确",
+    badCaptcha: "验证码错误或已过期",
+    badCredentials: "用户名或密码错误",
+    locked: "登录失败次数过多，账号已锁定 15 分钟，请稍后再试",
+    lockedNow: "用户名或密码错误，失败次数过多，账号已锁定 15 分钟",
+    tooManyRequests: "登录请求过于频繁，请稍后再试",
+    userDisabled: "账号已停用，请联系管理员",
+    tenantDisabled: "所属租户已停用，请联系管理员",
+    noToken: "未登录或登录已失效，请重新登录",
+    illegalToken: "非法令牌，请重新登录",
+    expired: "登录已过期，请重新登录",
+    mustChangePassword: "首次登录，请先修改密码",
+    oldPasswordWrong: "原密码错误",
+    samePassword: "新密码不能与原密码相同",
+  },
+} as const;

@@ -1,0 +1,263 @@
+import { sql, type Kysely } from "kysely";
+import type { z } from "zod";
+import { columnOf, filterFields, type FieldDef, type ResourceDef } from "../../../resources/define";
+import { createSchema, findPageSchema } from "../../../resources/schemas";
+import { findResource } from "../../../resources/index";
+import { newId } from "../../db";
+import type { SessionContext } from "../../http/endpoint";
+import { ApiError, fieldError, Status } from "../../http/envelope";
+import { isSuper } from "../auth/session";
+import { recordOperation } from "./operationLog";
+import { toColumns, toRecord, type Row } from "./rows";
+
+// The engine builds queries for any declared table, so it works below Kysely's table typing.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+export const messages = {
+  notFound: (def: ResourceDef) => `${def.title}不存在或已被删除`,
+  stale: "数据已被他人修改，请刷新后重试",
+  referenced: (def: ResourceDef) => `该${def.title}仍被其他数据引用，不能删除`,
+  duplicate: (field: FieldDef) => `${field.label}已存在`,
+  superOnly: "只有超级管理员可以管理此数据",
+  relationMissing: (field: FieldDef) => `所选${field.label}不存在`,
+};
+
+/** Hooks for entities with rules of their own; the generic handlers call them. */
+export interface ResourceService {
+  /** Checks and adjusts values before a create; throw ApiError to refuse. */
+  beforeCreate?(ctx: SessionContext, values: Row): Promise<void> | void;
+  beforeUpdate?(ctx: SessionContext, values: Row, current: Row): Promise<void> | void;
+  beforeDelete?(ctx: SessionContext, current: Row): Promise<void> | void;
+  /** Runs inside the create's transaction, after the insert (child rows, links). */
+  afterCreate?(ctx: SessionContext, trx: AnyDb, record: Row, input: Row): Promise<void>;
+  /** Runs inside the update's transaction, after the update (rows kept in step with it). */
+  afterUpdate?(ctx: SessionContext, trx: AnyDb, row: Row, current: Row): Promise<void>;
+  /** Runs inside the delete's transaction, before each row goes (its own rows; checks that see the batch). */
+  onDelete?(ctx: SessionContext, trx: AnyDb, current: Row): Promise<void>;
+}
+
+export function db(ctx: SessionContext): AnyDb {
+  return ctx.services.db as unknown as AnyDb;
+}
+
+export function assertAllowed(ctx: SessionContext, def: ResourceDef) {
+  if (def.superOnly && !isSuper(ctx.session)) throw new ApiError(Status.FORBIDDEN, messages.superOnly);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function whereTenant<Q extends { where: (...args: any[]) => Q }>(query: Q, ctx: SessionContext, def: ResourceDef): Q {
+  return def.scope === "tenant" ? query.where(`${def.table}.tenant_id`, "=", ctx.session.tenantId) : query;
+}
+
+export const COUNT_CAP = 10_000;
+
+export type PageQuery = z.output<ReturnType<typeof findPageSchema>>;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function applyFilters(query: any, def: ResourceDef, params: Record<string, unknown>, dialect: string) {
+  for (const field of filterFields(def)) {
+    const column = `${def.table}.${columnOf(field)}`;
+    if (field.filter === "range") {
+      const begin = params[`${field.name}Begin`];
+      const end = params[`${field.name}End`];
+      if (begin !== undefined && begin !== null) query = query.where(column, ">=", begin);
+      if (end !== undefined && end !== null) query = query.where(column, "<=", end);
+      continue;
+    }
+    const value = params[field.name];
+    if (value === undefined || value === null || value === "") continue;
+    if (field.filter === "like") {
+      const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where(sql`${sql.ref(column)} ${sql.raw(dialect === "postgres" ? "ilike" : "like")} ${pattern} escape '\\'`);
+    } else {
+      query = query.where(column, "=", field.type === "enum" ? coerceEnum(field, value) : value);
+    }
+  }
+  return query;
+}
+
+/** Enum columns hold numbers or text by dictionary; compare with what the column holds. */
+function coerceEnum(field: FieldDef, value: unknown) {
+  return field.dict && /^-?\d+$/.test(String(value)) && !TEXT_ENUMS.has(field.dict) ? Number(value) : String(value);
+}
+const TEXT_ENUMS = new Set(["roleType", "menuType", "menuTarget", "pageType", "foodMenuType", "deviceType", "appVersionFileType", "userType", "orgType", "userInfoRoleType", "cutImageSource", "navigationMode"]);
+
+export function sortOf(def: ResourceDef, sort: string | undefined): { column: string; dir: "asc" | "desc" } {
+  const [name, dir] = (sort ?? `${def.defaultSort?.field ?? "createdAt"},${def.defaultSort?.dir ?? "desc"}`).split(",") as [
+    string,
+    "asc" | "desc",
+  ];
+  const field = def.fields.find((f) => f.name === name);
+  const column = field ? columnOf(field) : name === "updatedAt" ? "updated_at" : "created_at";
+  return { column: `${def.table}.${column}`, dir };
+}
+
+/** Adds `{field}Label` for relation fields so lists show names, one query per related table. */
+async function withRelationLabels(ctx: SessionContext, def: ResourceDef, records: Row[], lookup: (key: string) => ResourceDef | undefined) {
+  for (const field of def.fields.filter((f) => (f.type === "relation" || f.type === "treeParent") && f.relation)) {
+    const target = lookup(field.relation as string);
+    if (!target) continue;
+    const ids = [...new Set(records.map((r) => r[field.name]).filter((v): v is number => typeof v === "number"))];
+    if (!ids.length) continue;
+    const labelColumn = columnOf(target.fields.find((f) => f.name === target.labelField) as FieldDef);
+    let query = db(ctx).selectFrom(target.table).select(["id", `${labelColumn} as label`]).where("id", "in", ids);
+    if (target.scope === "tenant") query = query.where("tenant_id", "=", ctx.session.tenantId);
+    const labels = new Map((await query.execute()).map((r: Row) => [r.id, r.label]));
+    for (const record of records) record[`${field.name}Label`] = labels.get(record[field.name]) ?? null;
+  }
+}
+
+export async function findPage(
+  ctx: SessionContext,
+  def: ResourceDef,
+  params: PageQuery,
+  lookup: (key: string) => ResourceDef | undefined,
+) {
+  assertAllowed(ctx, def);
+  const base = applyFilters(whereTenant(db(ctx).selectFrom(def.table), ctx, def), def, params, ctx.services.dialect);
+  const { column, dir } = sortOf(def, params.sort);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll(def.table)
+      .orderBy(column, dir)
+      .orderBy(`${def.table}.id`, dir)
+      .limit(params.pageSize)
+      .offset((params.pageNum - 1) * params.pageSize)
+      .execute(),
+    // Counting stops at COUNT_CAP: an exact total of a million log rows costs more than the page itself.
+    db(ctx)
+      .selectFrom(base.select(sql`1`.as("one")).limit(COUNT_CAP + 1).as("capped"))
+      .select((eb) => eb.fn.countAll().as("total"))
+      .executeTakeFirst(),
+  ]);
+  const records = (rows as Row[]).map((row) => toRecord(def, row));
+  await withRelationLabels(ctx, def, records, lookup);
+  const counted = Number((count as Row).total);
+  return {
+    records,
+    total: Math.min(counted, COUNT_CAP),
+    totalCapped: counted > COUNT_CAP,
+    pageNum: params.pageNum,
+    pageSize: params.pageSize,
+  };
+}
+
+export async function getRow(ctx: SessionContext, def: ResourceDef, id: number): Promise<Row> {
+  assertAllowed(ctx, def);
+  const row = await whereTenant(db(ctx).selectFrom(def.table).selectAll().where(`${def.table}.id`, "=", id), ctx, def).executeTakeFirst();
+  if (!row) throw new ApiError(Status.NOT_FOUND, messages.notFound(def));
+  return row as Row;
+}
+
+export async function getInfo(ctx: SessionContext, def: ResourceDef, id: number, lookup: (key: string) => ResourceDef | undefined) {
+  const record = toRecord(def, await getRow(ctx, def, id));
+  await withRelationLabels(ctx, def, [record], lookup);
+  return record;
+}
+
+/** A relation names a row the caller may see: one of its own tenant when the target is tenant-scoped. */
+export async function checkRelations(ctx: SessionContext, def: ResourceDef, values: Row) {
+  for (const field of def.fields) {
+    if ((field.type !== "relation" && field.type !== "treeParent") || !field.relation) continue;
+    const value = values[field.name];
+    const target = findResource(field.relation);
+    if (value === undefined || value === null || !target) continue;
+    let query = db(ctx).selectFrom(target.table).select("id").where("id", "=", value);
+    if (target.scope === "tenant") query = query.where("tenant_id", "=", ctx.session.tenantId);
+    if (!(await query.executeTakeFirst())) throw fieldError(field.name, messages.relationMissing(field));
+  }
+}
+
+export async function checkUnique(ctx: SessionContext, def: ResourceDef, values: Row, exceptId?: number) {
+  for (const field of def.fields.filter((f) => f.unique)) {
+    const value = values[field.name];
+    if (value === undefined || value === null || value === "") continue;
+    let query = whereTenant(db(ctx).selectFrom(def.table).select("id").where(columnOf(field), "=", value), ctx, def);
+    if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+    if (await query.executeTakeFirst()) {
+      throw new ApiError(Status.BAD_REQUEST, messages.duplicate(field), { fieldErrors: { [field.name]: [messages.duplicate(field)] } });
+    }
+  }
+}
+
+export async function createRecord(ctx: SessionContext, def: ResourceDef, input: Row, service?: ResourceService): Promise<Row> {
+  assertAllowed(ctx, def);
+  const values = createSchema(def).parse(input) as Row;
+  await checkRelations(ctx, def, values);
+  await service?.beforeCreate?.(ctx, values);
+  await checkUnique(ctx, def, values);
+  const id = newId();
+  const now = ctx.now;
+  const row: Row = {
+    ...(def.scope === "tenant" ? { tenant_id: ctx.session.tenantId } : {}),
+    id,
+    ...toColumns(def, values),
+    created_at: now,
+    created_by: ctx.session.userId,
+    updated_at: now,
+    updated_by: ctx.session.userId,
+  };
+  await db(ctx).transaction().execute(async (trx) => {
+    await trx.insertInto(def.table).values(row).execute();
+    await service?.afterCreate?.(ctx, trx, row, input);
+    await recordOperation(trx, ctx, def, id, "create", values);
+  });
+  // Read back: the answer shows what the database filled in (column defaults) as getInfo will.
+  return toRecord(def, await getRow(ctx, def, id));
+}
+
+export async function updateRecord(ctx: SessionContext, def: ResourceDef, values: Row, service?: ResourceService): Promise<Row> {
+  const id = values.id as number;
+  const current = await getRow(ctx, def, id);
+  if (values.updatedAt !== undefined && values.updatedAt !== current.updated_at) throw new ApiError(Status.CONFLICT, messages.stale);
+  await checkRelations(ctx, def, values);
+  await service?.beforeUpdate?.(ctx, values, current);
+  await checkUnique(ctx, def, values, id);
+  const columns = toColumns(def, values);
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const field of def.fields) {
+    const column = columnOf(field);
+    if (column in columns && columns[column] !== current[column]) changes[field.name] = [current[column], columns[column]];
+  }
+  const now = Math.max(ctx.now, (current.updated_at as number) + 1);
+  await db(ctx).transaction().execute(async (trx) => {
+    // The version check repeats in the statement, so two editors racing cannot both win.
+    let query = trx
+      .updateTable(def.table)
+      .set({ ...columns, updated_at: now, updated_by: ctx.session.userId })
+      .where("id", "=", id)
+      .where("updated_at", "=", current.updated_at);
+    if (def.scope === "tenant") query = query.where("tenant_id", "=", ctx.session.tenantId);
+    const result = await query.executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, messages.stale);
+    await service?.afterUpdate?.(ctx, trx, { ...current, ...columns, updated_at: now }, current);
+    await recordOperation(trx, ctx, def, id, "update", changes);
+  });
+  return toRecord(def, { ...current, ...columns, updated_at: now });
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === "23503" || e?.code === "SQLITE_CONSTRAINT_FOREIGNKEY" || /FOREIGN KEY constraint failed/.test(e?.message ?? "");
+}
+
+export async function deleteRecords(ctx: SessionContext, def: ResourceDef, ids: number[], service?: ResourceService) {
+  const rows = await Promise.all(ids.map((id) => getRow(ctx, def, id)));
+  for (const row of rows) await service?.beforeDelete?.(ctx, row);
+  try {
+    await db(ctx).transaction().execute(async (trx) => {
+      for (const row of rows) {
+        await service?.onDelete?.(ctx, trx, row);
+        let query = trx.deleteFrom(def.table).where("id", "=", row.id);
+        if (def.scope === "tenant") query = query.where("tenant_id", "=", ctx.session.tenantId);
+        await query.execute();
+        await recordOperation(trx, ctx, def, row.id as number, "delete", toRecord(def, row));
+      }
+    });
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new ApiError(Status.CONFLICT, messages.referenced(def));
+    throw error;
+  }
+  return { deleted: rows.length };
+}

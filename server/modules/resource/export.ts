@@ -1,0 +1,113 @@
+import { PassThrough, Readable } from "node:stream";
+import ExcelJS from "exceljs";
+import { builtInDicts } from "../../../resources/dicts";
+import { listFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
+import type { SessionContext } from "../../http/endpoint";
+import { findPage, type PageQuery } from "./engine";
+import type { Row } from "./rows";
+
+const BATCH = 500;
+export const EXPORT_LIMIT = 200_000;
+
+/** Spreadsheet programs run a cell that starts like a formula; such text is kept as text. */
+export function escapeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, string>>): string {
+  const value = record[field.name];
+  if (value === null || value === undefined) return "";
+  switch (field.type) {
+    case "enum":
+      return dicts.get(field.dict ?? "")?.get(String(value)) ?? String(value);
+    case "boolean":
+      return value ? "是" : "否";
+    case "money":
+      return (Number(value) / 100).toFixed(2);
+    case "datetime":
+      return new Date(Number(value)).toLocaleString("zh-CN", { hour12: false, timeZone: "Asia/Shanghai" });
+    case "relation":
+    case "treeParent":
+      return String(record[`${field.name}Label`] ?? value);
+    default:
+      return String(value);
+  }
+}
+
+async function loadDicts(ctx: SessionContext): Promise<Map<string, Map<string, string>>> {
+  const dicts = new Map<string, Map<string, string>>();
+  for (const [code, dict] of Object.entries(builtInDicts)) dicts.set(code, new Map(dict.options.map((o) => [o.value, o.label])));
+  const items = await ctx.services.db.selectFrom("dict_item").select(["dict_code", "item_value", "item_text"]).where("status", "=", 1).execute();
+  const fromServer = new Map<string, Map<string, string>>();
+  for (const item of items) {
+    if (!fromServer.has(item.dict_code)) fromServer.set(item.dict_code, new Map());
+    fromServer.get(item.dict_code)?.set(item.item_value, item.item_text);
+  }
+  for (const [code, map] of fromServer) dicts.set(code, map);
+  return dicts;
+}
+
+/** Pages through the current filter and sort, one batch at a time, so memory stays flat. */
+async function* records(ctx: SessionContext, def: ResourceDef, params: PageQuery, lookup: (key: string) => ResourceDef | undefined) {
+  let pageNum = 1;
+  let sent = 0;
+  for (;;) {
+    const page = await findPage(ctx, def, { ...params, pageNum, pageSize: BATCH as 100 }, lookup);
+    for (const record of page.records) {
+      yield record;
+      if (++sent >= EXPORT_LIMIT) return;
+    }
+    if (page.records.length < BATCH) return;
+    pageNum += 1;
+  }
+}
+
+export async function exportResponse(
+  ctx: SessionContext,
+  def: ResourceDef,
+  params: PageQuery,
+  format: "xlsx" | "csv",
+  lookup: (key: string) => ResourceDef | undefined,
+): Promise<Response> {
+  const fields = listFields(def);
+  const dicts = await loadDicts(ctx);
+  const first = await findPage(ctx, def, { ...params, pageNum: 1, pageSize: 10 }, lookup);
+  const fileName = `${def.title}-${new Date(ctx.now).toISOString().slice(0, 10)}.${format}`;
+  const headers = new Headers({
+    "Content-Disposition": `attachment; filename="${resourceKey(def).replace("/", "-")}.${format}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    "X-Total-Count": String(Math.min(first.total, EXPORT_LIMIT)),
+    "Cache-Control": "no-store",
+  });
+
+  if (format === "csv") {
+    headers.set("Content-Type", "text/csv; charset=utf-8");
+    const quote = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+    async function* lines() {
+      yield "\uFEFF" + fields.map((f) => quote(f.label)).join(",") + "\r\n";
+      for await (const record of records(ctx, def, params, lookup)) {
+        yield fields.map((f) => quote(escapeCell(cellText(f, record, dicts)))).join(",") + "\r\n";
+      }
+    }
+    return new Response(Readable.toWeb(Readable.from(lines(), { objectMode: false })) as ReadableStream, { headers });
+  }
+
+  headers.set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+  const stream = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(def.title);
+  sheet.columns = fields.map((f) => ({ header: f.label, key: f.name, width: Math.max(12, f.label.length * 2 + 4) }));
+  sheet.getRow(1).font = { bold: true };
+  (async () => {
+    try {
+      for await (const record of records(ctx, def, params, lookup)) {
+        sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, escapeCell(cellText(f, record, dicts))]))).commit();
+      }
+      sheet.commit();
+      await workbook.commit();
+    } catch (error) {
+      console.error("[export]", error);
+      stream.destroy(error as Error);
+    }
+  })();
+  return new Response(Readable.toWeb(stream) as ReadableStream, { headers });
+}

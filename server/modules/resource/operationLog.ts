@@ -1,0 +1,32 @@
+import type { Kysely } from "kysely";
+import { resourceKey, type ResourceDef } from "../../../resources/define";
+import { newId } from "../../db";
+import type { SessionContext } from "../../http/endpoint";
+
+/** Every create, update and delete leaves who, what, when and the changed fields. */
+export async function recordOperation(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  trx: Kysely<any>,
+  ctx: SessionContext,
+  def: ResourceDef,
+  entityId: number | null,
+  action: "create" | "update" | "delete" | string,
+  changes: unknown,
+) {
+  await trx
+    .insertInto("operation_log")
+    .values({
+      tenant_id: ctx.session.tenantId,
+      id: newId(),
+      user_id: ctx.session.userId,
+      user_name: ctx.session.userName,
+      module: def.module,
+      entity: resourceKey(def),
+      entity_id: entityId,
+      action,
+      changes: JSON.stringify(changes, (key, value) => (/password/i.test(key) ? "******" : value)),
+      ip: ctx.ip,
+      created_at: ctx.now,
+    })
+    .execute();
+}

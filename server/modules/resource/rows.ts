@@ -1,0 +1,25 @@
+import { columnOf, type ResourceDef } from "../../../resources/define";
+
+export type Row = Record<string, unknown>;
+
+/** Database row → API record: declared fields by their camelCase names, plus id and times. */
+export function toRecord(def: ResourceDef, row: Row): Row {
+  const record: Row = { id: row.id };
+  if (def.scope === "tenant") record.tenantId = row.tenant_id;
+  for (const field of def.fields) {
+    const value = row[columnOf(field)];
+    record[field.name] = field.type === "enum" && value !== null && value !== undefined ? String(value) : (value ?? null);
+  }
+  record.createdAt = row.created_at;
+  record.updatedAt = row.updated_at;
+  return record;
+}
+
+/** API values → columns, only the keys present (an update leaves absent fields alone). */
+export function toColumns(def: ResourceDef, values: Row): Row {
+  const columns: Row = {};
+  for (const field of def.fields) {
+    if (values[field.name] !== undefined) columns[columnOf(field)] = values[field.name];
+  }
+  return columns;
+}

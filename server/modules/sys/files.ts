@@ -1,0 +1,104 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { FILE_MAX_BYTES, IMAGE_MAX_BYTES, uploadMessages } from "../../../resources/uploads";
+import { z } from "../../../resources/z";
+import { newId } from "../../db";
+import { endpoint, type Endpoint, type SessionContext } from "../../http/endpoint";
+import { ApiError, Status } from "../../http/envelope";
+
+/** The picture's real type from its first bytes; the name and the browser's claim are not trusted. */
+export function sniffImage(bytes: Uint8Array): "image/jpeg" | "image/png" | null {
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length > 8 && png.every((b, i) => bytes[i] === b)) return "image/png";
+  return null;
+}
+
+const fileTypes: Record<string, string> = { apk: "application/vnd.android.package-archive" };
+
+function storedPath(ctx: SessionContext, tenantId: number, id: number) {
+  return join(ctx.services.config.UPLOAD_DIR, String(tenantId), String(id));
+}
+
+const upload = endpoint({
+  method: "POST",
+  path: "/api/v1/sys/file/upload",
+  summary: "上传图片（JPEG/PNG，小于 2M）或文件（kind=file，小于 100M），multipart 字段 file",
+  access: { kind: "session" },
+  rawBody: true,
+  query: z.object({ kind: z.enum(["image", "file"]).default("image") }),
+  handle: async (ctx, { query }) => {
+    const sctx = ctx as SessionContext;
+    const limit = query.kind === "image" ? IMAGE_MAX_BYTES : FILE_MAX_BYTES;
+    const tooBig = query.kind === "image" ? uploadMessages.imageSize : uploadMessages.fileSize;
+    if (Number(ctx.request.headers.get("Content-Length") ?? 0) > limit + 64 * 1024) throw new ApiError(Status.BAD_REQUEST, tooBig);
+    const form = await ctx.request.formData().catch(() => null);
+    const file = form?.get("file");
+    if (!file || typeof file === "string") throw new ApiError(Status.BAD_REQUEST, uploadMessages.missing);
+    if (file.size >= limit) throw new ApiError(Status.BAD_REQUEST, tooBig);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let contentType = "application/octet-stream";
+    if (query.kind === "image") {
+      const sniffed = sniffImage(bytes);
+      if (!sniffed) throw new ApiError(Status.BAD_REQUEST, uploadMessages.imageType);
+      contentType = sniffed;
+    } else {
+      contentType = fileTypes[file.name.split(".").pop()?.toLowerCase() ?? ""] ?? contentType;
+    }
+    const id = newId();
+    const tenantId = sctx.session.tenantId;
+    const path = storedPath(sctx, tenantId, id);
+    await mkdir(join(ctx.services.config.UPLOAD_DIR, String(tenantId)), { recursive: true });
+    await writeFile(`${path}.part`, bytes);
+    await rename(`${path}.part`, path);
+    const fileName = file.name.replace(/[\\/\r\n"]/g, "_").slice(0, 200) || "file";
+    await ctx.services.db
+      .insertInto("upload")
+      .values({
+        tenant_id: tenantId,
+        id,
+        kind: query.kind,
+        content_type: contentType,
+        size: bytes.length,
+        file_name: fileName,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+        created_at: ctx.now,
+        created_by: sctx.session.userId,
+      })
+      .execute();
+    return { id, url: `/api/v1/sys/file/view?id=${id}`, fileName, size: bytes.length, contentType };
+  },
+});
+
+const view = endpoint({
+  method: "GET",
+  path: "/api/v1/sys/file/view",
+  summary: "读取已上传的图片或文件（以其自身类型返回，文件一律作为下载）",
+  access: { kind: "session", beforePasswordChange: true },
+  query: z.object({ id: z.coerce.number().int() }),
+  handle: async (ctx, { query }) => {
+    const sctx = ctx as SessionContext;
+    const row = await ctx.services.db
+      .selectFrom("upload")
+      .selectAll()
+      .where("tenant_id", "=", sctx.session.tenantId)
+      .where("id", "=", query.id)
+      .executeTakeFirst();
+    if (!row) throw new ApiError(Status.NOT_FOUND, "文件不存在");
+    const body = await readFile(storedPath(sctx, row.tenant_id, row.id));
+    const headers = new Headers({
+      "Content-Type": row.content_type,
+      "Content-Length": String(body.length),
+      "Cache-Control": "private, max-age=86400",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "X-Content-Type-Options": "nosniff",
+    });
+    if (row.kind === "file") {
+      headers.set("Content-Disposition", `attachment; filename*=UTF-8''${encodeURIComponent(row.file_name)}`);
+    }
+    return new Response(body, { headers });
+  },
+});
+
+export const fileEndpoints: Endpoint[] = [upload, view];

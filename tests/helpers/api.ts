@@ -1,0 +1,84 @@
+import { loadConfig, type Config } from "../../server/config";
+import { seed } from "../../server/db/seed";
+import { createApi, type Api } from "../../server/http/api";
+import type { Envelope } from "../../server/http/envelope";
+import { encodeLoginField } from "../../server/modules/auth/session";
+import { createTestDatabase, type TestDatabase } from "./db";
+import type { Dialect } from "../../server/db";
+
+export const ADMIN_PASSWORD = "Initial-Pass-2026";
+export const ORIGIN = "http://canteen.test";
+
+export interface TestApp {
+  api: Api;
+  database: TestDatabase;
+  config: Config;
+  /** Sets the text of the next captcha. */
+  setCaptcha(text: string): void;
+  call<T = unknown>(method: "GET" | "POST", path: string, options?: CallOptions): Promise<CallResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  cookie?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export interface CallResult<T> {
+  http: number;
+  body: Envelope<T>;
+  headers: Headers;
+}
+
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({ CANTEEN_CAPTCHA: "off", LOGIN_RATE_PER_MINUTE: "1000", ...env });
+  await seed(database.db, { adminPassword: ADMIN_PASSWORD });
+  let captcha = "ABCD";
+  const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha });
+  const call = async <T>(method: "GET" | "POST", path: string, options: CallOptions = {}): Promise<CallResult<T>> => {
+    const headers = new Headers(options.headers);
+    if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
+    if (options.cookie) headers.set("Cookie", options.cookie);
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    const response = await api.handle(new Request(`${ORIGIN}${path}`, { method, headers, body }), options.ip ?? "127.0.0.1");
+    const text = await response.text();
+    return { http: response.status, body: JSON.parse(text) as Envelope<T>, headers: response.headers };
+  };
+  return {
+    api,
+    database,
+    config,
+    setCaptcha: (text) => (captcha = text),
+    call,
+    close: () => database.destroy(),
+  };
+}
+
+export function loginBody(username: string, password: string) {
+  return { username: encodeLoginField(username), password: encodeLoginField(password) };
+}
+
+export async function loginAs(app: TestApp, username: string, password: string): Promise<string> {
+  const result = await app.call<{ token: string }>("POST", "/login", { body: loginBody(username, password) });
+  if (result.body.status !== 200) throw new Error(`login failed: ${result.body.message}`);
+  return result.body.data.token;
+}
+
+/** Signs in as the seeded admin and changes the first-login password. */
+export async function adminToken(app: TestApp, newPassword = "Changed-Pass-2026!"): Promise<string> {
+  const token = await loginAs(app, "admin", ADMIN_PASSWORD);
+  const changed = await app.call("POST", "/api/v1/auth/user/modifyPasswd", {
+    token,
+    body: { oldPassword: ADMIN_PASSWORD, newPassword },
+  });
+  if (changed.body.status !== 200) throw new Error(`modifyPasswd failed: ${changed.body.message}`);
+  return token;
+}

@@ -1,0 +1,118 @@
+import { sql } from "kysely";
+import { afterEach, describe, expect, test } from "vitest";
+import { builtInDicts } from "../../resources/dicts";
+import { loadConfig } from "../../server/config";
+import { migrateToLatest, type Db } from "../../server/db";
+import { seed } from "../../server/db/seed";
+import { createApi } from "../../server/http/api";
+import { loginBody, ORIGIN } from "../helpers/api";
+import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
+
+async function count(db: Db, table: "user" | "tenant" | "dict" | "dict_item" | "role" | "menu" | "subsystem" | "org" | "login_name" | "user_role") {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function snapshot(db: Db) {
+  const tables = ["user", "tenant", "dict", "dict_item", "role", "menu", "subsystem", "org", "login_name", "user_role"] as const;
+  const counts: Record<string, number> = {};
+  for (const table of tables) counts[table] = await count(db, table);
+  return counts;
+}
+
+for (const dialect of dialects) {
+  describe(dialect, () => {
+    const open: TestDatabase[] = [];
+    async function freshDatabase() {
+      const database = await createTestDatabase(dialect);
+      open.push(database);
+      return database;
+    }
+    afterEach(async () => {
+      for (const database of open.splice(0)) await database.destroy();
+    });
+
+    describe("migrations", () => {
+      test("migrating a migrated database again changes nothing", async () => {
+        const { db } = await freshDatabase();
+        const before = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+        expect(before.rows.map((r) => r.name)).toContain("0001_foundation");
+        await migrateToLatest(db);
+        await migrateToLatest(db);
+        const after = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+        expect(after.rows).toEqual(before.rows);
+        // The schema is usable afterwards.
+        await seed(db, { adminPassword: "Migrated-Pass-2026" });
+        expect(await count(db, "tenant")).toBe(1);
+      });
+
+      test("a new database migrates while another one of the same server is migrated", async () => {
+        // On PostgreSQL both are schemas of one database: the migrator must look at its own schema only.
+        const first = await freshDatabase();
+        const second = await freshDatabase();
+        for (const { db } of [first, second]) {
+          await migrateToLatest(db);
+          await seed(db, { adminPassword: "Parallel-Pass-2026" });
+          expect(await count(db, "tenant")).toBe(1);
+        }
+      });
+    });
+
+    describe("seed", () => {
+      test("seeding twice leaves one admin, one tenant and the same dictionaries", async () => {
+        const { db } = await freshDatabase();
+        const first = await seed(db);
+        expect(typeof first.adminPassword).toBe("string");
+        expect((first.adminPassword as string).length).toBeGreaterThanOrEqual(12);
+        const before = await snapshot(db);
+        const hashBefore = await db.selectFrom("user").select("password_hash").where("user_name", "=", "admin").executeTakeFirstOrThrow();
+
+        const second = await seed(db);
+        expect(second.adminPassword).toBeUndefined();
+        expect(await snapshot(db)).toEqual(before);
+
+        expect(before.tenant).toBe(1);
+        const admins = await db.selectFrom("user").select(["id", "password_hash", "pwd_security_level"]).where("user_name", "=", "admin").execute();
+        expect(admins).toHaveLength(1);
+        expect(admins[0].password_hash).toBe(hashBefore.password_hash);
+        expect(admins[0].pwd_security_level).toBe(0);
+        const expectedItems = Object.values(builtInDicts).reduce((n, d) => n + d.options.length, 0);
+        expect(before.dict).toBe(Object.keys(builtInDicts).length);
+        expect(before.dict_item).toBe(expectedItems);
+      });
+
+      test("a seed with a given admin password does not replace a password already set", async () => {
+        const { db } = await freshDatabase();
+        expect((await seed(db, { adminPassword: "First-Pass-2026" })).adminPassword).toBe("First-Pass-2026");
+        expect((await seed(db, { adminPassword: "Second-Pass-2026" })).adminPassword).toBeUndefined();
+        const database = { db, dialect };
+        const api = createApi({ ...database, config: loadConfig({ CANTEEN_CAPTCHA: "off" }) });
+        const login = async (password: string) => {
+          const response = await api.handle(
+            new Request(`${ORIGIN}/login`, { method: "POST", body: JSON.stringify(loginBody("admin", password)) }),
+            "127.0.0.1",
+          );
+          return ((await response.json()) as { status: number }).status;
+        };
+        expect(await login("First-Pass-2026")).toBe(200);
+        expect(await login("Second-Pass-2026")).toBe(400);
+      });
+
+      test("the seeded admin's random password signs in", async () => {
+        const { db } = await freshDatabase();
+        const { adminPassword } = await seed(db);
+        const api = createApi({ db, dialect, config: loadConfig({ CANTEEN_CAPTCHA: "off" }) });
+        const response = await api.handle(
+          new Request(`${ORIGIN}/login`, { method: "POST", body: JSON.stringify(loginBody("admin", adminPassword as string)) }),
+          "127.0.0.1",
+        );
+        const body = (await response.json()) as { status: number; data: { token: string } };
+        expect(body.status).toBe(200);
+        expect(body.data.token).toBeTruthy();
+      });
+    });
+  });
+}
