@@ -48,6 +48,12 @@ for (const { name, width } of WIDTHS) {
       expect(box?.y).toBeGreaterThanOrEqual(44);
       expect(box?.y).toBeLessThan(60);
 
+      // The alert stays until clicked, so it must not cover the user menu that opens beneath it.
+      await page.getByRole("button", { name: "用户菜单" }).click();
+      await page.getByRole("menuitem", { name: "个人中心" }).click({ trial: true, timeout: 5_000 });
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("menuitem", { name: "个人中心" })).toBeHidden();
+
       // It does not close by itself; the same newest time does not notify again.
       await alerts.getByRole("button").click();
       await expect(alerts).toHaveCount(0);

@@ -1,3 +1,4 @@
+import { getDefaultZIndex } from "@mantine/core";
 import { Notifications, createNotificationsStore, notifications } from "@mantine/notifications";
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
@@ -8,11 +9,15 @@ export const COMPLAINT_POLL_MS = 300_000;
 export const COMPLAINTS_PATH = "/zhct/mealordercomplaints/index?status=0";
 const NOTIFIED_KEY = "complaintsNotifiedAt";
 
-/** The complaint alerts have a container of their own: 44 px from the top, never closing by themselves. */
+/**
+ * The complaint alerts have a container of their own: 44 px from the top, never closing by themselves. They sit
+ * above the header and modals but just below dropdowns: an alert that stays until clicked must not cover the user
+ * menu or a select that somebody has just opened in the top-right corner.
+ */
 export const complaintStore = createNotificationsStore();
 
 export function ComplaintNotifications() {
-  return <Notifications store={complaintStore} position="top-right" autoClose={false} classNames={{ root: classes.root }} zIndex={1500} />;
+  return <Notifications store={complaintStore} position="top-right" autoClose={false} classNames={{ root: classes.root }} zIndex={getDefaultZIndex("popover") - 1} />;
 }
 
 /**
