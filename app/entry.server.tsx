@@ -26,6 +26,10 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
+        // A Suspense boundary that is ready when the shell flushes stays in place in the HTML. React would otherwise
+        // move a large one (the lazily hydrated list table) to the end behind a script, and without JavaScript the
+        // rows would never show.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -177,6 +177,43 @@ test("a super admin works inside another tenant and comes back", async ({ page, 
   await expect(page.getByTestId("tenant-switch")).toHaveText("默认租户");
 });
 
+test("rows selected on a page are deleted together; row links navigate inside the app", async ({ page, request }) => {
+  const api = await apiAs(request, operator.userName, operator.password);
+  for (const n of [1, 2, 3]) {
+    const result = await api.post("/api/v1/sys/tenant/create", { tenantName: `批删食堂-${n}`, tenantCode: `batch-${n}`, status: "1" });
+    expect(result.status, result.message).toBe(200);
+  }
+  await signInFresh(page, operator.userName, operator.password, `${LIST}?tenantName=批删食堂&sort=tenantCode,asc`);
+  await page.waitForLoadState("networkidle");
+  const rows = page.locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+
+  // A row link is a plain anchor that works without JavaScript; with it, the click stays in the app.
+  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await rows.first().getByRole("link", { name: "编辑" }).click();
+  await expect(page.getByRole("heading", { name: "编辑租户" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  await page.goBack();
+  await expect(rows).toHaveCount(3);
+
+  await page.getByRole("checkbox", { name: "全选本页" }).check();
+  await expect(page.getByRole("checkbox", { name: "选择此行" })).toHaveCount(3);
+  for (const box of await page.getByRole("checkbox", { name: "选择此行" }).all()) await expect(box).toBeChecked();
+  await rows.nth(1).getByRole("checkbox", { name: "选择此行" }).uncheck();
+  await expect(page.getByRole("checkbox", { name: "全选本页" })).not.toBeChecked();
+  expect(await page.getByRole("checkbox", { name: "全选本页" }).evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true);
+  page.once("dialog", (dialog) => {
+    expect(dialog.message()).toBe("确定删除选中的 2 条租户吗？");
+    void dialog.accept();
+  });
+  await page.getByRole("button", { name: "批量删除（2）" }).click();
+  await expect(page.getByText("已删除 2 条记录")).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("batch-2");
+  const left = await api.get(`/api/v1/sys/tenant/findPage?tenantName=${encodeURIComponent("批删食堂")}`);
+  expect((left.data as { records: Array<{ tenantCode: string }> }).records.map((r) => r.tenantCode)).toEqual(["batch-2"]);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

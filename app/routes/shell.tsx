@@ -1,13 +1,14 @@
-import { ActionIcon, Alert, AppShell, Box, Breadcrumbs, Drawer, Group, Image, Menu, ScrollArea, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Alert, AppShell, Box, Breadcrumbs, Group, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "@tabler/icons-react";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { MenuNode, UserInfo } from "../../resources/auth";
 import type { Route } from "./+types/shell";
 import { ComplaintNotifications, useComplaintAlert } from "~/components/shell/ComplaintAlert";
 import { ErrorLog, LoadingMask, LogoutConfirm } from "~/components/shell/Feedback";
 import { MenuIcon } from "~/components/shell/menuIcon";
-import { SettingsDrawer, type ShellSettings } from "~/components/shell/SettingsDrawer";
+import type { ShellSettings } from "~/components/shell/SettingsDrawer";
+import { Deferred } from "~/components/Deferred";
 import { SideMenu } from "~/components/shell/SideMenu";
 import { TagsView } from "~/components/shell/TagsView";
 import { TopMenu } from "~/components/shell/TopMenu";
@@ -25,6 +26,10 @@ import { readCookieValue, SIDEBAR_COOKIE, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBr
 import { isTaggable, openTag, parseTags, serializeTags, type Tag } from "~/lib/tags";
 import type { loader as rootLoader } from "~/root";
 import classes from "./shell.module.css";
+
+// Opened only on request: their code (colour picker, drawers, scroll locking) loads then.
+const SettingsDrawer = lazy(() => import("~/components/shell/SettingsDrawer").then((m) => ({ default: m.SettingsDrawer })));
+const MenuDrawer = lazy(() => import("~/components/shell/MenuDrawer").then((m) => ({ default: m.MenuDrawer })));
 
 export const DEFAULT_LOGO = "/logo.svg";
 export const HEADER_HEIGHT = 56;
@@ -287,27 +292,15 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
               {sidebarOpened && <Text className={classes.brandTitle}>{t.appTitle}</Text>}
             </Link>
           )}
-          <AppShell.Section grow component={ScrollArea} type="hover" scrollbarSize={6}>
+          <AppShell.Section grow className={classes.navScroll}>
             <SideMenu menus={shell.menus} activeIds={activeIds} collapsed={!sidebarOpened} />
           </AppShell.Section>
         </AppShell.Navbar>
       )}
 
-      <Drawer
-        opened={drawerOpened}
-        onClose={() => setDrawerOpened(false)}
-        size={SIDEBAR_WIDTH + 30}
-        withCloseButton={false}
-        padding={0}
-        classNames={{ content: classes.drawerContent, body: classes.drawerBody }}
-        data-testid="menu-drawer"
-      >
-        <Box className={classes.sideLogo}>
-          <Image src={shell.logo} alt="" w={30} h={30} fit="contain" />
-          <Text className={classes.brandTitle}>{t.appTitle}</Text>
-        </Box>
-        <SideMenu menus={shell.menus} activeIds={activeIds} collapsed={false} />
-      </Drawer>
+      <Deferred when={drawerOpened}>
+        <MenuDrawer opened={drawerOpened} onClose={() => setDrawerOpened(false)} logo={shell.logo} menus={shell.menus} activeIds={activeIds} width={SIDEBAR_WIDTH + 30} />
+      </Deferred>
 
       <AppShell.Main>
         {flash && (
@@ -318,7 +311,9 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
         {children ?? (forbidden ? <StatusPage code={401} title={t.shell.unauthorized} text={t.shell.unauthorizedText} /> : <Outlet />)}
       </AppShell.Main>
 
-      <SettingsDrawer opened={settingsOpened} onClose={() => setSettingsOpened(false)} settings={settings} onChange={changeSettings} />
+      <Deferred when={settingsOpened}>
+        <SettingsDrawer opened={settingsOpened} onClose={() => setSettingsOpened(false)} settings={settings} onChange={changeSettings} />
+      </Deferred>
       <LoadingMask />
       <LogoutConfirm />
       <ComplaintNotifications />

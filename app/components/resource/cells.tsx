@@ -1,23 +1,25 @@
-import { Badge, Image, Text } from "@mantine/core";
 import type { FieldDef } from "../../../resources/define";
 import { dictLabel, type DictOption } from "../../../resources/dicts";
+import classes from "./cells.module.css";
 import { formatFen, formatTime } from "~/lib/format";
 
 type Row = Record<string, unknown>;
 
-/** How a field's value reads in a list cell. */
+export { classes as cellClasses };
+
+/** How a field's value reads in a list cell: plain elements, as every page renders hundreds of them. */
 export function FieldValue({ field, record, dicts }: { field: FieldDef; record: Row; dicts: Record<string, DictOption[]> }) {
   const value = record[field.name];
-  if (value === null || value === undefined || value === "") return <Text c="dimmed" size="sm">—</Text>;
+  if (value === null || value === undefined || value === "") return <span className={classes.dimmed}>—</span>;
   switch (field.type) {
     case "enum": {
       const label = dictLabel(dicts, field.dict ?? "", value);
       // Spec §3: status 0 is a grey tag, 1 a normal one.
       const grey = field.dict === "status" && String(value) === "0";
       return (
-        <Badge variant="light" color={grey ? "gray" : "brand"} radius="sm">
+        <span className={classes.badge} data-tone={grey ? "gray" : undefined}>
           {label}
-        </Badge>
+        </span>
       );
     }
     case "boolean":
@@ -30,12 +32,12 @@ export function FieldValue({ field, record, dicts }: { field: FieldDef; record: 
     case "treeParent":
       return <>{String(record[`${field.name}Label`] ?? value)}</>;
     case "image":
-      return <Image src={String(value)} alt="" h={32} w={32} fit="cover" radius="sm" />;
+      return <img className={classes.thumb} src={String(value)} alt="" loading="lazy" />;
     case "longText":
       return (
-        <Text size="sm" lineClamp={1} maw={260}>
+        <span className={classes.clamp} title={String(value)}>
           {String(value)}
-        </Text>
+        </span>
       );
     default:
       return <>{String(value)}</>;

@@ -1,11 +1,13 @@
-import { ActionIcon, Badge, Button, Group, Indicator, Loader, Modal, Portal, ScrollArea, Stack, Table, Text, Tooltip } from "@mantine/core";
+import { ActionIcon, Indicator, Loader, Portal, Stack, Text, Tooltip } from "@mantine/core";
 import { IconBug } from "@tabler/icons-react";
-import { useEffect, useState } from "react";
+import { lazy, useEffect, useState } from "react";
 import { useNavigation } from "react-router";
 import { errorLog, errorLogEnvironments, logoutConfirm, pendingRequests, recordError, useStore } from "~/lib/feedback";
-import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
-import { endSession } from "~/lib/request";
+import { Deferred } from "~/components/Deferred";
+
+const LogoutDialog = lazy(() => import("./FeedbackDialogs").then((m) => ({ default: m.LogoutDialog })));
+const ErrorLogDialog = lazy(() => import("./FeedbackDialogs").then((m) => ({ default: m.ErrorLogDialog })));
 
 /** A load shorter than this shows no mask, so fast pages do not flash. */
 export const MASK_DELAY_MS = 500;
@@ -50,22 +52,9 @@ export function LogoutConfirm() {
   const state = useStore(logoutConfirm, { open: false, message: "" });
   const close = () => logoutConfirm.set({ open: false, message: "" });
   return (
-    <Modal opened={state.open} onClose={close} title={<Text fw={600}>Confirm logout</Text>} centered size={420} data-testid="logout-confirm">
-      <Text size="sm">You have been logged out, you can cancel to stay on this page, or log in again</Text>
-      <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={close}>
-          Cancel
-        </Button>
-        <Button
-          onClick={async () => {
-            await endSession();
-            window.location.reload();
-          }}
-        >
-          Re-Login
-        </Button>
-      </Group>
-    </Modal>
+    <Deferred when={state.open}>
+      <LogoutDialog opened={state.open} onClose={close} />
+    </Deferred>
   );
 }
 
@@ -94,38 +83,9 @@ export function ErrorLog() {
           </ActionIcon>
         </Indicator>
       </Tooltip>
-      <Modal opened={opened} onClose={() => setOpened(false)} size="xl" title={<Text fw={600}>错误日志</Text>} data-testid="error-log">
-        <ScrollArea.Autosize mah={480}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={170}>时间</Table.Th>
-                <Table.Th>信息</Table.Th>
-                <Table.Th w={200}>页面</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {entries.map((entry) => (
-                <Table.Tr key={`${entry.time}-${entry.message}`}>
-                  <Table.Td>{formatTime(entry.time)}</Table.Td>
-                  <Table.Td>
-                    <Badge color="red" variant="light" mr={6}>
-                      Error
-                    </Badge>
-                    {entry.message}
-                  </Table.Td>
-                  <Table.Td>{entry.url}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea.Autosize>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => (errorLog.set([]), setOpened(false))}>
-            清空
-          </Button>
-        </Group>
-      </Modal>
+      <Deferred when={opened}>
+        <ErrorLogDialog opened={opened} onClose={() => setOpened(false)} entries={entries} />
+      </Deferred>
     </>
   );
 }

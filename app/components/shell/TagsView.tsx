@@ -1,4 +1,3 @@
-import { ScrollArea } from "@mantine/core";
 import { useClickOutside, useWindowEvent } from "@mantine/hooks";
 import { IconX } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
@@ -60,7 +59,7 @@ export function TagsView({ tags, titleOf, onChange }: Props) {
 
   return (
     <div className={classes.bar} data-testid="tags-view">
-      <ScrollArea type="never" viewportRef={viewport}>
+      <div className={classes.scroller} ref={viewport}>
         <div className={classes.list} role="tablist" aria-label="已打开的页面">
           {tags.map((tag) => {
             const active = tag.pathname === location.pathname;
@@ -99,7 +98,7 @@ export function TagsView({ tags, titleOf, onChange }: Props) {
             );
           })}
         </div>
-      </ScrollArea>
+      </div>
       {menu && (
         <ul ref={menuRef} className={classes.contextMenu} style={{ left: menu.x, top: menu.y }} role="menu" data-testid="tags-context-menu">
           <li role="menuitem" tabIndex={0} onClick={() => act("refresh")}>

@@ -1,14 +1,16 @@
 import { ActionIcon, Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "@tabler/icons-react";
-import { useState } from "react";
+import { lazy, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import type { UserInfo } from "../../../resources/auth";
 import { t } from "~/lib/messages";
 import { CHANGE_PASSWORD_PATH, HOME_PATH } from "~/lib/paths";
 import { endSession } from "~/lib/request";
 import { ACTIVE_MENU_KEY, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBrowserCookie } from "~/lib/shell-state";
-import { QrCodeDialog } from "./QrCodeDialog";
 import classes from "./header.module.css";
+import { Deferred } from "~/components/Deferred";
+
+const QrCodeDialog = lazy(() => import("./QrCodeDialog").then((m) => ({ default: m.QrCodeDialog })));
 
 export const LOGOUT_RELOAD_MS = 1000;
 
@@ -73,7 +75,9 @@ export function UserMenu({ user, dark }: { user: UserInfo; dark: boolean }) {
           </ActionIcon>
         </Tooltip>
       </Form>
-      <QrCodeDialog opened={qrOpened} onClose={() => setQrOpened(false)} />
+      <Deferred when={qrOpened}>
+        <QrCodeDialog opened={qrOpened} onClose={() => setQrOpened(false)} />
+      </Deferred>
     </>
   );
 }

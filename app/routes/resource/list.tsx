@@ -1,25 +1,25 @@
 import "mantine-react-table/styles.css";
+import { ResourceTable } from "#resource-table";
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mantine/core";
-import { IconDownload, IconPencil, IconPlus, IconTrash } from "@tabler/icons-react";
-import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef, type MRT_DensityState, type MRT_VisibilityState } from "mantine-react-table";
-import { MRT_Localization_ZH_HANS } from "mantine-react-table/locales/zh-Hans/index.esm.mjs";
-import { useMemo, useState } from "react";
-import { data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
-import { apiPath, listFields, permissionCode, resourceKey, sortableFields, type FieldDef, type ResourceDef } from "../../../resources/define";
+import { IconDownload, IconPlus } from "@tabler/icons-react";
+import { Suspense } from "react";
+import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
+import { apiPath, permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
 import type { Route } from "./+types/list";
-import { FieldValue } from "~/components/resource/cells";
 import { FilterBar } from "~/components/resource/FilterBar";
 import { ListPagination } from "~/components/resource/ListPagination";
+import { useRowLinkNavigation, type RowAction } from "~/components/resource/RowActions";
+import type { Row } from "~/components/resource/ResourceTable";
 import { useExport } from "~/components/resource/useExport";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { useCurrentUser, usePermissions } from "~/lib/permissions";
 import { listQuery, requireResource } from "~/lib/resource.server";
+import { hrefWith } from "~/lib/list-url";
 import { flashCookie } from "~/lib/session.server";
 
-type Row = Record<string, unknown> & { id: number };
 interface Page {
   records: Row[];
   total: number;
@@ -82,162 +82,26 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: `${def?.menuTitle ?? def?.title ?? ""} - ${t.appTitle}` }];
 }
 
-function hrefWith(location: { pathname: string; search: string }, changes: Record<string, string | null>) {
-  const params = new URLSearchParams(location.search);
-  params.delete("delete");
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) params.delete(key);
-    else params.set(key, value);
-  }
-  const search = params.toString();
-  return search ? `${location.pathname}?${search}` : location.pathname;
-}
-
-/** Reads the current URL itself, so the link keeps every filter even when the table memoises its headers. */
-function SortHeader({ field }: { field: FieldDef }) {
-  const location = useLocation();
-  const sort = new URLSearchParams(location.search).get("sort") ?? "";
-  const [current, dir] = sort.split(",");
-  const active = current === field.name;
-  const next = active && dir === "asc" ? "desc" : "asc";
-  return (
-    <Link to={hrefWith(location, { sort: `${field.name},${next}`, pageNum: null })} style={{ color: "inherit", textDecoration: "none" }} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
-      {field.label}
-      <Text span c={active ? "brand" : "dimmed"} ml={4} size="xs">
-        {active ? (dir === "asc" ? "▲" : "▼") : "⇅"}
-      </Text>
-    </Link>
-  );
-}
-
 export default function ResourceList({ loaderData, actionData }: Route.ComponentProps) {
   const def = findResource(loaderData.key) as ResourceDef;
   const { page, params, options, error, confirmDelete, exportQuery } = loaderData;
   const location = useLocation();
-  const navigation = useNavigation();
   const dicts = useDicts();
   const can = usePermissions();
   const user = useCurrentUser();
-  const prefs = user?.settings.tables?.[loaderData.key];
-  const [columnVisibility, setColumnVisibility] = useState<MRT_VisibilityState>(() =>
-    Object.fromEntries((prefs?.hidden ?? []).map((c) => [c, false])),
-  );
-  const [density, setDensity] = useState<MRT_DensityState>(prefs?.density ?? "md");
-  const [selection, setSelection] = useState<Record<string, boolean>>({});
   const batch = useFetcher<typeof action>();
   const exporter = useExport();
+  const onRowLinkClick = useRowLinkNavigation();
   const hrefFor = (changes: Record<string, string | null>) => hrefWith(location, changes);
   const base = `${def.screenBase}/${def.screen}`;
   const canUpdate = def.actions.includes("update") && can(permissionCode(def, "update"));
   const canDelete = def.actions.includes("delete") && can(permissionCode(def, "delete"));
   const rowLinks = (def.rowLinks ?? []).filter((link) => can(permissionCode(def, link.action)));
-
-  const columns = useMemo<MRT_ColumnDef<Row>[]>(() => {
-    const sortable = new Set(sortableFields(def));
-    return listFields(def).map((field) => ({
-      id: field.name,
-      accessorKey: field.name,
-      header: field.label,
-      Header: sortable.has(field.name) ? () => <SortHeader field={field} /> : undefined,
-      Cell: ({ row }) => <FieldValue field={field} record={row.original} dicts={dicts} />,
-    }));
-  }, [def, dicts]);
-
-  const savePrefs = (next: { hidden?: string[]; density?: MRT_DensityState }) => {
-    const hidden = next.hidden ?? Object.keys(columnVisibility).filter((k) => columnVisibility[k] === false);
-    const body = { tables: { [loaderData.key]: { hidden, density: next.density ?? density } } };
-    void fetch("/api/v1/auth/user/saveSettings", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    }).catch(() => undefined);
-  };
-
-  const table = useMantineReactTable({
-    columns,
-    data: page.records,
-    getRowId: (row) => String(row.id),
-    localization: MRT_Localization_ZH_HANS,
-    manualPagination: true,
-    manualSorting: true,
-    manualFiltering: true,
-    rowCount: page.total,
-    enableSorting: false,
-    enableColumnFilters: false,
-    enableGlobalFilter: false,
-    enableColumnActions: false,
-    enableFullScreenToggle: false,
-    // Features the lists do not use: each one costs work in every cell of every render.
-    enableFilters: false,
-    enableGrouping: false,
-    enableExpanding: false,
-    enableColumnDragging: false,
-    enableColumnOrdering: false,
-    enableColumnPinning: false,
-    enableRowPinning: false,
-    enableColumnResizing: false,
-    enableFacetedValues: false,
-    enableEditing: false,
-    enableStickyHeader: false,
-    enablePagination: false,
-    enableBottomToolbar: false,
-    enableRowSelection: canDelete,
-    enableRowActions: canUpdate || canDelete || rowLinks.length > 0,
-    positionActionsColumn: "last",
-    displayColumnDefOptions: { "mrt-row-actions": { header: "操作", size: 170 + 90 * (def.rowLinks?.length ?? 0) }, "mrt-row-select": { size: 48 } },
-    defaultColumn: { size: 140, minSize: 80 },
-    mantineTableContainerProps: { style: { overflowX: "auto" } },
-    state: { columnVisibility, density, rowSelection: selection, showProgressBars: navigation.state === "loading" },
-    onRowSelectionChange: setSelection,
-    onColumnVisibilityChange: (updater) => {
-      const next = typeof updater === "function" ? updater(columnVisibility) : updater;
-      setColumnVisibility(next);
-      savePrefs({ hidden: Object.keys(next).filter((k) => next[k] === false) });
-    },
-    onDensityChange: (updater) => {
-      const next = typeof updater === "function" ? updater(density) : updater;
-      setDensity(next);
-      savePrefs({ density: next });
-    },
-    mantineTableProps: { striped: true, highlightOnHover: true },
-    mantinePaperProps: { withBorder: false, shadow: "none" },
-    renderEmptyRowsFallback: () => (
-      <Text c="dimmed" ta="center" py="xl">
-        {error ? "加载失败" : "暂无数据"}
-      </Text>
-    ),
-    renderTopToolbarCustomActions: () => {
-      const ids = Object.keys(selection).filter((id) => selection[id]);
-      return canDelete && ids.length ? (
-        <batch.Form method="post" onSubmit={(e) => (window.confirm(`确定删除选中的 ${ids.length} 条${def.title}吗？`) ? undefined : e.preventDefault())}>
-          <input type="hidden" name="intent" value="deleteBatch" />
-          <input type="hidden" name="ids" value={ids.join(",")} />
-          <Button type="submit" color="red" variant="light" size="xs" leftSection={<IconTrash size={14} />} loading={batch.state !== "idle"}>
-            批量删除（{ids.length}）
-          </Button>
-        </batch.Form>
-      ) : null;
-    },
-    renderRowActions: ({ row }) => (
-      <Group gap={4} wrap="nowrap">
-        {rowLinks.map((link) => (
-          <Button key={link.action} component={Link} to={`${base}/${link.path.replace(":id", String(row.original.id))}`} size="compact-sm" variant="subtle">
-            {def.workflowActions?.[link.action] ?? link.action}
-          </Button>
-        ))}
-        {canUpdate && (
-          <Button component={Link} to={`${base}/edit/${row.original.id}`} size="compact-sm" variant="subtle" leftSection={<IconPencil size={14} />}>
-            编辑
-          </Button>
-        )}
-        {canDelete && (
-          <Button component={Link} to={hrefFor({ delete: String(row.original.id) })} size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />}>
-            删除
-          </Button>
-        )}
-      </Group>
-    ),
-  });
+  const rowActions = (id: number): RowAction[] => [
+    ...rowLinks.map((link) => ({ key: link.action, label: def.workflowActions?.[link.action] ?? link.action, to: `${base}/${link.path.replace(":id", String(id))}` })),
+    ...(canUpdate ? [{ key: "edit", label: "编辑", to: `${base}/edit/${id}`, kind: "edit" as const }] : []),
+    ...(canDelete ? [{ key: "delete", label: "删除", to: hrefFor({ delete: String(id) }), kind: "delete" as const }] : []),
+  ];
 
   const target = confirmDelete ? page.records.find((r) => String(r.id) === confirmDelete) : undefined;
   const problem = actionData?.error ?? batch.data?.error ?? error;
@@ -300,8 +164,21 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         </Alert>
       )}
       <FilterBar def={def} params={params} dicts={dicts} options={options} resetTo={location.pathname} />
-      <Paper withBorder radius="md" style={{ overflow: "hidden" }}>
-        <MantineReactTable table={table} />
+      <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onRowLinkClick}>
+        <Suspense>
+          <ResourceTable
+            def={def}
+            prefsKey={loaderData.key}
+            records={page.records as Row[]}
+            total={page.total}
+            failed={!!error}
+            dicts={dicts}
+            prefs={user?.settings.tables?.[loaderData.key]}
+            canDelete={canDelete}
+            rowActions={canUpdate || canDelete || rowLinks.length > 0 ? rowActions : null}
+            batch={batch}
+          />
+        </Suspense>
         <ListPagination total={page.total} capped={page.totalCapped} pageNum={page.pageNum} pageSize={page.pageSize} hrefFor={hrefFor} />
       </Paper>
     </Stack>

@@ -1,0 +1,163 @@
+import { Button, Text } from "@mantine/core";
+import { IconTrash } from "@tabler/icons-react";
+import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef, type MRT_DensityState, type MRT_VisibilityState } from "mantine-react-table";
+import { MRT_Localization_ZH_HANS } from "mantine-react-table/locales/zh-Hans/index.esm.mjs";
+import { useMemo, useState } from "react";
+import { Link, useLocation, useNavigation, type FetcherWithComponents } from "react-router";
+import { listFields, sortableFields, type FieldDef, type ResourceDef } from "../../../resources/define";
+import type { DictOption } from "../../../resources/dicts";
+import { FieldValue } from "./cells";
+import { RowActions, SelectCheckbox, type RowAction } from "./RowActions";
+import { hrefWith } from "~/lib/list-url";
+
+export type Row = Record<string, unknown> & { id: number };
+
+export interface ResourceTableProps {
+  def: ResourceDef;
+  /** The resource key, under which the user's column and density choices are saved. */
+  prefsKey: string;
+  records: Row[];
+  total: number;
+  failed: boolean;
+  dicts: Record<string, DictOption[]>;
+  prefs?: { hidden?: string[]; density?: MRT_DensityState };
+  canDelete: boolean;
+  /** A row's links, or null when the user may do nothing to a row. */
+  rowActions: ((id: number) => RowAction[]) | null;
+  batch: FetcherWithComponents<unknown>;
+}
+
+/** Reads the current URL itself, so the link keeps every filter even when the table memoises its headers. */
+function SortHeader({ field }: { field: FieldDef }) {
+  const location = useLocation();
+  const sort = new URLSearchParams(location.search).get("sort") ?? "";
+  const [current, dir] = sort.split(",");
+  const active = current === field.name;
+  const next = active && dir === "asc" ? "desc" : "asc";
+  return (
+    <Link to={hrefWith(location, { sort: `${field.name},${next}`, pageNum: null })} style={{ color: "inherit", textDecoration: "none" }} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+      {field.label}
+      <Text span c={active ? "brand" : "dimmed"} ml={4} size="xs">
+        {active ? (dir === "asc" ? "▲" : "▼") : "⇅"}
+      </Text>
+    </Link>
+  );
+}
+
+/**
+ * The list's mantine-react-table, in a module of its own: list pages load it after the rest of the page so a
+ * slow terminal can read and use the server-rendered rows first (see decision 007).
+ */
+export function ResourceTable({ def, prefsKey, records, total, failed, dicts, prefs, canDelete, rowActions, batch }: ResourceTableProps) {
+  const navigation = useNavigation();
+  const [columnVisibility, setColumnVisibility] = useState<MRT_VisibilityState>(() => Object.fromEntries((prefs?.hidden ?? []).map((c) => [c, false])));
+  const [density, setDensity] = useState<MRT_DensityState>(prefs?.density ?? "md");
+  const [selection, setSelection] = useState<Record<string, boolean>>({});
+
+  const columns = useMemo<MRT_ColumnDef<Row>[]>(() => {
+    const sortable = new Set(sortableFields(def));
+    return listFields(def).map((field) => ({
+      id: field.name,
+      accessorKey: field.name,
+      header: field.label,
+      Header: sortable.has(field.name) ? () => <SortHeader field={field} /> : undefined,
+      Cell: ({ row }) => <FieldValue field={field} record={row.original} dicts={dicts} />,
+    }));
+  }, [def, dicts]);
+
+  const savePrefs = (next: { hidden?: string[]; density?: MRT_DensityState }) => {
+    const hidden = next.hidden ?? Object.keys(columnVisibility).filter((k) => columnVisibility[k] === false);
+    const body = { tables: { [prefsKey]: { hidden, density: next.density ?? density } } };
+    void fetch("/api/v1/auth/user/saveSettings", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }).catch(() => undefined);
+  };
+
+  const table = useMantineReactTable({
+    columns,
+    data: records,
+    getRowId: (row) => String(row.id),
+    localization: MRT_Localization_ZH_HANS,
+    manualPagination: true,
+    manualSorting: true,
+    manualFiltering: true,
+    rowCount: total,
+    enableSorting: false,
+    enableColumnFilters: false,
+    enableGlobalFilter: false,
+    enableColumnActions: false,
+    enableFullScreenToggle: false,
+    // Features the lists do not use: each one costs work in every cell of every render.
+    enableFilters: false,
+    enableGrouping: false,
+    enableExpanding: false,
+    enableColumnDragging: false,
+    enableColumnOrdering: false,
+    enableColumnPinning: false,
+    enableRowPinning: false,
+    enableColumnResizing: false,
+    enableFacetedValues: false,
+    enableEditing: false,
+    enableStickyHeader: false,
+    enablePagination: false,
+    enableBottomToolbar: false,
+    enableRowSelection: canDelete,
+    enableRowActions: rowActions !== null,
+    positionActionsColumn: "last",
+    // The batch-delete button says how many rows are selected; MRT's own banner would cover the toolbar.
+    positionToolbarAlertBanner: "none",
+    displayColumnDefOptions: {
+      "mrt-row-actions": { header: "操作", size: 170 + 90 * (def.rowLinks?.length ?? 0) },
+      "mrt-row-select": {
+        size: 48,
+        Header: ({ table }) => (
+          <SelectCheckbox
+            label="全选本页"
+            checked={table.getIsAllPageRowsSelected()}
+            indeterminate={table.getIsSomePageRowsSelected()}
+            onChange={table.getToggleAllPageRowsSelectedHandler()}
+          />
+        ),
+        Cell: ({ row }) => <SelectCheckbox label="选择此行" checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />,
+      },
+    },
+    defaultColumn: { size: 140, minSize: 80 },
+    mantineTableContainerProps: { style: { overflowX: "auto" } },
+    state: { columnVisibility, density, rowSelection: selection, showProgressBars: navigation.state === "loading" },
+    onRowSelectionChange: setSelection,
+    onColumnVisibilityChange: (updater) => {
+      const next = typeof updater === "function" ? updater(columnVisibility) : updater;
+      setColumnVisibility(next);
+      savePrefs({ hidden: Object.keys(next).filter((k) => next[k] === false) });
+    },
+    onDensityChange: (updater) => {
+      const next = typeof updater === "function" ? updater(density) : updater;
+      setDensity(next);
+      savePrefs({ density: next });
+    },
+    mantineTableProps: { striped: true, highlightOnHover: true },
+    mantinePaperProps: { withBorder: false, shadow: "none" },
+    renderEmptyRowsFallback: () => (
+      <Text c="dimmed" ta="center" py="xl">
+        {failed ? "加载失败" : "暂无数据"}
+      </Text>
+    ),
+    renderTopToolbarCustomActions: () => {
+      const ids = Object.keys(selection).filter((id) => selection[id]);
+      return canDelete && ids.length ? (
+        <batch.Form method="post" onSubmit={(e) => (window.confirm(`确定删除选中的 ${ids.length} 条${def.title}吗？`) ? undefined : e.preventDefault())}>
+          <input type="hidden" name="intent" value="deleteBatch" />
+          <input type="hidden" name="ids" value={ids.join(",")} />
+          <Button type="submit" color="red" variant="light" size="xs" leftSection={<IconTrash size={14} />} loading={batch.state !== "idle"}>
+            批量删除（{ids.length}）
+          </Button>
+        </batch.Form>
+      ) : null;
+    },
+    renderRowActions: ({ row }) => <RowActions actions={rowActions?.(row.original.id) ?? []} />,
+  });
+
+  return <MantineReactTable table={table} />;
+}

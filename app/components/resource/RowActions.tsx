@@ -1,0 +1,62 @@
+import { IconPencil, IconTrash } from "@tabler/icons-react";
+import { useEffect, useRef } from "react";
+import { useNavigate } from "react-router";
+import { cellClasses as classes } from "./cells";
+
+export interface RowAction {
+  key: string;
+  label: string;
+  to: string;
+  kind?: "edit" | "delete";
+}
+
+/**
+ * A row's links (workflow links, edit, delete), styled as compact subtle buttons. They are plain anchors, which
+ * work before JavaScript loads; a list renders a hundred of them, and a router `Link` each costs far more on the
+ * server. Clicks are routed client-side by `useRowLinkNavigation` on the table.
+ */
+export function RowActions({ actions }: { actions: RowAction[] }) {
+  return (
+    <div className={classes.actions}>
+      {actions.map((action) => (
+        <a key={action.key} href={action.to} data-row-link className={`mantine-focus-auto ${classes.action}`} data-tone={action.kind === "delete" ? "red" : undefined}>
+          {action.kind === "edit" && <IconPencil size={14} aria-hidden />}
+          {action.kind === "delete" && <IconTrash size={14} aria-hidden />}
+          {action.label}
+        </a>
+      ))}
+    </div>
+  );
+}
+
+/** One click handler for all row links: a plain left click navigates in the app, as a router `Link` would. */
+export function useRowLinkNavigation() {
+  const navigate = useNavigate();
+  return (event: React.MouseEvent<HTMLElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-row-link]");
+    if (!link || link.target) return;
+    event.preventDefault();
+    const url = new URL(link.href);
+    navigate(url.pathname + url.search);
+  };
+}
+
+/** A native checkbox for row selection: one element per row instead of a Mantine Checkbox's five. */
+export function SelectCheckbox({
+  checked,
+  indeterminate = false,
+  label,
+  onChange,
+}: {
+  checked: boolean;
+  indeterminate?: boolean;
+  label: string;
+  onChange: (event: React.ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  return <input ref={ref} type="checkbox" className={`mantine-focus-auto ${classes.check}`} checked={checked} aria-label={label} onChange={onChange} />;
+}
