@@ -1,9 +1,11 @@
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import { Button, Center, MantineProvider, Stack, Text, Title, mantineHtmlProps } from "@mantine/core";
-import { Notifications } from "@mantine/notifications";
+import { lazy } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
+import { Deferred } from "./components/Deferred";
+import { notificationsWanted, useStore } from "./lib/feedback";
 import { t } from "./lib/messages";
 import { useNonce } from "./lib/nonce";
 import { PUBLIC_PATHS, hasTokenCookie, readFlash, requireUserInfo } from "./lib/session.server";
@@ -22,8 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ user, flash: flash.message }, flash.clear ? { headers: { "Set-Cookie": flash.clear } } : undefined);
 }
 
+const Notifications = lazy(() => import("@mantine/notifications").then((m) => ({ default: m.Notifications })));
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const wantNotifications = useStore(notificationsWanted, false);
   const data = useRouteLoaderData<typeof loader>("root");
   const settings = data?.user?.settings ?? defaultSettings;
   return (
@@ -37,7 +42,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={canteenTheme(settings.theme)} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
-          <Notifications position="top-right" />
+          <Deferred when={wantNotifications}>
+            <Notifications position="top-right" />
+          </Deferred>
           {children}
         </MantineProvider>
         <ScrollRestoration nonce={nonce} />

@@ -80,6 +80,21 @@ export interface ResourceDef {
   tree?: boolean;
 }
 
+/** What the shell needs to name a resource's screens (its tags and breadcrumbs), without the whole declaration. */
+export interface ScreenNames {
+  base: string;
+  title: string;
+  menuTitle?: string;
+  steps?: Record<string, string>;
+}
+
+export const screenNames = (def: ResourceDef): ScreenNames => ({
+  base: `${def.screenBase}/${def.screen}`,
+  title: def.title,
+  menuTitle: def.menuTitle,
+  steps: def.workflowActions,
+});
+
 export const resourceKey = (def: Pick<ResourceDef, "module" | "entity">) => `${def.module}/${def.entity}`;
 export const columnOf = (field: FieldDef) => field.column ?? field.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

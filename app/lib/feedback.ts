@@ -18,6 +18,17 @@ function createStore<T>(initial: T) {
 }
 
 export const pendingRequests = createStore(0);
+/** Set once the page has shown a message: from then on the notification containers are mounted. */
+export const notificationsWanted = createStore(false);
+
+/**
+ * Mantine's notifications load with the first message, since most page views show none. Messages shown before
+ * a container mounts wait in Mantine's store and appear when it does.
+ */
+export function loadNotifications(): Promise<typeof import("@mantine/notifications")> {
+  notificationsWanted.set(true);
+  return import("@mantine/notifications");
+}
 export const logoutConfirm = createStore<{ open: boolean; message: string }>({ open: false, message: "" });
 
 export interface ErrorLogEntry {

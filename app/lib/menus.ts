@@ -1,5 +1,5 @@
 import type { MenuNode } from "../../resources/auth";
-import { resourceForPath } from "../../resources/index";
+import type { ScreenNames } from "../../resources/define";
 import { CHANGE_PASSWORD_PATH, HOME_PATH } from "./paths";
 
 /**
@@ -48,21 +48,22 @@ const fixedTitles: Record<string, string> = {
   "/401": "没有权限",
 };
 
-/** The name of a page for its tag and the window title: the menu's, the resource's, or a fixed one. */
-export function pageTitle(pathname: string, allMenus: MenuNode[]): string {
+/**
+ * The name of a page for its tag and the window title: the menu's, the resource's, or a fixed one. The resources'
+ * names come from the shell's loader, so pages do not load every resource declaration.
+ */
+export function pageTitle(pathname: string, allMenus: MenuNode[], screens: ScreenNames[]): string {
   const exact = flatten(allMenus).find((n) => n.menuType === "page" && n.menuPath && stripQuery(n.menuPath) === pathname);
   if (exact) return exact.menuName;
   if (fixedTitles[pathname]) return fixedTitles[pathname];
-  const def = resourceForPath(pathname);
-  if (def) {
-    const name = def.menuTitle ?? def.title;
-    const base = `${def.screenBase}/${def.screen}`;
-    const rest = pathname.slice(base.length);
-    const step = Object.entries(def.workflowActions ?? {}).find(([action]) => rest.startsWith(`/${action}/`));
-    if (step) return `${step[1]}${def.title}`;
-    if (rest.startsWith("/create")) return `新增${def.title}`;
-    if (rest.startsWith("/edit/")) return `编辑${def.title}`;
-    return name;
+  const screen = screens.find((s) => pathname === s.base || pathname.startsWith(`${s.base}/`));
+  if (screen) {
+    const rest = pathname.slice(screen.base.length);
+    const step = Object.entries(screen.steps ?? {}).find(([action]) => rest.startsWith(`/${action}/`));
+    if (step) return `${step[1]}${screen.title}`;
+    if (rest.startsWith("/create")) return `新增${screen.title}`;
+    if (rest.startsWith("/edit/")) return `编辑${screen.title}`;
+    return screen.menuTitle ?? screen.title;
   }
   return pathname;
 }

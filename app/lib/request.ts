@@ -1,5 +1,4 @@
-import { notifications } from "@mantine/notifications";
-import { logoutConfirm, pendingRequests } from "./feedback";
+import { loadNotifications, logoutConfirm, pendingRequests } from "./feedback";
 
 /** Spec §7/§9: every browser call goes to this origin, times out after 150 s and expects {status, message, data}. */
 export const REQUEST_TIMEOUT_MS = 150_000;
@@ -29,14 +28,16 @@ export interface RequestOptions {
 }
 
 export function showErrorMessage(message: string) {
-  notifications.show({
-    color: "red",
-    message,
-    position: "top-center",
-    autoClose: MESSAGE_DURATION_MS,
-    withCloseButton: true,
-    "data-testid": "error-message",
-  });
+  void loadNotifications().then(({ notifications }) =>
+    notifications.show({
+      color: "red",
+      message,
+      position: "top-center",
+      autoClose: MESSAGE_DURATION_MS,
+      withCloseButton: true,
+      "data-testid": "error-message",
+    }),
+  );
 }
 
 export async function request<T = unknown>(method: "GET" | "POST", path: string, options: RequestOptions = {}): Promise<T> {

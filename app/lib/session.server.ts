@@ -65,16 +65,19 @@ const clearTokenCookie = `${TOKEN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSit
  * page and comes back here after sign-in.
  */
 export function requireUserInfo(request: Request, context: AppLoadContext): Promise<UserInfo> {
-  // Root and page loaders run side by side; they share one user-info call per request.
-  let pending = userInfoByRequest.get(request);
+  // Root and page loaders run side by side; they share one user-info call per request. Each loader gets its own
+  // copy of the Request, but the load context is one object per request.
+  // An action may change what it returns (a new name, a new password), so only loaders share it.
+  if (request.method !== "GET" && request.method !== "HEAD") return loadUserInfo(request, context);
+  let pending = userInfoByRequest.get(context);
   if (!pending) {
     pending = loadUserInfo(request, context);
-    userInfoByRequest.set(request, pending);
+    userInfoByRequest.set(context, pending);
   }
   return pending;
 }
 
-const userInfoByRequest = new WeakMap<Request, Promise<UserInfo>>();
+const userInfoByRequest = new WeakMap<AppLoadContext, Promise<UserInfo>>();
 
 async function loadUserInfo(request: Request, context: AppLoadContext): Promise<UserInfo> {
   if (!hasTokenCookie(request)) throw redirect(loginPath(request));

@@ -3,6 +3,8 @@ import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, I
 import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { MenuNode, UserInfo } from "../../resources/auth";
+import { screenNames } from "../../resources/define";
+import { resources } from "../../resources/index";
 import type { Route } from "./+types/shell";
 import { ComplaintNotifications, useComplaintAlert } from "~/components/shell/ComplaintAlert";
 import { ErrorLog, LoadingMask, LogoutConfirm } from "~/components/shell/Feedback";
@@ -69,6 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       sidebarOpened: readCookieValue(cookies, SIDEBAR_COOKIE) !== "0",
       tags: parseTags(readCookieValue(cookies, TAGS_COOKIE)).map((tag) => tag.path),
       tenants: tenantPage?.status === 200 ? tenantPage.data.records.map((t) => ({ id: t.id, name: t.tenantName })) : [],
+      screens: resources.map(screenNames),
     },
     forbidden ? { status: 401 } : undefined,
   );
@@ -169,7 +172,7 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
 
   const active = menuForPath(shell.menus, location.pathname);
   const activeIds = useMemo(() => new Set(active ? [...active.parentIds, active.id] : []), [active]);
-  const titleOf = (pathname: string) => pageTitle(pathname, user.menuTreeList);
+  const titleOf = (pathname: string) => pageTitle(pathname, user.menuTreeList, shell.screens);
   const forbidden = !routeAllowed(location.pathname, user.roles, shell.routeRoles);
   const subsystem = shell.subsystems.find((s) => s.id === shell.subsystemId);
 

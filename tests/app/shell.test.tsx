@@ -4,6 +4,8 @@ import { describe, expect, test } from "vitest";
 import type { MenuNode, UserInfo } from "../../resources/auth";
 import { defaultSettings } from "../../resources/auth";
 import { Permission, PermissionCodeMissing } from "../../app/components/shell/Permission";
+import { screenNames } from "../../resources/define";
+import { resources } from "../../resources/index";
 import { activeSubsystemFor, buttonPermissionsByMenu, menuForPath, pageTitle, routeAllowed, visibleMenus } from "../../app/lib/menus";
 import { closeAllTags, closeOtherTags, closeTag, MAX_TAGS, openTag, parseTags, serializeTags } from "../../app/lib/tags";
 
@@ -39,11 +41,13 @@ describe("menus (spec §2, §6)", () => {
   });
 
   test("page titles come from the menu, the resource or a fixed name", () => {
-    expect(pageTitle("/admin/sys/imageobj/index", tree)).toBe("图片资源");
-    expect(pageTitle("/profile/index", tree)).toBe("个人中心");
-    expect(pageTitle("/zhct/mealordercomplaints/create", [])).toBe("新增订餐申诉");
-    expect(pageTitle("/zhct/mealordercomplaints/edit/7", [])).toBe("编辑订餐申诉");
-    expect(pageTitle("/zhct/mealordercomplaints/process/7", [])).toBe("处理订餐申诉");
+    const screens = resources.map(screenNames);
+    expect(pageTitle("/admin/sys/imageobj/index", tree, screens)).toBe("图片资源");
+    expect(pageTitle("/profile/index", tree, screens)).toBe("个人中心");
+    expect(pageTitle("/zhct/mealordercomplaints/create", [], screens)).toBe("新增订餐申诉");
+    expect(pageTitle("/zhct/mealordercomplaints/edit/7", [], screens)).toBe("编辑订餐申诉");
+    expect(pageTitle("/zhct/mealordercomplaints/process/7", [], screens)).toBe("处理订餐申诉");
+    expect(pageTitle("/admin/sys/tenant/index", [], screens)).toBe("租户");
   });
 
   test("admin reaches every route; others those without a restriction or whose restriction matches", () => {

@@ -1,23 +1,28 @@
-import { getDefaultZIndex } from "@mantine/core";
-import { Notifications, createNotificationsStore, notifications } from "@mantine/notifications";
-import { useEffect, useRef } from "react";
+import { lazy, useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
+import { Deferred } from "~/components/Deferred";
+import { loadNotifications, notificationsWanted, useStore } from "~/lib/feedback";
 import { request, RequestError } from "~/lib/request";
-import classes from "./complaints.module.css";
 
 export const COMPLAINT_POLL_MS = 300_000;
 export const COMPLAINTS_PATH = "/zhct/mealordercomplaints/index?status=0";
 const NOTIFIED_KEY = "complaintsNotifiedAt";
 
-/**
- * The complaint alerts have a container of their own: 44 px from the top, never closing by themselves. They sit
- * above the header and modals but just below dropdowns: an alert that stays until clicked must not cover the user
- * menu or a select that somebody has just opened in the top-right corner.
- */
-export const complaintStore = createNotificationsStore();
+const ComplaintContainer = lazy(() => import("./ComplaintNotices").then((m) => ({ default: m.ComplaintContainer })));
+
+/** The alerts' container and code come with the first alert (see `loadNotifications`). */
+const loadComplaintNotices = async () => {
+  const [{ notifications }, { complaintStore }] = await Promise.all([loadNotifications(), import("./ComplaintNotices")]);
+  return { notifications, complaintStore };
+};
 
 export function ComplaintNotifications() {
-  return <Notifications store={complaintStore} position="top-right" autoClose={false} classNames={{ root: classes.root }} zIndex={getDefaultZIndex("popover") - 1} />;
+  const wanted = useStore(notificationsWanted, false);
+  return (
+    <Deferred when={wanted}>
+      <ComplaintContainer />
+    </Deferred>
+  );
 }
 
 /**
@@ -43,6 +48,8 @@ export function useComplaintAlert(userId: number) {
         const last = Number(window.localStorage.getItem(key) ?? 0);
         if (complaintsCount === "0" || maxCreatedTime === null || Number(maxCreatedTime) <= last) return;
         window.localStorage.setItem(key, String(maxCreatedTime));
+        const { notifications, complaintStore } = await loadComplaintNotices();
+        if (stopped) return;
         notifications.show(
           {
             id: `complaints-${maxCreatedTime}`,
@@ -61,6 +68,8 @@ export function useComplaintAlert(userId: number) {
         );
       } catch (error) {
         if (stopped || (error instanceof RequestError && error.kind === "status")) return;
+        const { notifications, complaintStore } = await loadComplaintNotices();
+        if (stopped) return;
         notifications.clean(complaintStore);
         notifications.show(
           {

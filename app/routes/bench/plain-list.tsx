@@ -1,6 +1,6 @@
 import { Paper, Stack, Table, Title } from "@mantine/core";
 import { data } from "react-router";
-import { apiPath, listFields, resourceKey, type ResourceDef } from "../../../resources/define";
+import { apiPath, listFields } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
 import type { Route } from "./+types/plain-list";
 import { FieldValue } from "~/components/resource/cells";
@@ -16,11 +16,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (process.env.CANTEEN_BENCH !== "1" || !def) throw data(null, { status: 404 });
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const page = await apiCall<{ records: Array<Record<string, unknown> & { id: number }> }>(request, context, "GET", apiPath(def, "findPage"), { query });
-  return { key: resourceKey(def), records: page.data?.records ?? [] };
+  return { def, records: page.data?.records ?? [] };
 }
 
 export default function PlainList({ loaderData }: Route.ComponentProps) {
-  const def = findResource(loaderData.key) as ResourceDef;
+  const { def } = loaderData;
   const dicts = useDicts();
   const fields = listFields(def);
   return (

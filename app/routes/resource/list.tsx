@@ -4,7 +4,7 @@ import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mant
 import { IconDownload, IconPlus } from "@tabler/icons-react";
 import { Suspense } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
-import { apiPath, permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
+import { apiPath, permissionCode, resourceKey } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
 import type { Route } from "./+types/list";
 import { FilterBar } from "~/components/resource/FilterBar";
@@ -45,6 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       key: resourceKey(def),
+      // The declaration travels with the data, so the page does not load every resource's (see `pageTitle`).
+      def,
       page: result.status === 200 ? result.data : { records: [], total: 0, pageNum: 1, pageSize: 20 },
       error: result.status === 200 ? null : result.message || "Error",
       params: Object.fromEntries(url.searchParams),
@@ -78,13 +80,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  const def = loaderData ? findResource(loaderData.key) : undefined;
+  const def = loaderData?.def;
   return [{ title: `${def?.menuTitle ?? def?.title ?? ""} - ${t.appTitle}` }];
 }
 
 export default function ResourceList({ loaderData, actionData }: Route.ComponentProps) {
-  const def = findResource(loaderData.key) as ResourceDef;
-  const { page, params, options, error, confirmDelete, exportQuery } = loaderData;
+  const { def, page, params, options, error, confirmDelete, exportQuery } = loaderData;
   const location = useLocation();
   const dicts = useDicts();
   const can = usePermissions();
