@@ -165,7 +165,9 @@ function bareHandler(dialect, databaseUrl) {
   const { pageSize, pageNum, action } = FIND_PAGE_QUERY;
   const offset = (pageNum - 1) * pageSize;
   const pageSql = `select * from operation_log where tenant_id = ${TENANT} and action = '${action}' order by created_at desc, id desc limit ${pageSize} offset ${offset}`;
-  const countSql = `select count(*) as total from (select 1 from operation_log where tenant_id = ${TENANT} and action = '${action}' limit 10001) as capped`;
+  // The engine's capped total: a row beyond 10,000 means "more"; only below that are rows counted.
+  const where = `from operation_log where tenant_id = ${TENANT} and action = '${action}'`;
+  const countSql = `select coalesce((select 10001 ${where} limit 1 offset 10000), (select count(*) ${where})) as total`;
   let query;
   if (dialect === "sqlite") {
     const db = new Database(databaseUrl, { readonly: true });

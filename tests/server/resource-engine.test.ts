@@ -155,6 +155,28 @@ for (const dialect of dialects) {
       expect(log.body.data.records[0].entity).toBe("auth/role");
     });
 
+    test("a total stops at 10,000 and says so; below the cap it is exact", async () => {
+      const entityId = 424242;
+      const now = Date.now();
+      const rows = Array.from({ length: 10_001 }, (_, i) => ({
+        tenant_id: 1, id: 90_000_000 + i, user_id: 1, user_name: "admin", module: "auth", entity: "auth/role", entity_id: entityId,
+        action: "update", changes: "{}", ip: "127.0.0.1", created_at: now - i,
+      }));
+      for (let i = 0; i < rows.length; i += 1000) await app.database.db.insertInto("operation_log").values(rows.slice(i, i + 1000)).execute();
+      const query = `/api/v1/sys/operationLog/findPage?entityId=${entityId}&pageSize=20&pageNum=3&sort=time,desc`;
+      const capped = await app.call<Page & { totalCapped: boolean }>("GET", query, { token });
+      expect(capped.body.data.total).toBe(10_000);
+      expect(capped.body.data.totalCapped).toBe(true);
+      expect(capped.body.data.records.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => 90_000_040 + i));
+
+      await app.database.db.deleteFrom("operation_log").where("id", "in", [90_000_000, 90_000_001]).execute();
+      const exact = await app.call<Page & { totalCapped: boolean }>("GET", query, { token });
+      expect(exact.body.data.total).toBe(9_999);
+      expect(exact.body.data.totalCapped).toBe(false);
+      const none = await app.call<Page & { totalCapped: boolean }>("GET", "/api/v1/sys/operationLog/findPage?entityId=1", { token });
+      expect(none.body.data).toMatchObject({ total: 0, totalCapped: false, records: [] });
+    });
+
     test("a delete by GET from another site is refused", async () => {
       const created = await app.call<Record<string, number>>("POST", "/api/v1/auth/role/create", {
         token,

@@ -125,10 +125,18 @@ export async function findPage(
       .limit(params.pageSize)
       .offset((params.pageNum - 1) * params.pageSize)
       .execute(),
-    // Counting stops at COUNT_CAP: an exact total of a million log rows costs more than the page itself.
+    // Counting stops at COUNT_CAP: an exact total of a million log rows costs more than the page itself. If a row
+    // lies beyond the cap the total is "more than COUNT_CAP" (one step through the index); only below it are rows
+    // counted. COALESCE evaluates its second argument only when the first is null, on both databases.
     db(ctx)
-      .selectFrom(base.select(sql`1`.as("one")).limit(COUNT_CAP + 1).as("capped"))
-      .select((eb) => eb.fn.countAll().as("total"))
+      .selectNoFrom((eb) =>
+        eb.fn
+          .coalesce(
+            base.select(sql<number>`${sql.lit(COUNT_CAP + 1)}`.as("beyond")).limit(1).offset(COUNT_CAP),
+            base.select(sql<number>`count(*)`.as("counted")),
+          )
+          .as("total"),
+      )
       .executeTakeFirst(),
   ]);
   const records = (rows as Row[]).map((row) => toRecord(def, row));
