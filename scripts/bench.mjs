@@ -225,7 +225,11 @@ async function runLighthouse(paths, token) {
           { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: name === "login" ? undefined : { Cookie: `Admin-Token=${token}` } },
         );
         const audits = result.lhr.audits;
-        if (result.lhr.runtimeError) log("lighthouse:", result.lhr.runtimeError.message);
+        if (result.lhr.runtimeError) {
+          // A failed trace (NO_NAVSTART now and then) has no metrics; the median is taken over the runs that worked.
+          log("lighthouse:", result.lhr.runtimeError.message);
+          continue;
+        }
         const value = (id) => audits[id]?.numericValue ?? Number.NaN;
         // All scripts the page fetched until it settled, including code loaded after hydration.
         const scripts = audits["resource-summary"]?.details?.items?.find((item) => item.resourceType === "script");
@@ -241,7 +245,7 @@ async function runLighthouse(paths, token) {
       }
     }
     runs.sort((a, b) => a.score - b.score);
-    results[name] = runs[Math.floor(runs.length / 2)];
+    results[name] = runs.length ? runs[Math.floor(runs.length / 2)] : null;
   }
   return results;
 }
