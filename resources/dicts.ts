@@ -100,6 +100,19 @@ export function mergeDictItems(items: DictItem[]): Record<string, DictOption[]> 
   return merged;
 }
 
+/** Values that mean "not in use" (spec §3: status 0 is a grey tag); lists show them grey. */
+const inactiveValues: Record<string, string[]> = {
+  status: ["0"],
+  userStatus: ["2", "3"],
+  entityStatus: ["0"],
+  aliveStatus: ["0"],
+  appVersionStatus: ["0"],
+};
+
+export function isInactive(code: string, value: unknown): boolean {
+  return inactiveValues[code]?.includes(String(value)) ?? false;
+}
+
 export function dictLabel(dicts: Record<string, DictOption[]>, code: string, value: unknown): string {
   if (value === null || value === undefined || value === "") return "";
   const option = dicts[code]?.find((o) => o.value === String(value));

@@ -1,5 +1,5 @@
 import type { FieldDef } from "../../../resources/define";
-import { dictLabel, type DictOption } from "../../../resources/dicts";
+import { dictLabel, isInactive, type DictOption } from "../../../resources/dicts";
 import classes from "./cells.module.css";
 import { formatFen, formatTime } from "~/lib/format";
 
@@ -14,10 +14,8 @@ export function FieldValue({ field, record, dicts }: { field: FieldDef; record: 
   switch (field.type) {
     case "enum": {
       const label = dictLabel(dicts, field.dict ?? "", value);
-      // Spec §3: status 0 is a grey tag, 1 a normal one.
-      const grey = field.dict === "status" && String(value) === "0";
       return (
-        <span className={classes.badge} data-tone={grey ? "gray" : undefined}>
+        <span className={classes.badge} data-tone={isInactive(field.dict ?? "", value) ? "gray" : undefined}>
           {label}
         </span>
       );
