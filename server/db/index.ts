@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Migration, type SqliteDatabase } from "kysely";
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
 import pg from "pg";
 import { isPostgresUrl } from "../config";
 import * as foundation from "./migrations/0001_foundation";
@@ -60,34 +60,8 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   sqlite.pragma("busy_timeout = 5000");
   // Balances and stock must survive a power cut: every commit reaches the disk.
   sqlite.pragma("synchronous = FULL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: "sqlite", close: () => db.destroy() };
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely prepares every query anew, and compiling a statement costs better-sqlite3 more than running a small one.
- * The same SQL text reuses its compiled statement (least recently used ones are dropped). Safe because Kysely
- * runs one query at a time on the connection, a streamed read holding it until done; SQLite recompiles a
- * statement itself after a schema change.
- */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => database.close(),
-    prepare(text: string) {
-      let statement = statements.get(text);
-      if (statement) {
-        statements.delete(text);
-      } else {
-        statement = database.prepare(text);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
-      }
-      statements.set(text, statement);
-      return statement;
-    },
-  };
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

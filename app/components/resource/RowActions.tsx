@@ -1,7 +1,7 @@
 import { IconPencil, IconTrash } from "@tabler/icons-react";
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
-import { cellClasses as classes } from "./cells";
+import classes from "./cells.module.css";
 
 export interface RowAction {
   key: string;

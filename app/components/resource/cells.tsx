@@ -5,8 +5,6 @@ import { formatFen, formatTime } from "~/lib/format";
 
 type Row = Record<string, unknown>;
 
-export { classes as cellClasses };
-
 /** How a field's value reads in a list cell: plain elements, as every page renders hundreds of them. */
 export function FieldValue({ field, record, dicts }: { field: FieldDef; record: Row; dicts: Record<string, DictOption[]> }) {
   const value = record[field.name];

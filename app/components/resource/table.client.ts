@@ -5,6 +5,6 @@ import { lazy } from "react";
  * JavaScript) comes after the page's own: the server-rendered rows stay on screen, and their links work, while
  * it loads; React hydrates the table when it arrives. The download starts as soon as a list page's code runs.
  */
-const loading = typeof window === "undefined" ? null : import("./ResourceTable");
+const loading = import("./ResourceTable");
 
-export const ResourceTable = lazy(async () => ({ default: (await (loading ?? import("./ResourceTable"))).ResourceTable }));
+export const ResourceTable = lazy(async () => ({ default: (await loading).ResourceTable }));

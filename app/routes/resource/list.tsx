@@ -44,7 +44,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const exportQuery = new URLSearchParams(Object.entries(query).filter(([k]) => k !== "pageNum" && k !== "pageSize"));
   return data(
     {
-      key: resourceKey(def),
       // The declaration travels with the data, so the page does not load every resource's (see `pageTitle`).
       def,
       page: result.status === 200 ? result.data : { records: [], total: 0, pageNum: 1, pageSize: 20 },
@@ -169,12 +168,12 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         <Suspense>
           <ResourceTable
             def={def}
-            prefsKey={loaderData.key}
+            prefsKey={resourceKey(def)}
             records={page.records as Row[]}
             total={page.total}
             failed={!!error}
             dicts={dicts}
-            prefs={user?.settings.tables?.[loaderData.key]}
+            prefs={user?.settings.tables?.[resourceKey(def)]}
             canDelete={canDelete}
             rowActions={canUpdate || canDelete || rowLinks.length > 0 ? rowActions : null}
             batch={batch}
