@@ -9,7 +9,7 @@ import "../resources/z";
 import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { seed } from "./db/seed";
-import { createApi } from "./http/api";
+import { CallScope, createApi } from "./http/api";
 import { isHttps } from "./http/cookies";
 import { applySecurityHeaders, newNonce } from "./http/security";
 
@@ -77,29 +77,40 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
   const handleDocument = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   const clientDir = resolve(build.assetsBuildDirectory);
 
-  const apiFetch = (clientAddress: string) => (request: Request) =>
-    config.CANTEEN_API_URL
-      ? fetch(new URL(new URL(request.url).pathname + new URL(request.url).search, config.CANTEEN_API_URL), request)
-      : api.handle(request, clientAddress);
+  const apiFetch = (clientAddress: string) => {
+    const scope = new CallScope();
+    return (request: Request) =>
+      config.CANTEEN_API_URL
+        ? fetch(new URL(new URL(request.url).pathname + new URL(request.url).search, config.CANTEEN_API_URL), request)
+        : api.handle(request, clientAddress, scope);
+  };
 
   async function handle(request: Request, clientAddress: string): Promise<Response> {
     const { pathname } = new URL(request.url);
-    const nonce = newNonce();
-    const response =
+    // Only a page runs scripts, so only a page needs a nonce; API and file responses get a CSP without one.
+    let nonce: string | undefined;
+    let response =
       (isApiRequest(request, pathname) && (await api.handle(request, clientAddress))) ||
       staticResponse(clientDir, request, pathname) ||
-      (await handleDocument(request, { nonce, clientAddress, apiFetch: apiFetch(clientAddress) }));
-    const headers = new Headers(response.headers);
-    applySecurityHeaders(headers, nonce, isHttps(request), config.IFRAME_ALLOWED_HOSTS);
-    let body: ReadableStream<Uint8Array> | null = response.body;
+      (await handleDocument(request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
+    // Our handlers make their responses, so their headers are changed in place rather than copied; a response
+    // with immutable headers (as fetch() returns) is copied first.
+    try {
+      applySecurityHeaders(response.headers, nonce, isHttps(request), config.IFRAME_ALLOWED_HOSTS);
+    } catch {
+      response = new Response(response.body, response);
+      applySecurityHeaders(response.headers, nonce, isHttps(request), config.IFRAME_ALLOWED_HOSTS);
+    }
+    const { headers } = response;
     // Pages and JSON compress about tenfold; slow terminals on slow links feel it most.
-    if (body && !headers.has("Content-Encoding") && COMPRESSIBLE_RESPONSE.test(headers.get("Content-Type") ?? "") && (request.headers.get("Accept-Encoding") ?? "").includes("gzip")) {
-      body = body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+    if (response.body && !headers.has("Content-Encoding") && COMPRESSIBLE_RESPONSE.test(headers.get("Content-Type") ?? "") && (request.headers.get("Accept-Encoding") ?? "").includes("gzip")) {
       headers.set("Content-Encoding", "gzip");
       headers.delete("Content-Length");
       headers.append("Vary", "Accept-Encoding");
+      const body = response.body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+      return new Response(body, { status: response.status, headers });
     }
-    return new Response(body as BodyInit | null, { status: response.status, headers });
+    return response;
   }
 
   const server = http.createServer(

@@ -11,13 +11,23 @@ import { fileEndpoints } from "../modules/sys/files";
 import { allResourceEndpoints } from "../modules/resource/registry";
 import { permissionEndpoints } from "../modules/auth/permissionEndpoints";
 import { tenantEndpoints } from "../modules/sys/tenant";
-import type { ApiServices, Endpoint, RequestContext } from "./endpoint";
+import { tokenFrom } from "../auth/tokens";
+import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
 import { ApiError, envelopeResponse, Status, type FieldErrors } from "./envelope";
 import { isCrossSite } from "./security";
 
+/**
+ * The API calls one page request makes in-process (user info, menus, a list, its relation options…) carry the same
+ * token; they share one authentication. A call that may change data (any POST, a `delete?id=`) clears what is
+ * shared, before and after it, so a sign-out, password change or tenant switch is seen by the calls that follow.
+ */
+export class CallScope {
+  readonly sessions = new Map<string, Promise<AuthSession>>();
+}
+
 export interface Api {
   endpoints: Endpoint[];
-  handle(request: Request, clientAddress: string): Promise<Response>;
+  handle(request: Request, clientAddress: string, scope?: CallScope): Promise<Response>;
   openapi(): unknown;
 }
 
@@ -58,14 +68,27 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
   const endpoints = [...routes.values()];
   const loginLimiter = new RateLimiter(services.config.LOGIN_RATE_PER_MINUTE);
 
-  async function run(ctx: RequestContext, endpoint: Endpoint): Promise<unknown> {
+  function authenticateIn(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<AuthSession> {
+    const writes = ctx.request.method !== "GET" || endpoint.mutates;
+    if (!scope || writes) {
+      scope?.sessions.clear();
+      return authenticate(ctx);
+    }
+    const source = tokenFrom(ctx.request);
+    const key = source ? `${source.from} ${source.token}` : "";
+    let session = scope.sessions.get(key);
+    if (!session) scope.sessions.set(key, (session = authenticate(ctx)));
+    return session;
+  }
+
+  async function run(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<unknown> {
     if (isCrossSite(ctx.request, endpoint.mutates)) throw new ApiError(Status.FORBIDDEN, messages.crossSite);
     if (endpoint.path === "/login" && !loginLimiter.allow(ctx.ip, ctx.now)) {
       throw new ApiError(Status.TOO_MANY_REQUESTS, messages.auth.tooManyRequests);
     }
     const { access } = endpoint;
     if (access.kind !== "public") {
-      const session = await authenticate(ctx);
+      const session = await authenticateIn(ctx, endpoint, scope);
       ctx.session = session;
       const allowedBeforeChange = access.kind === "session" && access.beforePasswordChange;
       if (session.pwdSecurityLevel === 0 && !allowedBeforeChange) {
@@ -85,7 +108,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
     return endpoint.handle(ctx, { query, body });
   }
 
-  async function handle(request: Request, clientAddress: string): Promise<Response> {
+  async function handle(request: Request, clientAddress: string, scope?: CallScope): Promise<Response> {
     const url = new URL(request.url);
     const ctx: RequestContext = {
       services,
@@ -100,7 +123,9 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
     const endpoint = routes.get(`${request.method === "HEAD" ? "GET" : request.method} ${url.pathname}`);
     if (!endpoint) return envelopeResponse({ status: Status.NOT_FOUND, message: messages.notFound, data: null });
     try {
-      const data = await run(ctx, endpoint);
+      const data = await run(ctx, endpoint, scope).finally(() => {
+        if (ctx.request.method !== "GET" || endpoint.mutates) scope?.sessions.clear();
+      });
       if (data instanceof Response) return data;
       return envelopeResponse({ status: Status.OK, message: messages.ok, data: data ?? null }, ctx.responseHeaders);
     } catch (error) {

@@ -4,32 +4,36 @@ export function newNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-/** Headers every response carries; the CSP allows only scripts that carry this request's nonce. */
-export function applySecurityHeaders(headers: Headers, nonce: string, https: boolean, frameHosts: string[] = []) {
-  // Hosts an administrator allowed for /iframe/reportview (IFRAME_ALLOWED_HOSTS) may be framed, nothing else.
-  const frameSources = ["'self'", ...frameHosts.flatMap((host) => [`https://${host}`, `http://${host}`])].join(" ");
-  headers.set(
-    "Content-Security-Policy",
-    [
-      "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}'`,
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
-      "font-src 'self' data:",
-      "connect-src 'self'",
-      "object-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'self'",
-      `frame-src ${frameSources}`,
-    ].join("; "),
-  );
+/**
+ * Headers every response carries. A page's CSP allows only the scripts that carry its request's nonce; a response
+ * without a nonce (API, files) runs no inline script at all.
+ */
+export function applySecurityHeaders(headers: Headers, nonce: string | undefined, https: boolean, frameHosts: string[] = []) {
+  headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, frameHosts));
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "SAMEORIGIN");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   if (https) headers.set("Strict-Transport-Security", "max-age=31536000");
   headers.delete("X-Powered-By");
+}
+
+function contentSecurityPolicy(nonce: string | undefined, frameHosts: string[]): string {
+  // Hosts an administrator allowed for /iframe/reportview (IFRAME_ALLOWED_HOSTS) may be framed, nothing else.
+  const frameSources = ["'self'", ...frameHosts.flatMap((host) => [`https://${host}`, `http://${host}`])].join(" ");
+  return [
+    "default-src 'self'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+    `frame-src ${frameSources}`,
+  ].join("; ");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { CallScope } from "../../server/http/api";
 import { createTestApp, loginAs, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createUser, freezeDate, handleRaw, HOUR, loginRequest, MINUTE, postLogin, setDate, tableText } from "../helpers/fixtures";
@@ -237,6 +238,21 @@ for (const dialect of dialects) {
         const result = await app.call("POST", "/logout", { cookie: `Admin-Token=${token}`, headers: { Origin: ORIGIN } });
         expect(result.body.status).toBe(200);
         expect((await app.call("GET", INFO, { cookie: `Admin-Token=${token}` })).body.status).toBe(50014);
+      });
+
+      test("inside one page request, calls after a sign-out see it although they share one authentication", async () => {
+        const { userName, password } = await newUser();
+        const token = await loginAs(app, userName, password);
+        const scope = new CallScope();
+        const call = async (method: "GET" | "POST", path: string) => {
+          const request = new Request(`${ORIGIN}${path}`, { method, headers: { Authorization: `Bearer ${token}` } });
+          return (await (await app.api.handle(request, "127.0.0.1", scope)).json()).status;
+        };
+        expect(await Promise.all([call("GET", INFO), call("GET", INFO)])).toEqual([200, 200]);
+        expect(scope.sessions.size).toBe(1);
+        expect(await call("POST", "/logout")).toBe(200);
+        expect(scope.sessions.size).toBe(0);
+        expect(await call("GET", INFO)).toBe(50014);
       });
 
       test("logout without a token or with a garbage one still answers 200", async () => {

@@ -220,6 +220,12 @@ for (const dialect of dialects) {
         const plain = new Headers();
         applySecurityHeaders(plain, "n0nce", false);
         expect(plain.get("Content-Security-Policy")?.split("; ")).toContain("frame-src 'self'");
+        expect(plain.get("Content-Security-Policy")?.split("; ")).toContain("script-src 'self' 'nonce-n0nce'");
+        // API and file responses run no inline script: their policy names no nonce.
+        const api = new Headers();
+        applySecurityHeaders(api, undefined, false);
+        expect(api.get("Content-Security-Policy")?.split("; ")).toContain("script-src 'self'");
+        expect(api.get("X-Content-Type-Options")).toBe("nosniff");
       });
 
       test("shellInfo lists the subsystems a user has menus in and the role-restricted routes", async () => {
