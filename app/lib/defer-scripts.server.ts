@@ -1,0 +1,73 @@
+import { StringDecoder } from "node:string_decoder";
+import { Transform } from "node:stream";
+
+/** The id of the page's bootstrap script once it is parked until after the first paint. */
+export const DEFERRED_BOOT_ID = "__rr-boot";
+
+const MODULE_PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*>/g;
+const MODULE_SCRIPT = /<script\b([^>]*)\btype="module"([^>]*)>/;
+const SCRIPT_END = "</script>";
+
+/**
+ * Starts the page's JavaScript after its first paint (decision 008). React Router writes a modulepreload link for
+ * every chunk into the head and an inline module script that imports them; on a slow link those downloads share the
+ * line with the stylesheets the first paint waits for. This rewrite drops the preload links and parks the module
+ * script under a type the browser does not run; a small script after it, carrying the page's nonce, runs the parked
+ * script after the first frame. Until then the server's HTML is the page: links, GET forms and posts work.
+ */
+export function deferModuleScripts(nonce: string): Transform {
+  const decoder = new StringDecoder("utf8");
+  const loader =
+    `<script nonce="${nonce}">requestAnimationFrame(function(){setTimeout(function(){` +
+    `var parked=document.getElementById("${DEFERRED_BOOT_ID}"),boot=document.createElement("script");` +
+    `boot.type="module";boot.nonce=parked.nonce;boot.textContent=parked.textContent;document.head.appendChild(boot)})})</script>`;
+  let pending = "";
+  let state: "head" | "boot" | "done" = "head";
+
+  function rewrite(text: string, final: boolean): string {
+    let out = "";
+    let rest = text;
+    if (state === "head") {
+      const match = MODULE_SCRIPT.exec(rest);
+      if (match) {
+        const before = rest.slice(0, match.index).replace(MODULE_PRELOAD, "");
+        const attributes = `${match[1]}${match[2]}`.replace(/\s*\basync(="")?/, "");
+        out += `${before}<script${attributes} type="text/x-deferred-module" id="${DEFERRED_BOOT_ID}">`;
+        rest = rest.slice(match.index + match[0].length);
+        state = "boot";
+      } else {
+        // A tag may be cut at the chunk's end: keep an unclosed last tag for the next chunk.
+        const open = rest.lastIndexOf("<");
+        const keep = !final && open > rest.lastIndexOf(">") ? rest.slice(open) : "";
+        pending = keep;
+        return rest.slice(0, rest.length - keep.length).replace(MODULE_PRELOAD, "");
+      }
+    }
+    if (state === "boot") {
+      const end = rest.indexOf(SCRIPT_END);
+      if (end >= 0) {
+        out += `${rest.slice(0, end + SCRIPT_END.length)}${loader}`;
+        rest = rest.slice(end + SCRIPT_END.length);
+        state = "done";
+      } else {
+        // Keep enough to find a closing tag cut at the chunk's end.
+        const keep = final ? 0 : Math.min(rest.length, SCRIPT_END.length - 1);
+        pending = rest.slice(rest.length - keep);
+        return out + rest.slice(0, rest.length - keep);
+      }
+    }
+    pending = "";
+    return out + rest;
+  }
+
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const text = pending + decoder.write(chunk);
+      callback(null, state === "done" ? text : rewrite(text, false));
+    },
+    flush(callback) {
+      const text = pending + decoder.end();
+      callback(null, state === "done" ? text : rewrite(text, true));
+    },
+  });
+}

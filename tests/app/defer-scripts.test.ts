@@ -1,0 +1,54 @@
+import { Readable } from "node:stream";
+import { text } from "node:stream/consumers";
+import { describe, expect, test } from "vitest";
+import { DEFERRED_BOOT_ID, deferModuleScripts } from "../../app/lib/defer-scripts.server";
+
+const NONCE = "n0nce+/=";
+const BOOT = `import "/assets/entry.client-A.js";\nimport * as route0 from "/assets/root-B.js";\nwindow.__reactRouterRouteModules = {"root": route0};\n\nimport("/assets/entry.client-A.js");`;
+// The shape React Router and React write: preloads hoisted into the head, the bootstrap after the body's content.
+const PAGE =
+  `<!DOCTYPE html><html lang="zh-CN"><head><meta charSet="utf-8"/>` +
+  `<link rel="modulepreload" href="/assets/entry.client-A.js" nonce="${NONCE}"/>` +
+  `<link rel="modulepreload" href="/assets/root-B.js" nonce="${NONCE}"/>` +
+  `<link nonce="${NONCE}" rel="stylesheet" href="/assets/root-C.css"/></head>` +
+  `<body><main><h3>用户管理</h3><table><tr><td>职工004422</td></tr></table></main>` +
+  `<script nonce="${NONCE}">window.__reactRouterContext = {"basename":"/"};</script>` +
+  `<script nonce="${NONCE}" type="module" async="">${BOOT}</script>` +
+  `<script nonce="${NONCE}">window.__reactRouterContext.streamController.close();</script></body></html>`;
+
+async function run(chunks: Buffer[]): Promise<string> {
+  return text(Readable.from(chunks).pipe(deferModuleScripts(NONCE)));
+}
+
+describe("deferModuleScripts", () => {
+  test("drops the preload links and parks the bootstrap, to be run after the first paint under the page's nonce", async () => {
+    const html = await run([Buffer.from(PAGE)]);
+    expect(html).not.toContain("modulepreload");
+    expect(html).not.toMatch(/<script[^>]*type="module"/);
+    expect(html).toContain(`<script nonce="${NONCE}" type="text/x-deferred-module" id="${DEFERRED_BOOT_ID}">${BOOT}</script>`);
+    // The runner comes right after the parked script, so the parser has all of its text when it runs.
+    const runner = html.slice(html.indexOf(`${BOOT}</script>`) + `${BOOT}</script>`.length);
+    expect(runner).toMatch(new RegExp(`^<script nonce="${NONCE.replace(/[+/]/g, "\\$&")}">requestAnimationFrame\\(`));
+    expect(runner).toContain(`getElementById("${DEFERRED_BOOT_ID}")`);
+    expect(runner).toContain('boot.type="module"');
+    // Everything else is as the server wrote it.
+    expect(html).toContain(`<link nonce="${NONCE}" rel="stylesheet" href="/assets/root-C.css"/>`);
+    expect(html).toContain("<h3>用户管理</h3><table><tr><td>职工004422</td></tr></table>");
+    expect(html).toContain("streamController.close();</script></body></html>");
+  });
+
+  test("the result does not depend on where the network cuts the stream, even inside a character", async () => {
+    const whole = await run([Buffer.from(PAGE)]);
+    const bytes = Buffer.from(PAGE);
+    for (let size = 1; size <= 64; size++) {
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      expect(await run(chunks), `chunks of ${size} bytes`).toBe(whole);
+    }
+  });
+
+  test("a page without a bootstrap script loses only its preload links", async () => {
+    const page = `<html><head><link rel="modulepreload" href="/assets/x.js"/><title>错误</title></head><body><p>a &lt; b</p></body></html>`;
+    expect(await run([Buffer.from(page)])).toBe("<html><head><title>错误</title></head><body><p>a &lt; b</p></body></html>");
+  });
+});
