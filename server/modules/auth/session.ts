@@ -184,12 +184,22 @@ export async function authenticate(ctx: RequestContext): Promise<AuthSession> {
   const source = tokenFrom(ctx.request);
   if (!source) throw new ApiError(Status.UNAUTHORIZED, messages.auth.noToken);
   const tokenHash = hashToken(source.token);
-  const row = await db
+  // One query (one round trip on PostgreSQL): the session, its user and tenant, and one row per enabled role.
+  const rows = await db
     .selectFrom("session")
     .innerJoin("user", (join) =>
       join.onRef("user.tenant_id", "=", "session.tenant_id").onRef("user.id", "=", "session.user_id"),
     )
     .innerJoin("tenant", "tenant.id", "session.tenant_id")
+    .leftJoin("user_role", (join) =>
+      join.onRef("user_role.tenant_id", "=", "session.tenant_id").onRef("user_role.user_id", "=", "session.user_id"),
+    )
+    .leftJoin("role", (join) =>
+      join
+        .onRef("role.tenant_id", "=", "user_role.tenant_id")
+        .onRef("role.id", "=", "user_role.role_id")
+        .on("role.status", "=", 1),
+    )
     .select([
       "session.user_id",
       "session.tenant_id",
@@ -201,9 +211,12 @@ export async function authenticate(ctx: RequestContext): Promise<AuthSession> {
       "user.status",
       "user.pwd_security_level",
       "tenant.status as tenant_status",
+      "role.role_code",
+      "role.role_type",
     ])
     .where("session.token_hash", "=", tokenHash)
-    .executeTakeFirst();
+    .execute();
+  const row = rows[0];
   if (!row) throw new ApiError(Status.ILLEGAL_TOKEN, messages.auth.illegalToken);
   const idleMs = config.SESSION_IDLE_MINUTES * 60_000;
   if (row.revoked_at !== null || row.expires_at <= ctx.now || row.last_seen_at + idleMs <= ctx.now) {
@@ -215,16 +228,7 @@ export async function authenticate(ctx: RequestContext): Promise<AuthSession> {
   if (ctx.now - row.last_seen_at > LAST_SEEN_WRITE_INTERVAL_MS) {
     await db.updateTable("session").set({ last_seen_at: ctx.now }).where("token_hash", "=", tokenHash).execute();
   }
-  const roles = await db
-    .selectFrom("user_role")
-    .innerJoin("role", (join) =>
-      join.onRef("role.tenant_id", "=", "user_role.tenant_id").onRef("role.id", "=", "user_role.role_id"),
-    )
-    .select(["role.role_code", "role.role_type"])
-    .where("user_role.tenant_id", "=", row.tenant_id)
-    .where("user_role.user_id", "=", row.user_id)
-    .where("role.status", "=", 1)
-    .execute();
+  const roles = rows.filter((r): r is typeof r & { role_code: string; role_type: string } => r.role_code !== null && r.role_type !== null);
   const roleTypes = roles.map((r) => r.role_type);
   return {
     tokenHash,
