@@ -189,12 +189,30 @@ function bareHandler(dialect, databaseUrl) {
   return new Promise((resolve) => server.listen(BARE_PORT, "127.0.0.1", () => resolve(server)));
 }
 
-/** Script and style bytes a page loads, as the build wrote them (raw and gzip). */
+/** The object literal assigned to `name` in the page's bootstrap script. */
+function inlineObject(html, name) {
+  const start = html.indexOf("{", html.indexOf(`${name} = `));
+  let depth = 0;
+  for (let i = start; i < html.length; i++) {
+    if (html[i] === "{") depth++;
+    else if (html[i] === "}" && --depth === 0) return JSON.parse(html.slice(start, i + 1));
+  }
+  throw new Error(`${name} not found`);
+}
+
+/**
+ * Script and style bytes a page loads before it is interactive (raw and gzip), from the build's manifest: the
+ * stylesheets in the HTML, and the modules its bootstrap imports (entry and matched routes) with their static
+ * imports as React Router's manifest lists them. Code a page loads later (lazily) is not counted here.
+ */
 async function pageBytes(path, token) {
   const html = await (await fetch(`http://127.0.0.1:${PORT}${path}`, { headers: { Cookie: `Admin-Token=${token}` } })).text();
   const urls = new Set();
   for (const match of html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)) urls.add(match[1]);
-  for (const match of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) urls.add(match[1]);
+  const manifest = inlineObject(html, "window.__reactRouterManifest");
+  const routeModules = new Set([...html.matchAll(/import \* as route\d+ from "([^"]+)"/g)].map((m) => m[1]));
+  const entries = [manifest.entry, ...Object.values(manifest.routes).filter((route) => routeModules.has(route.module))];
+  for (const entry of entries) for (const url of [entry.module, ...(entry.imports ?? []), ...(entry.css ?? [])]) urls.add(url);
   const total = { js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 } };
   for (const url of urls) {
     const file = join("build/client", url);
