@@ -195,6 +195,15 @@ test("rows selected on a page are deleted together; row links navigate inside th
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   await page.goBack();
   await expect(rows).toHaveCount(3);
+  // So do the sort headers and the pager, plain anchors routed by the same handler.
+  await page.getByRole("link", { name: /租户编码/ }).click();
+  await expect(page).toHaveURL(/sort=tenantCode%2Cdesc/);
+  await expect(rows.first()).toContainText("batch-3");
+  await page.getByRole("link", { name: "50", exact: true }).click();
+  await expect(page).toHaveURL(/pageSize=50/);
+  await expect(page).toHaveURL(/tenantName=/);
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  await expect(rows).toHaveCount(3);
 
   await page.getByRole("checkbox", { name: "全选本页" }).check();
   await expect(page.getByRole("checkbox", { name: "选择此行" })).toHaveCount(3);

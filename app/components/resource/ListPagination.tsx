@@ -1,8 +1,10 @@
 import { Button, Group, Pagination, Text } from "@mantine/core";
-import { Link } from "react-router";
 import { PAGE_SIZES } from "../../../resources/define";
 
-/** Page links and page-size links: paging works before JavaScript loads. */
+/**
+ * Page links and page-size links: paging works before JavaScript loads. They are plain anchors, routed in the app
+ * by the list's `useAppLinkNavigation`.
+ */
 export function ListPagination({
   total,
   capped,
@@ -27,8 +29,9 @@ export function ListPagination({
         {PAGE_SIZES.map((size) => (
           <Button
             key={size}
-            component={Link}
-            to={hrefFor({ pageSize: String(size), pageNum: null })}
+            component="a"
+            href={hrefFor({ pageSize: String(size), pageNum: null })}
+            data-app-link
             size="compact-xs"
             variant={size === pageSize ? "filled" : "subtle"}
             aria-current={size === pageSize ? "true" : undefined}
@@ -45,11 +48,11 @@ export function ListPagination({
         value={Math.min(pageNum, pages)}
         size="sm"
         withEdges
-        getItemProps={(page) => ({ component: Link, to: hrefFor({ pageNum: String(page) }), "aria-label": `第 ${page} 页` })}
+        getItemProps={(page) => ({ component: "a", href: hrefFor({ pageNum: String(page) }), "data-app-link": true, "aria-label": `第 ${page} 页` })}
         getControlProps={(control) => {
           const target = { first: 1, previous: pageNum - 1, next: pageNum + 1, last: pages }[control];
           const disabled = target < 1 || target > pages || target === pageNum;
-          return disabled ? {} : { component: Link, to: hrefFor({ pageNum: String(target) }) };
+          return disabled ? {} : { component: "a", href: hrefFor({ pageNum: String(target) }), "data-app-link": true };
         }}
       />
     </Group>

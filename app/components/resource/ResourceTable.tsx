@@ -3,7 +3,7 @@ import { IconTrash } from "@tabler/icons-react";
 import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef, type MRT_DensityState, type MRT_VisibilityState } from "mantine-react-table";
 import { MRT_Localization_ZH_HANS } from "mantine-react-table/locales/zh-Hans/index.esm.mjs";
 import { useMemo, useState } from "react";
-import { Link, useLocation, useNavigation, type FetcherWithComponents } from "react-router";
+import { useLocation, useNavigation, type FetcherWithComponents } from "react-router";
 import { listFields, sortableFields, type FieldDef, type ResourceDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import { FieldValue } from "./cells";
@@ -27,7 +27,10 @@ export interface ResourceTableProps {
   batch: FetcherWithComponents<unknown>;
 }
 
-/** Reads the current URL itself, so the link keeps every filter even when the table memoises its headers. */
+/**
+ * Reads the current URL itself, so the link keeps every filter even when the table memoises its headers. A plain
+ * anchor, routed in the app by the list's `useAppLinkNavigation`.
+ */
 function SortHeader({ field }: { field: FieldDef }) {
   const location = useLocation();
   const sort = new URLSearchParams(location.search).get("sort") ?? "";
@@ -35,12 +38,12 @@ function SortHeader({ field }: { field: FieldDef }) {
   const active = current === field.name;
   const next = active && dir === "asc" ? "desc" : "asc";
   return (
-    <Link to={hrefWith(location, { sort: `${field.name},${next}`, pageNum: null })} style={{ color: "inherit", textDecoration: "none" }} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+    <a href={hrefWith(location, { sort: `${field.name},${next}`, pageNum: null })} data-app-link style={{ color: "inherit", textDecoration: "none" }} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
       {field.label}
       <Text span c={active ? "brand" : "dimmed"} ml={4} size="xs">
         {active ? (dir === "asc" ? "▲" : "▼") : "⇅"}
       </Text>
-    </Link>
+    </a>
   );
 }
 

@@ -13,13 +13,13 @@ export interface RowAction {
  * A row's links (workflow links, edit, delete), styled as compact subtle buttons, text only like the workflow
  * links beside them (two icons a row were a fifth of the table's markup); delete is red. They are plain anchors, which
  * work before JavaScript loads; a list renders a hundred of them, and a router `Link` each costs far more on the
- * server. Clicks are routed client-side by `useRowLinkNavigation` on the table.
+ * server. Clicks are routed client-side by `useAppLinkNavigation` on the table.
  */
 export function RowActions({ actions }: { actions: RowAction[] }) {
   return (
     <div className={classes.actions}>
       {actions.map((action) => (
-        <a key={action.key} href={action.to} data-row-link className={`mantine-focus-auto ${classes.action}`} data-tone={action.kind === "delete" ? "red" : undefined}>
+        <a key={action.key} href={action.to} data-app-link className={`mantine-focus-auto ${classes.action}`} data-tone={action.kind === "delete" ? "red" : undefined}>
           {action.label}
         </a>
       ))}
@@ -27,12 +27,16 @@ export function RowActions({ actions }: { actions: RowAction[] }) {
   );
 }
 
-/** One click handler for all row links: a plain left click navigates in the app, as a router `Link` would. */
-export function useRowLinkNavigation() {
+/**
+ * One click handler for the plain anchors of a list (row links, sort headers, paging): a plain left click on an
+ * `a[data-app-link]` navigates in the app, as a router `Link` would. A list renders dozens of links, and each
+ * router `Link` costs hooks and context on the server; the anchors work before JavaScript loads.
+ */
+export function useAppLinkNavigation() {
   const navigate = useNavigate();
   return (event: React.MouseEvent<HTMLElement>) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-row-link]");
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-app-link]");
     if (!link || link.target) return;
     event.preventDefault();
     const url = new URL(link.href);

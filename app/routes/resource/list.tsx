@@ -9,7 +9,7 @@ import { findResource } from "../../../resources/index";
 import type { Route } from "./+types/list";
 import { FilterBar } from "~/components/resource/FilterBar";
 import { ListPagination } from "~/components/resource/ListPagination";
-import { useRowLinkNavigation, type RowAction } from "~/components/resource/RowActions";
+import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
 import type { Row } from "~/components/resource/ResourceTable";
 import { useExport } from "~/components/resource/useExport";
 import { apiCall } from "~/lib/api.server";
@@ -91,7 +91,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   const user = useCurrentUser();
   const batch = useFetcher<typeof action>();
   const exporter = useExport();
-  const onRowLinkClick = useRowLinkNavigation();
+  const onAppLinkClick = useAppLinkNavigation();
   const hrefFor = (changes: Record<string, string | null>) => hrefWith(location, changes);
   const base = `${def.screenBase}/${def.screen}`;
   const canUpdate = def.actions.includes("update") && can(permissionCode(def, "update"));
@@ -164,7 +164,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         </Alert>
       )}
       <FilterBar def={def} params={params} dicts={dicts} options={options} resetTo={location.pathname} />
-      <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onRowLinkClick}>
+      <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onAppLinkClick}>
         <Suspense>
           <ResourceTable
             def={def}
