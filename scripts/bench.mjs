@@ -150,14 +150,31 @@ async function signIn() {
   return token;
 }
 
-function load(url, headers = {}) {
+function load(url, headers = {}, seconds = SECONDS) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (error, result) => {
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
       if (error) return reject(error);
       if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
       resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 });
     });
   });
+}
+
+/**
+ * Two cases measured in the order A B B A, half the time each: the machine's speed drifts over a run (up to 2× on
+ * these shared cores), and a case measured after the other would carry the drift into their ratio.
+ */
+async function loadPair([urlA, headersA], [urlB, headersB]) {
+  const half = Math.max(1, Math.round(SECONDS / 2));
+  // A second of each first, unmeasured, so neither pays for warming the code paths.
+  await load(urlA, headersA, 1);
+  await load(urlB, headersB, 1);
+  const a1 = await load(urlA, headersA, half);
+  const b1 = await load(urlB, headersB, half);
+  const b2 = await load(urlB, headersB, half);
+  const a2 = await load(urlA, headersA, half);
+  const merge = (x, y) => ({ rps: Math.round((x.rps + y.rps) / 2), p50: Math.round((x.p50 + y.p50) / 2), p99: Math.max(x.p99, y.p99) });
+  return [merge(a1, a2), merge(b1, b2)];
 }
 
 /** The same findPage query with raw SQL: no token, validation, permission or envelope. */
@@ -278,13 +295,11 @@ async function measure(dialect, databaseUrl, bareUrl) {
     const query = new URLSearchParams(Object.entries(FIND_PAGE_QUERY).map(([k, v]) => [k, String(v)])).toString();
     const bare = await bareHandler(dialect, bareUrl);
     log(`${dialect}: API findPage vs bare handler…`);
-    const api = await load(`http://127.0.0.1:${PORT}/api/v1/sys/operationLog/findPage?${query}`, auth);
-    const raw = await load(`http://127.0.0.1:${BARE_PORT}/`);
+    const [api, raw] = await loadPair([`http://127.0.0.1:${PORT}/api/v1/sys/operationLog/findPage?${query}`, auth], [`http://127.0.0.1:${BARE_PORT}/`, {}]);
     await new Promise((r) => bare.close(r));
     log(`${dialect}: list SSR vs plain table…`);
     const userQuery = "pageSize=20&sort=userName,asc&pageNum=200";
-    const ssr = await load(`http://127.0.0.1:${PORT}/admin/auth/user/index?${userQuery}`, cookie);
-    const plain = await load(`http://127.0.0.1:${PORT}/bench/plain/auth/user?${userQuery}`, cookie);
+    const [ssr, plain] = await loadPair([`http://127.0.0.1:${PORT}/admin/auth/user/index?${userQuery}`, cookie], [`http://127.0.0.1:${PORT}/bench/plain/auth/user?${userQuery}`, cookie]);
     const result = {
       api: { findPage: api, bare: raw, ratio: Number((api.rps / raw.rps).toFixed(2)) },
       ssr: { list: ssr, plain, ratio: Number((ssr.rps / plain.rps).toFixed(2)) },
