@@ -6,7 +6,8 @@ export interface RowAction {
   key: string;
   label: string;
   to: string;
-  kind?: "edit" | "delete";
+  /** Shown red: the row's delete. */
+  danger?: boolean;
 }
 
 /**
@@ -19,7 +20,7 @@ export function RowActions({ actions }: { actions: RowAction[] }) {
   return (
     <div className={classes.actions}>
       {actions.map((action) => (
-        <a key={action.key} href={action.to} data-app-link className={`mantine-focus-auto ${classes.action}`} data-tone={action.kind === "delete" ? "red" : undefined}>
+        <a key={action.key} href={action.to} data-app-link className={`mantine-focus-auto ${classes.action}`} data-tone={action.danger ? "red" : undefined}>
           {action.label}
         </a>
       ))}

@@ -99,8 +99,8 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   const rowLinks = (def.rowLinks ?? []).filter((link) => can(permissionCode(def, link.action)));
   const rowActions = (id: number): RowAction[] => [
     ...rowLinks.map((link) => ({ key: link.action, label: def.workflowActions?.[link.action] ?? link.action, to: `${base}/${link.path.replace(":id", String(id))}` })),
-    ...(canUpdate ? [{ key: "edit", label: "编辑", to: `${base}/edit/${id}`, kind: "edit" as const }] : []),
-    ...(canDelete ? [{ key: "delete", label: "删除", to: hrefFor({ delete: String(id) }), kind: "delete" as const }] : []),
+    ...(canUpdate ? [{ key: "edit", label: "编辑", to: `${base}/edit/${id}` }] : []),
+    ...(canDelete ? [{ key: "delete", label: "删除", to: hrefFor({ delete: String(id) }), danger: true }] : []),
   ];
 
   const target = confirmDelete ? page.records.find((r) => String(r.id) === confirmDelete) : undefined;
