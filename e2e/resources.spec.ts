@@ -100,6 +100,22 @@ test("an edit of a row changed since it was opened is refused with 409", async (
   await expect(page.getByLabel("联系人")).toHaveValue("后保存的人");
 });
 
+test("a form keeps its layout when its scripts take over, so a click on 保存 meanwhile still lands", async ({ page, browser }) => {
+  await signInFresh(page, operator.userName, operator.password, `${LIST}?tenantCode=chain-03`);
+  const edit = (await page.locator("tbody tr").first().getByRole("link", { name: "编辑" }).getAttribute("href")) as string;
+  const withoutScripts = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), viewport: page.viewportSize() });
+  const serverPage = await withoutScripts.newPage();
+  await serverPage.goto(edit);
+  const served = await serverPage.getByRole("button", { name: "保存" }).boundingBox();
+  await withoutScripts.close();
+  await page.goto(edit);
+  // The remark box's autosize writes its height once hydrated: the last thing that could move the button.
+  await page.waitForFunction(() => !!document.querySelector<HTMLTextAreaElement>("main textarea")?.style.height);
+  const hydrated = await page.getByRole("button", { name: "保存" }).boundingBox();
+  expect(served && hydrated).toBeTruthy();
+  expect(Math.abs(hydrated!.y - served!.y)).toBeLessThanOrEqual(1);
+});
+
 test("leaving a form with unsaved changes asks first", async ({ page }) => {
   await signInFresh(page, operator.userName, operator.password, "/admin/sys/tenant/create");
   await page.waitForLoadState("networkidle");

@@ -16,7 +16,9 @@ function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Me
   const common = { label: field.label, withAsterisk: field.required, error, description: field.description };
   switch (field.type) {
     case "longText":
-      return <Textarea {...getInputProps(meta, { type: "text" })} {...common} autosize minRows={3} maxRows={8} />;
+      // `rows` gives the server's HTML the height autosize sets once hydrated: without it the form below jumped
+      // 23 px at hydration, and a click on 保存 in that moment landed beside the button.
+      return <Textarea {...getInputProps(meta, { type: "text" })} {...common} autosize minRows={3} maxRows={8} rows={3} />;
     case "number":
       return <TextInput {...getInputProps(meta, { type: "number" })} {...common} />;
     case "money":
