@@ -96,7 +96,13 @@ export const screenNames = (def: ResourceDef): ScreenNames => ({
 });
 
 export const resourceKey = (def: Pick<ResourceDef, "module" | "entity">) => `${def.module}/${def.entity}`;
-export const columnOf = (field: FieldDef) => field.column ?? field.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const columns = new WeakMap<FieldDef, string>();
+/** A field's column: declared, or its name in snake_case. Remembered per field: every row of every list reads it. */
+export function columnOf(field: FieldDef): string {
+  let column = columns.get(field);
+  if (column === undefined) columns.set(field, (column = field.column ?? field.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return column;
+}
 
 export function permissionCode(def: Pick<ResourceDef, "module" | "entity">, action: ResourceAction | "view" | (string & {})): string {
   return `${def.module}:${def.entity}:${action}`;

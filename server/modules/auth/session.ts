@@ -2,6 +2,7 @@ import { consumeCaptcha } from "../../auth/captcha";
 import { hashPassword, verifyPassword } from "../../auth/password";
 import { hashToken, newToken, tokenFrom } from "../../auth/tokens";
 import { newId, type Db } from "../../db";
+import { preparedQuery } from "../../db/prepared";
 import type { LoginLogTable } from "../../db/schema";
 import { isHttps, serializeCookie, TOKEN_COOKIE } from "../../http/cookies";
 import type { AuthSession, RequestContext } from "../../http/endpoint";
@@ -178,14 +179,9 @@ export async function logout(ctx: RequestContext): Promise<void> {
   clearTokenCookie(ctx);
 }
 
-/** Token → session, or the status that says why not (50014 expired or signed out, 50008 illegal). */
-export async function authenticate(ctx: RequestContext): Promise<AuthSession> {
-  const { db, config } = ctx.services;
-  const source = tokenFrom(ctx.request);
-  if (!source) throw new ApiError(Status.UNAUTHORIZED, messages.auth.noToken);
-  const tokenHash = hashToken(source.token);
-  // One query (one round trip on PostgreSQL): the session, its user and tenant, and one row per enabled role.
-  const rows = await db
+/** One query (one round trip on PostgreSQL): the session, its user and tenant, and one row per enabled role. */
+const sessionRows = preparedQuery("session by token hash", (db: Db, tokenHash: string) =>
+  db
     .selectFrom("session")
     .innerJoin("user", (join) =>
       join.onRef("user.tenant_id", "=", "session.tenant_id").onRef("user.id", "=", "session.user_id"),
@@ -214,8 +210,16 @@ export async function authenticate(ctx: RequestContext): Promise<AuthSession> {
       "role.role_code",
       "role.role_type",
     ])
-    .where("session.token_hash", "=", tokenHash)
-    .execute();
+    .where("session.token_hash", "=", tokenHash),
+);
+
+/** Token → session, or the status that says why not (50014 expired or signed out, 50008 illegal). */
+export async function authenticate(ctx: RequestContext): Promise<AuthSession> {
+  const { db, config } = ctx.services;
+  const source = tokenFrom(ctx.request);
+  if (!source) throw new ApiError(Status.UNAUTHORIZED, messages.auth.noToken);
+  const tokenHash = hashToken(source.token);
+  const rows = await sessionRows(db, tokenHash);
   const row = rows[0];
   if (!row) throw new ApiError(Status.ILLEGAL_TOKEN, messages.auth.illegalToken);
   const idleMs = config.SESSION_IDLE_MINUTES * 60_000;

@@ -4,6 +4,7 @@ import { columnOf, filterFields, type FieldDef, type ResourceDef } from "../../.
 import { createSchema, findPageSchema } from "../../../resources/schemas";
 import { findResource } from "../../../resources/index";
 import { newId } from "../../db";
+import { runPrepared } from "../../db/prepared";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { isSuper } from "../auth/session";
@@ -54,27 +55,40 @@ export const COUNT_CAP = 10_000;
 
 export type PageQuery = z.output<ReturnType<typeof findPageSchema>>;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function applyFilters(query: any, def: ResourceDef, params: Record<string, unknown>, dialect: string) {
+/** One filter of a list query, its value as the column compares it. */
+interface Condition {
+  column: string;
+  op: ">=" | "<=" | "=" | "like";
+  value: unknown;
+}
+
+/** The list's filters that the query parameters set. */
+function filterConditions(def: ResourceDef, params: Record<string, unknown>): Condition[] {
+  const conditions: Condition[] = [];
   for (const field of filterFields(def)) {
     const column = `${def.table}.${columnOf(field)}`;
     if (field.filter === "range") {
       const begin = params[`${field.name}Begin`];
       const end = params[`${field.name}End`];
-      if (begin !== undefined && begin !== null) query = query.where(column, ">=", begin);
-      if (end !== undefined && end !== null) query = query.where(column, "<=", end);
+      if (begin !== undefined && begin !== null) conditions.push({ column, op: ">=", value: begin });
+      if (end !== undefined && end !== null) conditions.push({ column, op: "<=", value: end });
       continue;
     }
     const value = params[field.name];
     if (value === undefined || value === null || value === "") continue;
     if (field.filter === "like") {
-      const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where(sql`${sql.ref(column)} ${sql.raw(dialect === "postgres" ? "ilike" : "like")} ${pattern} escape '\\'`);
+      conditions.push({ column, op: "like", value: `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
     } else {
-      query = query.where(column, "=", field.type === "enum" ? coerceEnum(field, value) : value);
+      conditions.push({ column, op: "=", value: field.type === "enum" ? coerceEnum(field, value) : value });
     }
   }
-  return query;
+  return conditions;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function whereCondition(query: any, { column, op }: Condition, value: unknown, dialect: string) {
+  if (op !== "like") return query.where(column, op, value);
+  return query.where(sql`${sql.ref(column)} ${sql.raw(dialect === "postgres" ? "ilike" : "like")} ${value} escape '\\'`);
 }
 
 /** Enum columns hold numbers or text by dictionary; compare with what the column holds. */
@@ -115,29 +129,40 @@ export async function findPage(
   lookup: (key: string) => ResourceDef | undefined,
 ) {
   assertAllowed(ctx, def);
-  const base = applyFilters(whereTenant(db(ctx).selectFrom(def.table), ctx, def), def, params, ctx.services.dialect);
+  const conditions = filterConditions(def, params);
   const { column, dir } = sortOf(def, params.sort);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll(def.table)
-      .orderBy(column, dir)
-      .orderBy(`${def.table}.id`, dir)
-      .limit(params.pageSize)
-      .offset((params.pageNum - 1) * params.pageSize)
-      .execute(),
+  // The values that change between requests are arguments; the rest is the query's shape, compiled once.
+  const shape = `${def.table} ${def.scope} ${conditions.map((c) => `${c.column} ${c.op}`).join(",")}`;
+  const values = [...(def.scope === "tenant" ? [ctx.session.tenantId] : []), ...conditions.map((c) => c.value)];
+  const base = (args: unknown[]) => {
+    let query = db(ctx).selectFrom(def.table);
+    let next = 0;
+    if (def.scope === "tenant") query = query.where(`${def.table}.tenant_id`, "=", args[next++]);
+    for (const condition of conditions) query = whereCondition(query, condition, args[next++], ctx.services.dialect);
+    return query;
+  };
+  const [rows, [count]] = await Promise.all([
+    runPrepared(db(ctx), `page ${shape} ${column} ${dir}`, [...values, params.pageSize, (params.pageNum - 1) * params.pageSize], (args) =>
+      base(args)
+        .selectAll(def.table)
+        .orderBy(column, dir)
+        .orderBy(`${def.table}.id`, dir)
+        .limit(args[values.length] as number)
+        .offset(args[values.length + 1] as number),
+    ),
     // Counting stops at COUNT_CAP: an exact total of a million log rows costs more than the page itself. If a row
     // lies beyond the cap the total is "more than COUNT_CAP" (one step through the index); only below it are rows
     // counted. COALESCE evaluates its second argument only when the first is null, on both databases.
-    db(ctx)
-      .selectNoFrom((eb) =>
+    runPrepared(db(ctx), `count ${shape}`, values, (args) =>
+      db(ctx).selectNoFrom((eb) =>
         eb.fn
           .coalesce(
-            base.select(sql<number>`${sql.lit(COUNT_CAP + 1)}`.as("beyond")).limit(1).offset(COUNT_CAP),
-            base.select(sql<number>`count(*)`.as("counted")),
+            base(args).select(sql<number>`${sql.lit(COUNT_CAP + 1)}`.as("beyond")).limit(1).offset(COUNT_CAP),
+            base(args).select(sql<number>`count(*)`.as("counted")),
           )
           .as("total"),
-      )
-      .executeTakeFirst(),
+      ),
+    ),
   ]);
   const records = (rows as Row[]).map((row) => toRecord(def, row));
   await withRelationLabels(ctx, def, records, lookup);
