@@ -47,8 +47,8 @@ export function assertAllowed(ctx: SessionContext, def: ResourceDef) {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function whereTenant<Q extends { where: (...args: any[]) => Q }>(query: Q, ctx: SessionContext, def: ResourceDef): Q {
-  return def.scope === "tenant" ? query.where(`${def.table}.tenant_id`, "=", ctx.session.tenantId) : query;
+function whereTenant<Q extends { where: (...args: any[]) => Q }>(query: Q, def: ResourceDef, tenantId: unknown): Q {
+  return def.scope === "tenant" ? query.where(`${def.table}.tenant_id`, "=", tenantId) : query;
 }
 
 export const COUNT_CAP = 10_000;
@@ -86,7 +86,7 @@ function filterConditions(def: ResourceDef, params: Record<string, unknown>): Co
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function whereCondition(query: any, { column, op }: Condition, value: unknown, dialect: string) {
+function whereCondition(query: any, { column, op }: Pick<Condition, "column" | "op">, value: unknown, dialect: string) {
   if (op !== "like") return query.where(column, op, value);
   return query.where(sql`${sql.ref(column)} ${sql.raw(dialect === "postgres" ? "ilike" : "like")} ${value} escape '\\'`);
 }
@@ -133,14 +133,13 @@ export async function findPage(
   const { column, dir } = sortOf(def, params.sort);
   // The values that change between requests are arguments; the rest is the query's shape, compiled once.
   const shape = `${def.table} ${def.scope} ${conditions.map((c) => `${c.column} ${c.op}`).join(",")}`;
-  const values = [...(def.scope === "tenant" ? [ctx.session.tenantId] : []), ...conditions.map((c) => c.value)];
-  const base = (args: unknown[]) => {
-    let query = db(ctx).selectFrom(def.table);
-    let next = 0;
-    if (def.scope === "tenant") query = query.where(`${def.table}.tenant_id`, "=", args[next++]);
-    for (const condition of conditions) query = whereCondition(query, condition, args[next++], ctx.services.dialect);
-    return query;
-  };
+  const scoped = def.scope === "tenant";
+  const values = [...(scoped ? [ctx.session.tenantId] : []), ...conditions.map((c) => c.value)];
+  const base = (args: unknown[]) =>
+    conditions.reduce(
+      (query, condition, i) => whereCondition(query, condition, args[scoped ? i + 1 : i], ctx.services.dialect),
+      whereTenant(db(ctx).selectFrom(def.table), def, args[0]),
+    );
   const [rows, [count]] = await Promise.all([
     runPrepared(db(ctx), `page ${shape} ${column} ${dir}`, [...values, params.pageSize, (params.pageNum - 1) * params.pageSize], (args) =>
       base(args)
@@ -178,7 +177,7 @@ export async function findPage(
 
 export async function getRow(ctx: SessionContext, def: ResourceDef, id: number): Promise<Row> {
   assertAllowed(ctx, def);
-  const row = await whereTenant(db(ctx).selectFrom(def.table).selectAll().where(`${def.table}.id`, "=", id), ctx, def).executeTakeFirst();
+  const row = await whereTenant(db(ctx).selectFrom(def.table).selectAll().where(`${def.table}.id`, "=", id), def, ctx.session.tenantId).executeTakeFirst();
   if (!row) throw new ApiError(Status.NOT_FOUND, messages.notFound(def));
   return row as Row;
 }
@@ -206,7 +205,7 @@ export async function checkUnique(ctx: SessionContext, def: ResourceDef, values:
   for (const field of def.fields.filter((f) => f.unique)) {
     const value = values[field.name];
     if (value === undefined || value === null || value === "") continue;
-    let query = whereTenant(db(ctx).selectFrom(def.table).select("id").where(columnOf(field), "=", value), ctx, def);
+    let query = whereTenant(db(ctx).selectFrom(def.table).select("id").where(columnOf(field), "=", value), def, ctx.session.tenantId);
     if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
     if (await query.executeTakeFirst()) {
       throw new ApiError(Status.BAD_REQUEST, messages.duplicate(field), { fieldErrors: { [field.name]: [messages.duplicate(field)] } });
