@@ -3,14 +3,13 @@ import * as http from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { createGzip } from "node:zlib";
-import { createRequestListener, type ClientAddress } from "@remix-run/node-fetch-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import "../resources/z";
 import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
-import { isHttps } from "./http/cookies";
+import { createListener } from "./http/listener";
 import { applySecurityHeaders, newNonce } from "./http/security";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -23,11 +22,14 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
   ".txt": "text/plain; charset=utf-8",
 };
-const COMPRESSIBLE_RESPONSE = /^(text\/html|application\/json|text\/csv)/;
 const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".json", ".txt"]);
 
+function isApiPath(pathname: string): boolean {
+  return pathname === "/healthz" || pathname.startsWith("/api/");
+}
+
 function isApiRequest(request: Request, pathname: string): boolean {
-  if (pathname === "/healthz" || pathname.startsWith("/api/")) return true;
+  if (isApiPath(pathname)) return true;
   if (request.method !== "POST") return false;
   if (pathname === "/logout") return true;
   // The sign-in page posts a form to /login; API clients post JSON there.
@@ -85,37 +87,29 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
         : api.handle(request, clientAddress, scope);
   };
 
-  async function handle(request: Request, clientAddress: string): Promise<Response> {
-    const { pathname } = new URL(request.url);
+  async function respond(request: Request, clientAddress: string): Promise<Response> {
+    const url = new URL(request.url);
     // Only a page runs scripts, so only a page needs a nonce; API and file responses get a CSP without one.
     let nonce: string | undefined;
     let response =
-      (isApiRequest(request, pathname) && (await api.handle(request, clientAddress))) ||
-      staticResponse(clientDir, request, pathname) ||
+      (isApiRequest(request, url.pathname) && (await api.handle(request, clientAddress))) ||
+      staticResponse(clientDir, request, url.pathname) ||
       (await handleDocument(request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
     // with immutable headers (as fetch() returns) is copied first.
     try {
-      applySecurityHeaders(response.headers, nonce, isHttps(request), config.IFRAME_ALLOWED_HOSTS);
+      applySecurityHeaders(response.headers, nonce, url.protocol === "https:", config.IFRAME_ALLOWED_HOSTS);
     } catch {
       response = new Response(response.body, response);
-      applySecurityHeaders(response.headers, nonce, isHttps(request), config.IFRAME_ALLOWED_HOSTS);
-    }
-    const { headers } = response;
-    // Pages and JSON compress about tenfold; slow terminals on slow links feel it most.
-    if (response.body && !headers.has("Content-Encoding") && COMPRESSIBLE_RESPONSE.test(headers.get("Content-Type") ?? "") && (request.headers.get("Accept-Encoding") ?? "").includes("gzip")) {
-      headers.set("Content-Encoding", "gzip");
-      headers.delete("Content-Length");
-      headers.append("Vary", "Accept-Encoding");
-      const body = response.body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
-      return new Response(body, { status: response.status, headers });
+      applySecurityHeaders(response.headers, nonce, url.protocol === "https:", config.IFRAME_ALLOWED_HOSTS);
     }
     return response;
   }
 
   const server = http.createServer(
-    createRequestListener((request: Request, client: ClientAddress) => handle(request, client.address), {
+    createListener(respond, {
       trustProxy: config.TRUST_PROXY,
+      isApiPath,
       onError: (error) => {
         console.error(error);
         return new Response("服务器内部错误", { status: 500 });

@@ -46,9 +46,19 @@ export function httpStatusOf(status: number): number {
   return status >= 200 && status < 600 ? status : 500;
 }
 
-export function envelopeResponse(body: Envelope, headers?: Headers): Response {
-  const responseHeaders = new Headers(headers);
-  responseHeaders.set("Content-Type", "application/json; charset=utf-8");
-  responseHeaders.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(body), { status: httpStatusOf(body.status), headers: responseHeaders });
+/** The JSON of each envelope made here, so the server can write it without reading it back out of the body stream. */
+const envelopeTexts = new WeakMap<Response, string>();
+
+export function envelopeText(response: Response): string | undefined {
+  return envelopeTexts.get(response);
+}
+
+/** `headers` are the request's own response headers (Set-Cookie), so they are completed in place. */
+export function envelopeResponse(body: Envelope, headers = new Headers()): Response {
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  const text = JSON.stringify(body);
+  const response = new Response(text, { status: httpStatusOf(body.status), headers });
+  envelopeTexts.set(response, text);
+  return response;
 }

@@ -1,0 +1,108 @@
+import type * as http from "node:http";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import { createHeaders, createRequestListener, sendResponse, type ClientAddress } from "@remix-run/node-fetch-server";
+import { envelopeText } from "./envelope";
+
+/** The server's one request handler: every HTTP request, as a web Request, with the client's address. */
+export type Respond = (request: Request, clientAddress: string) => Promise<Response>;
+
+export interface ListenerOptions {
+  /** Take the client's address, scheme and host from X-Forwarded-* (TRUST_PROXY). */
+  trustProxy: boolean;
+  /** Logs an error the handler threw and makes the response sent for it. */
+  onError(error: unknown): Response;
+  /** Paths the API serves; their GETs take the short path (see `createListener`). */
+  isApiPath(pathname: string): boolean;
+}
+
+const COMPRESSIBLE_RESPONSE = /^(text\/html|application\/json|text\/csv)/;
+const gzipText = promisify(gzip);
+
+function acceptsGzip(request: Request): boolean {
+  return (request.headers.get("Accept-Encoding") ?? "").includes("gzip");
+}
+
+function isCompressible(response: Response): boolean {
+  return !response.headers.has("Content-Encoding") && COMPRESSIBLE_RESPONSE.test(response.headers.get("Content-Type") ?? "");
+}
+
+/** Pages and JSON compress about tenfold; slow terminals on slow links feel it most. */
+function compressed(request: Request, response: Response): Response {
+  if (!response.body || !isCompressible(response) || !acceptsGzip(request)) return response;
+  const { headers } = response;
+  headers.set("Content-Encoding", "gzip");
+  headers.delete("Content-Length");
+  headers.append("Vary", "Accept-Encoding");
+  const body = response.body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return new Response(body, { status: response.status, headers });
+}
+
+function pathnameOf(url: string | undefined): string | null {
+  try {
+    return new URL(url ?? "/", "http://localhost").pathname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Node's requests go to `respond` as web Requests, through node-fetch-server, with one shorter path: an API GET
+ * (every list, info and menu call) when the socket is the client (no TRUST_PROXY).
+ *
+ * - Its Request carries no abort signal. node-fetch-server gives every Request one that fires when the client goes
+ *   away; in Node 20 a Request that follows a signal costs two AbortControllers, a listener and a finalizer, about
+ *   as much again as the whole Request. Pages keep the signal (React Router stops their loaders with it); an API
+ *   read is a few queries, and a streamed export stops when its response is closed.
+ * - An envelope (whose JSON text the API kept) is written in one call, not read back out of its body stream.
+ *
+ * Behind a proxy every request takes node-fetch-server's path, which reads X-Forwarded-For, -Proto and -Host.
+ */
+export function createListener(respond: Respond, options: ListenerOptions): http.RequestListener {
+  const viaFetchServer = createRequestListener(
+    async (request: Request, client: ClientAddress) => compressed(request, await respond(request, client.address)),
+    { trustProxy: options.trustProxy, onError: options.onError },
+  );
+
+  async function serveApiRead(req: http.IncomingMessage, res: http.ServerResponse) {
+    let request: Request;
+    try {
+      request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, { method: req.method, headers: createHeaders(req) });
+    } catch {
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end("Bad Request");
+      return;
+    }
+    let response: Response;
+    try {
+      response = await respond(request, req.socket.remoteAddress ?? "");
+    } catch (error) {
+      response = options.onError(error);
+    }
+    if (res.destroyed) return;
+    try {
+      const text = envelopeText(response);
+      if (text === undefined) return await sendResponse(res, compressed(request, response));
+      let body: string | Buffer = text;
+      if (isCompressible(response) && acceptsGzip(request)) {
+        body = await gzipText(text);
+        response.headers.set("Content-Encoding", "gzip");
+        response.headers.append("Vary", "Accept-Encoding");
+      }
+      for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) res.setHeader("Set-Cookie", cookies);
+      // end() without writeHead() lets Node set Content-Length.
+      res.statusCode = response.status;
+      res.end(req.method === "HEAD" ? undefined : body);
+    } catch (error) {
+      if (res.headersSent) res.destroy(error instanceof Error ? error : undefined);
+      else void sendResponse(res, options.onError(error)).catch(() => res.destroy());
+    }
+  }
+
+  return (req, res) => {
+    const pathname = (req.method === "GET" || req.method === "HEAD") && !options.trustProxy ? pathnameOf(req.url) : null;
+    if (pathname !== null && options.isApiPath(pathname)) void serveApiRead(req, res);
+    else void viaFetchServer(req, res);
+  };
+}

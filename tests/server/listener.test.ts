@@ -1,0 +1,159 @@
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { envelopeResponse } from "../../server/http/envelope";
+import { createListener, type Respond } from "../../server/http/listener";
+
+let server: http.Server | undefined;
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+async function listen(respond: Respond, trustProxy = false) {
+  const onError = vi.fn((error: unknown) => new Response(`failed: ${String(error)}`, { status: 500 }));
+  server = http.createServer(createListener(respond, { trustProxy, onError, isApiPath: (p) => p.startsWith("/api/") }));
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return { base: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, onError };
+}
+
+/** A raw HTTP exchange, so nothing decodes or adds headers on the way. */
+function exchange(url: string, init: { method?: string; headers?: Record<string, string> } = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const envelope = { status: 200, message: "操作成功", data: { records: [{ id: 1, name: "张三" }], total: 1 } };
+
+function withCookies() {
+  const headers = new Headers();
+  headers.append("Set-Cookie", "a=1; Path=/");
+  headers.append("Set-Cookie", "b=2; Path=/");
+  return headers;
+}
+
+describe("the server's request listener", () => {
+  test("an API read's envelope arrives whole, with its status, headers, length and every cookie", async () => {
+    const seen: Array<{ url: string; client: string; auth: string | null }> = [];
+    const { base } = await listen(async (request, client) => {
+      seen.push({ url: request.url, client, auth: request.headers.get("Authorization") });
+      return envelopeResponse(envelope, withCookies());
+    });
+    const res = await exchange(`${base}/api/v1/x/findPage?pageNum=2&name=%E5%BC%A0`, { headers: { Authorization: "Bearer t0ken" } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString("utf8"))).toEqual(envelope);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(Number(res.headers["content-length"])).toBe(res.body.length);
+    expect(res.headers["set-cookie"]).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect(seen).toEqual([{ url: `${base}/api/v1/x/findPage?pageNum=2&name=%E5%BC%A0`, client: "127.0.0.1", auth: "Bearer t0ken" }]);
+  });
+
+  test("an envelope's HTTP status follows the envelope's, and the body stays readable by in-process callers", async () => {
+    const { base } = await listen(async () => envelopeResponse({ status: 50014, message: "登录已过期", data: null }));
+    const res = await exchange(`${base}/api/v1/x/info`);
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body.toString("utf8"))).toEqual({ status: 50014, message: "登录已过期", data: null });
+    await expect(envelopeResponse(envelope).json()).resolves.toEqual(envelope);
+  });
+
+  test("a client that accepts gzip gets the envelope gzipped, on the API and the page path alike", async () => {
+    const { base } = await listen(async () => envelopeResponse(envelope));
+    for (const path of ["/api/v1/x/findPage", "/page"]) {
+      const res = await exchange(`${base}${path}`, { headers: { "Accept-Encoding": "gzip, deflate" } });
+      expect(res.headers["content-encoding"], path).toBe("gzip");
+      expect(res.headers.vary, path).toContain("Accept-Encoding");
+      expect(JSON.parse(gunzipSync(res.body).toString("utf8")), path).toEqual(envelope);
+    }
+  });
+
+  test("HEAD answers the headers without a body", async () => {
+    const { base } = await listen(async () => envelopeResponse(envelope));
+    const res = await exchange(`${base}/api/v1/x/info`, { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(res.body.length).toBe(0);
+  });
+
+  test("an API read that streams (an export) is streamed as it comes", async () => {
+    const parts = ["姓名,电话\n", "张三,13800000000\n", "李四,13900000000\n"];
+    const { base } = await listen(async () => {
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          for (const part of parts) {
+            controller.enqueue(new TextEncoder().encode(part));
+            await new Promise((r) => setTimeout(r, 5));
+          }
+          controller.close();
+        },
+      });
+      return new Response(stream, { headers: { "Content-Type": "application/octet-stream" } });
+    });
+    const res = await exchange(`${base}/api/v1/x/export`);
+    expect(res.status).toBe(200);
+    expect(res.headers["transfer-encoding"]).toBe("chunked");
+    expect(res.body.toString("utf8")).toBe(parts.join(""));
+  });
+
+  test("a handler that throws answers the error response on either path", async () => {
+    const { base, onError } = await listen(async () => {
+      throw new Error("boom");
+    });
+    for (const path of ["/api/v1/x/info", "/page"]) {
+      const res = await exchange(`${base}${path}`);
+      expect(res.status, path).toBe(500);
+      expect(res.body.toString("utf8"), path).toBe("failed: Error: boom");
+    }
+    expect(onError).toHaveBeenCalledTimes(2);
+  });
+
+  test("a page's request is aborted when its client goes away", async () => {
+    let signal: AbortSignal | undefined;
+    const { base } = await listen(async (request) => {
+      signal = request.signal;
+      await new Promise((r) => setTimeout(r, 300));
+      return new Response("late");
+    });
+    const req = http.request(`${base}/page`);
+    req.on("error", () => undefined);
+    req.end();
+    await vi.waitFor(() => expect(signal).toBeDefined());
+    req.destroy();
+    await vi.waitFor(() => expect(signal?.aborted).toBe(true));
+  });
+
+  test("behind a trusted proxy, API reads and pages alike see the forwarded client, scheme and host", async () => {
+    const seen: Array<{ url: string; client: string }> = [];
+    const { base } = await listen(async (request, client) => {
+      seen.push({ url: request.url, client });
+      return envelopeResponse(envelope);
+    }, true);
+    const forwarded = { "X-Forwarded-For": "10.1.2.3, 127.0.0.1", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "canteen.example" };
+    await exchange(`${base}/api/v1/x/info`, { headers: forwarded });
+    await exchange(`${base}/page`, { headers: forwarded });
+    expect(seen).toEqual([
+      { url: "https://canteen.example/api/v1/x/info", client: "10.1.2.3" },
+      { url: "https://canteen.example/page", client: "10.1.2.3" },
+    ]);
+  });
+
+  test("without a trusted proxy, forwarded headers are ignored", async () => {
+    const seen: string[] = [];
+    const { base } = await listen(async (_request, client) => {
+      seen.push(client);
+      return envelopeResponse(envelope);
+    });
+    await exchange(`${base}/api/v1/x/info`, { headers: { "X-Forwarded-For": "10.1.2.3" } });
+    await exchange(`${base}/page`, { headers: { "X-Forwarded-For": "10.1.2.3" } });
+    expect(seen).toEqual(["127.0.0.1", "127.0.0.1"]);
+  });
+});
