@@ -239,6 +239,48 @@ test("rows selected on a page are deleted together; row links navigate inside th
   expect((left.data as { records: Array<{ tenantCode: string }> }).records.map((r) => r.tenantCode)).toEqual(["batch-2"]);
 });
 
+test("a user's hidden columns and row spacing apply to every row and are kept for the next visit", async ({ page, request }) => {
+  const api = await apiAs(request, operator.userName, operator.password);
+  const page1 = `${LIST}?tenantName=连锁食堂&sort=tenantCode,asc`;
+  try {
+    await signInFresh(page, operator.userName, operator.password, page1);
+    await page.waitForLoadState("networkidle");
+    const rows = page.locator("tbody tr");
+    await expect(rows).toHaveCount(20);
+    const headerCells = await page.locator("thead th").count();
+    await expect(rows.first().locator("td")).toHaveCount(headerCells);
+    await expect(page.getByRole("columnheader", { name: "联系电话" })).toBeVisible();
+    await expect(rows.first()).toContainText("0571-8888000");
+    const spacing = (await rows.first().boundingBox())!.height;
+
+    await page.getByRole("button", { name: "显示/隐藏 列" }).click();
+    await page.getByRole("menuitem", { name: /联系电话/ }).click();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("columnheader", { name: "联系电话" })).toHaveCount(0);
+    for (const row of await rows.all()) {
+      await expect(row.locator("td")).toHaveCount(headerCells - 1);
+      await expect(row).not.toContainText("0571-8888000");
+    }
+    await page.getByRole("button", { name: "切换间距" }).click();
+    await expect.poll(async () => (await rows.first().boundingBox())!.height).not.toBe(spacing);
+    const chosen = (await rows.first().boundingBox())!.height;
+    // Selecting a row marks the row, in whatever spacing.
+    await rows.nth(2).getByRole("checkbox", { name: "选择此行" }).check();
+    await expect(rows.nth(2)).toHaveAttribute("data-selected", "true");
+    await expect(rows.nth(1)).not.toHaveAttribute("data-selected");
+
+    // The server renders the next visit with the user's choices.
+    await expect.poll(async () => JSON.stringify((await api.get("/api/v1/auth/user/info")).data.settings?.tables?.["sys/tenant"] ?? null)).toContain("contactPhone");
+    await page.reload();
+    await expect(rows).toHaveCount(20);
+    await expect(page.getByRole("columnheader", { name: "联系电话" })).toHaveCount(0);
+    await expect(rows.first().locator("td")).toHaveCount(headerCells - 1);
+    expect((await rows.first().boundingBox())!.height).toBe(chosen);
+  } finally {
+    await api.post("/api/v1/auth/user/saveSettings", { tables: { "sys/tenant": { hidden: [], density: "md" } } });
+  }
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
