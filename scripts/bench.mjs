@@ -177,24 +177,37 @@ async function loadPair([urlA, headersA], [urlB, headersB]) {
   return [merge(a1, a2), merge(b1, b2)];
 }
 
-/** The same findPage query with raw SQL: no token, validation, permission or envelope. */
+/**
+ * The same findPage query with raw SQL: no token, validation, permission or envelope. Its values are bound, as the
+ * API binds them: a value written into the SQL text makes a different statement (SQLite runs this page about 20 µs
+ * faster with literals), and a handler that takes its filter from a request would not write it into the SQL.
+ */
 function bareHandler(dialect, databaseUrl) {
   const { pageSize, pageNum, action } = FIND_PAGE_QUERY;
   const offset = (pageNum - 1) * pageSize;
-  const pageSql = `select * from operation_log where tenant_id = ${TENANT} and action = '${action}' order by created_at desc, id desc limit ${pageSize} offset ${offset}`;
+  // Each call gives the next placeholder of one statement: `?` on SQLite, `$1`, `$2`… on PostgreSQL.
+  const placeholders = () => {
+    let n = 0;
+    return () => (dialect === "sqlite" ? "?" : `$${++n}`);
+  };
+  const p = placeholders();
+  const pageSql = `select * from operation_log where tenant_id = ${p()} and action = ${p()} order by created_at desc, id desc limit ${p()} offset ${p()}`;
+  const pageArgs = [TENANT, action, pageSize, offset];
   // The engine's capped total: a row beyond 10,000 means "more"; only below that are rows counted.
-  const where = `from operation_log where tenant_id = ${TENANT} and action = '${action}'`;
-  const countSql = `select coalesce((select 10001 ${where} limit 1 offset 10000), (select count(*) ${where})) as total`;
+  const q = placeholders();
+  const where = () => `from operation_log where tenant_id = ${q()} and action = ${q()}`;
+  const countSql = `select coalesce((select 10001 ${where()} limit 1 offset 10000), (select count(*) ${where()})) as total`;
+  const countArgs = [TENANT, action, TENANT, action];
   let query;
   if (dialect === "sqlite") {
     const db = new Database(databaseUrl, { readonly: true });
     const page = db.prepare(pageSql);
     const count = db.prepare(countSql);
-    query = async () => ({ records: page.all(), total: count.get().total });
+    query = async () => ({ records: page.all(...pageArgs), total: count.get(...countArgs).total });
   } else {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     query = async () => {
-      const [rows, count] = await Promise.all([pool.query(pageSql), pool.query(countSql)]);
+      const [rows, count] = await Promise.all([pool.query(pageSql, pageArgs), pool.query(countSql, countArgs)]);
       return { records: rows.rows, total: Number(count.rows[0].total) };
     };
   }
