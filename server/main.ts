@@ -9,6 +9,7 @@ import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
+import { isHttps } from "./http/cookies";
 import { createListener } from "./http/listener";
 import { applySecurityHeaders, newNonce } from "./http/security";
 
@@ -97,11 +98,12 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
       (await handleDocument(request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
     // with immutable headers (as fetch() returns) is copied first.
+    const https = isHttps(request);
     try {
-      applySecurityHeaders(response.headers, nonce, url.protocol === "https:", config.IFRAME_ALLOWED_HOSTS);
+      applySecurityHeaders(response.headers, nonce, https, config.IFRAME_ALLOWED_HOSTS);
     } catch {
       response = new Response(response.body, response);
-      applySecurityHeaders(response.headers, nonce, url.protocol === "https:", config.IFRAME_ALLOWED_HOSTS);
+      applySecurityHeaders(response.headers, nonce, https, config.IFRAME_ALLOWED_HOSTS);
     }
     return response;
   }

@@ -27,13 +27,17 @@ function isCompressible(response: Response): boolean {
   return !response.headers.has("Content-Encoding") && COMPRESSIBLE_RESPONSE.test(response.headers.get("Content-Type") ?? "");
 }
 
+function markGzipped(headers: Headers) {
+  headers.set("Content-Encoding", "gzip");
+  headers.delete("Content-Length");
+  headers.append("Vary", "Accept-Encoding");
+}
+
 /** Pages and JSON compress about tenfold; slow terminals on slow links feel it most. */
 function compressed(request: Request, response: Response): Response {
   if (!response.body || !isCompressible(response) || !acceptsGzip(request)) return response;
   const { headers } = response;
-  headers.set("Content-Encoding", "gzip");
-  headers.delete("Content-Length");
-  headers.append("Vary", "Accept-Encoding");
+  markGzipped(headers);
   const body = response.body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   return new Response(body, { status: response.status, headers });
 }
@@ -85,8 +89,7 @@ export function createListener(respond: Respond, options: ListenerOptions): http
       let body: string | Buffer = text;
       if (isCompressible(response) && acceptsGzip(request)) {
         body = await gzipText(text);
-        response.headers.set("Content-Encoding", "gzip");
-        response.headers.append("Vary", "Accept-Encoding");
+        markGzipped(response.headers);
       }
       for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
       const cookies = response.headers.getSetCookie();
