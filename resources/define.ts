@@ -47,7 +47,14 @@ export interface FieldDef {
   defaultValue?: string | number | boolean;
   placeholder?: string;
   description?: string;
+  /**
+   * Write-only (a device key, a merchant secret): answers carry SECRET_MASK when it is set, lists and exports never
+   * show it, and an edit that leaves it empty or masked keeps the stored value.
+   */
+  secret?: boolean;
 }
+
+export const SECRET_MASK = "******";
 
 export type ResourceAction = "create" | "update" | "delete" | "export";
 
@@ -117,7 +124,7 @@ export const PAGE_SIZES = [10, 20, 50, 100] as const;
 const SHORT_TYPES = new Set<FieldType>(["text", "number", "money", "enum", "boolean", "date", "datetime", "time", "relation", "treeParent"]);
 
 export function listFields(def: ResourceDef): FieldDef[] {
-  return def.fields.filter((f) => f.list ?? SHORT_TYPES.has(f.type));
+  return def.fields.filter((f) => !f.secret && (f.list ?? SHORT_TYPES.has(f.type)));
 }
 
 export function formFields(def: ResourceDef): FieldDef[] {

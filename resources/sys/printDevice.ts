@@ -25,7 +25,7 @@ export const printDevice = defineResource({
       max: 50,
       pattern: { regex: /^[A-Za-z0-9]+$/, message: "打印机编号只能包含字母和数字" },
     },
-    { name: "printerKey", label: "打印机密钥", type: "text", list: false, max: 100 },
+    { name: "printerKey", label: "打印机密钥", type: "text", list: false, max: 100, secret: true, description: "已设置时显示为 ******；留空或不改即保留原密钥" },
     { name: "orgId", label: "所属档口", type: "relation", relation: "auth/org", filter: "eq" },
     { name: "status", label: "状态", type: "enum", dict: "status", required: true, filter: "eq", defaultValue: "1" },
     { name: "remark", label: "备注", type: "longText", max: 500 },

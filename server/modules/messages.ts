@@ -21,6 +21,7 @@ export const messages = {
     expired: "登录已过期，请重新登录",
     mustChangePassword: "首次登录，请先修改密码",
     oldPasswordWrong: "原密码错误",
+    oldPasswordLocked: "原密码错误，失败次数过多，账号已锁定 15 分钟",
     samePassword: "新密码不能与原密码相同",
   },
 } as const;

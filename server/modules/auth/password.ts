@@ -1,7 +1,8 @@
 import { hashPassword, passwordProblem, securityLevel, verifyPassword } from "../../auth/password";
 import type { SessionContext } from "../../http/endpoint";
-import { fieldError } from "../../http/envelope";
+import { ApiError, fieldError, Status } from "../../http/envelope";
 import { messages } from "../messages";
+import { lockedUntil, recordFailure } from "./session";
 
 export async function modifyPassword(ctx: SessionContext, oldPassword: string, newPassword: string): Promise<void> {
   const { db } = ctx.services;
@@ -12,7 +13,12 @@ export async function modifyPassword(ctx: SessionContext, oldPassword: string, n
     .where("tenant_id", "=", session.homeTenantId)
     .where("id", "=", session.userId)
     .executeTakeFirstOrThrow();
-  if (!(await verifyPassword(oldPassword, user.password_hash))) throw fieldError("oldPassword", messages.auth.oldPasswordWrong);
+  // A stolen session must not become a way to guess the password: wrong old passwords count toward the sign-in lock.
+  if (await lockedUntil(db, user.user_name, ctx.now)) throw new ApiError(Status.TOO_MANY_REQUESTS, messages.auth.locked);
+  if (!(await verifyPassword(oldPassword, user.password_hash))) {
+    const nowLocked = await recordFailure(ctx, user.user_name, session.homeTenantId);
+    throw fieldError("oldPassword", nowLocked ? messages.auth.oldPasswordLocked : messages.auth.oldPasswordWrong);
+  }
   const problem = passwordProblem(newPassword, user.user_name);
   if (problem) throw fieldError("newPassword", problem);
   if (oldPassword === newPassword) throw fieldError("newPassword", messages.auth.samePassword);

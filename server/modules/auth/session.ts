@@ -46,13 +46,13 @@ async function writeLoginLog(
     .execute();
 }
 
-async function lockedUntil(db: Db, userName: string, now: number): Promise<number | null> {
+export async function lockedUntil(db: Db, userName: string, now: number): Promise<number | null> {
   const lock = await db.selectFrom("login_lock").select("locked_until").where("user_name", "=", userName).executeTakeFirst();
   return lock && lock.locked_until > now ? lock.locked_until : null;
 }
 
 /** Failures since the later of the window start and the last success; five of them lock the name. */
-async function recordFailure(ctx: RequestContext, userName: string, tenantId: number | null): Promise<boolean> {
+export async function recordFailure(ctx: RequestContext, userName: string, tenantId: number | null): Promise<boolean> {
   const { db } = ctx.services;
   await writeLoginLog(ctx, userName, "failure", messages.auth.badCredentials, tenantId);
   const lastSuccess = await db
@@ -160,6 +160,17 @@ export async function login(ctx: RequestContext, input: LoginInput): Promise<{ t
     serializeCookie(TOKEN_COOKIE, token, { maxAgeSeconds: absoluteMs / 1000, secure: isHttps(ctx.request) }),
   );
   return { token };
+}
+
+/**
+ * Ends every session of a user, or of a whole tenant, that is being disabled: enabling it again later must not
+ * bring the old tokens back. Super admins working inside a disabled tenant return to their own.
+ */
+export async function endSessions(trx: Db, now: number, tenantId: number, userId?: number) {
+  let query = trx.updateTable("session").set({ revoked_at: now }).where("tenant_id", "=", tenantId).where("revoked_at", "is", null);
+  if (userId !== undefined) query = query.where("user_id", "=", userId);
+  await query.execute();
+  if (userId === undefined) await trx.updateTable("session").set({ acting_tenant_id: null }).where("acting_tenant_id", "=", tenantId).execute();
 }
 
 export function clearTokenCookie(ctx: RequestContext) {

@@ -9,7 +9,7 @@ import { checkRelations, checkUnique, db, getInfo, getRow, type ResourceService 
 import { recordOperation } from "../resource/operationLog";
 import { toRecord, type Row } from "../resource/rows";
 import { findResource } from "../../../resources/index";
-import { isSuper } from "./session";
+import { endSessions, isSuper } from "./session";
 import { assertRolesGrantable, assertSuperRemains, holdsSuper } from "./role";
 import { createUserAccount } from "./userAccounts";
 
@@ -50,7 +50,8 @@ export const userService: ResourceService = {
       await assertSuperRemains(db(ctx), (h) => h.tenant_id === current.tenant_id && h.user_id === id);
     }
   },
-  async afterUpdate(_ctx, trx, row, current) {
+  async afterUpdate(ctx, trx, row, current) {
+    if (Number(row.status) !== 1) await endSessions(trx, ctx.now, current.tenant_id as number, current.id as number);
     // Sign-in names are global; the login_name row follows a renamed user.
     if (row.user_name !== current.user_name) {
       await trx

@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
-import { resourceKey, type ResourceDef } from "../../../resources/define";
+import { resourceKey, SECRET_MASK, type ResourceDef } from "../../../resources/define";
 import { newId } from "../../db";
 import type { SessionContext } from "../../http/endpoint";
+
+const secretNames = (def: ResourceDef) => new Set(def.fields.filter((f) => f.secret).map((f) => f.name));
 
 /** Every create, update and delete leaves who, what, when and the changed fields. */
 export async function recordOperation(
@@ -24,7 +26,7 @@ export async function recordOperation(
       entity: resourceKey(def),
       entity_id: entityId,
       action,
-      changes: JSON.stringify(changes, (key, value) => (/password/i.test(key) ? "******" : value)),
+      changes: JSON.stringify(changes, (key, value) => (/password/i.test(key) || secretNames(def).has(key) ? SECRET_MASK : value)),
       ip: ctx.ip,
       created_at: ctx.now,
     })

@@ -1,4 +1,4 @@
-import { columnOf, type ResourceDef } from "../../../resources/define";
+import { columnOf, SECRET_MASK, type ResourceDef } from "../../../resources/define";
 
 export type Row = Record<string, unknown>;
 
@@ -8,6 +8,10 @@ export function toRecord(def: ResourceDef, row: Row): Row {
   if (def.scope === "tenant") record.tenantId = row.tenant_id;
   for (const field of def.fields) {
     const value = row[columnOf(field)];
+    if (field.secret) {
+      record[field.name] = value ? SECRET_MASK : null;
+      continue;
+    }
     record[field.name] = field.type === "enum" && value !== null && value !== undefined ? String(value) : (value ?? null);
   }
   record.createdAt = row.created_at;
@@ -19,7 +23,9 @@ export function toRecord(def: ResourceDef, row: Row): Row {
 export function toColumns(def: ResourceDef, values: Row): Row {
   const columns: Row = {};
   for (const field of def.fields) {
-    if (values[field.name] !== undefined) columns[columnOf(field)] = values[field.name];
+    const value = values[field.name];
+    if (field.secret && (value === "" || value === null || value === SECRET_MASK)) continue;
+    if (value !== undefined) columns[columnOf(field)] = value;
   }
   return columns;
 }

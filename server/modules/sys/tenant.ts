@@ -6,8 +6,9 @@ import { newId } from "../../db";
 import { DEFAULT_TENANT_ID } from "../../db/seed";
 import { endpoint, publicAccess, sessionAccess, type Endpoint, type RequestContext, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
-import { authenticate, isSuper } from "../auth/session";
+import { authenticate, endSessions, isSuper } from "../auth/session";
 import type { ResourceService } from "../resource/engine";
+import { messages } from "../messages";
 
 export const tenantMessages = {
   disableOwn: "不能停用本人所在的租户",
@@ -40,6 +41,9 @@ export const tenantService: ResourceService = {
       throw fieldError("status", tenantMessages.disableOwn);
     }
   },
+  async afterUpdate(ctx, trx, row, current) {
+    if (Number(row.status) !== 1) await endSessions(trx, ctx.now, current.id as number);
+  },
   async beforeDelete(ctx, current) {
     if (current.id === ctx.session.homeTenantId) throw new ApiError(Status.CONFLICT, tenantMessages.deleteOwn);
     if (current.id === DEFAULT_TENANT_ID) throw new ApiError(Status.CONFLICT, tenantMessages.deleteDefault);
@@ -65,6 +69,8 @@ export function weappUrl(tenantCode: string): string {
 async function authenticateWithQueryToken(ctx: RequestContext, token: string | undefined) {
   const bare = token?.replace(/^Bearer\s+/i, "").trim();
   if (!bare) return authenticate(ctx);
+  // Our tokens are base64url; anything else (non-ASCII, NUL) could not even be put in a header.
+  if (!/^[A-Za-z0-9_-]+$/.test(bare)) throw new ApiError(Status.UNAUTHORIZED, messages.auth.illegalToken);
   const request = new Request(ctx.request.url, { headers: { Authorization: `Bearer ${bare}` } });
   return authenticate({ ...ctx, request });
 }
