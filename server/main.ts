@@ -11,7 +11,7 @@ import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { isHttps } from "./http/cookies";
 import { createListener } from "./http/listener";
-import { applySecurityHeaders, newNonce } from "./http/security";
+import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -94,16 +94,21 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
     let nonce: string | undefined;
     let response =
       (isApiRequest(request, url.pathname) && (await api.handle(request, clientAddress))) ||
+      refusedPageRequest(request, url) ||
       staticResponse(clientDir, request, url.pathname) ||
       (await handleDocument(request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
     // with immutable headers (as fetch() returns) is copied first.
     const https = isHttps(request);
+    const secure = (headers: Headers) => {
+      applySecurityHeaders(headers, nonce, https, config.IFRAME_ALLOWED_HOSTS);
+      keepRedirectOnSite(headers, url.origin);
+    };
     try {
-      applySecurityHeaders(response.headers, nonce, https, config.IFRAME_ALLOWED_HOSTS);
+      secure(response.headers);
     } catch {
       response = new Response(response.body, response);
-      applySecurityHeaders(response.headers, nonce, https, config.IFRAME_ALLOWED_HOSTS);
+      secure(response.headers);
     }
     return response;
   }

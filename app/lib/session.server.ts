@@ -1,7 +1,10 @@
 import { redirect, type AppLoadContext } from "react-router";
 import type { UserInfo } from "../../resources/auth";
 import { apiCall } from "./api.server";
+import { safeRedirect } from "../../resources/redirect";
 import { t } from "./messages";
+
+export { safeRedirect };
 
 export const TOKEN_COOKIE = "Admin-Token";
 const FLASH_COOKIE = "Flash-Message";
@@ -19,21 +22,9 @@ export function hasTokenCookie(request: Request): boolean {
   });
 }
 
-/** Only a same-site relative path is followed after sign-in; anything else goes to `/`. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  try {
-    const url = new URL(to, "http://local.invalid");
-    if (url.origin !== "http://local.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return fallback;
-  }
-}
-
 export function loginPath(request: Request): string {
   const url = new URL(request.url);
-  const target = url.pathname + url.search;
+  const target = safeRedirect(url.pathname + url.search);
   return target === "/" ? "/login" : `/login?redirect=${encodeURIComponent(target)}`;
 }
 

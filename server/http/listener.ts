@@ -104,6 +104,11 @@ export function createListener(respond: Respond, options: ListenerOptions): http
   }
 
   return (req, res) => {
+    // Methods a web Request cannot carry; they would fail while the request is being converted.
+    if (req.method === "TRACE" || req.method === "TRACK") {
+      res.writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8" }).end("不支持该请求方法");
+      return;
+    }
     const pathname = (req.method === "GET" || req.method === "HEAD") && !options.trustProxy ? pathnameOf(req.url) : null;
     if (pathname !== null && options.isApiPath(pathname)) void serveApiRead(req, res);
     else void viaFetchServer(req, res);

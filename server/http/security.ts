@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sameSiteLocation } from "../../resources/redirect";
 
 export function newNonce(): string {
   return randomBytes(16).toString("base64");
@@ -9,7 +10,10 @@ export function newNonce(): string {
  * without a nonce (API, files) runs no inline script at all.
  */
 export function applySecurityHeaders(headers: Headers, nonce: string | undefined, https: boolean, frameHosts: string[] = []) {
-  headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, frameHosts));
+  // A response with a stricter policy of its own (a stored file: `default-src 'none'; sandbox`) keeps it.
+  if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, frameHosts));
+  // What a signed-in user saw must not come back from a shared terminal's cache; only static assets opt in.
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "SAMEORIGIN");
@@ -55,4 +59,37 @@ export function isCrossSite(request: Request, mutates = false): boolean {
   const origin = request.headers.get("Origin");
   if (!origin || origin === "null") return origin === "null";
   return origin !== new URL(request.url).origin;
+}
+
+export function plainTextResponse(status: number, text: string, headers?: HeadersInit): Response {
+  const response = new Response(text, { status, headers });
+  response.headers.set("Content-Type", "text/plain; charset=utf-8");
+  return response;
+}
+
+const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+/**
+ * What a page cannot answer is refused before React Router sees it, as a client error rather than a logged 500:
+ * other methods (405), an address that does not decode (400), an action posted as anything but a form (400),
+ * and an action from another site (403; React Router would log it as an error before refusing it).
+ */
+export function refusedPageRequest(request: Request, url: URL): Response | null {
+  if (!PAGE_METHODS.has(request.method)) return plainTextResponse(405, "不支持该请求方法", { Allow: "GET, HEAD, POST" });
+  try {
+    decodeURIComponent(url.pathname);
+  } catch {
+    return plainTextResponse(400, "请求地址无效");
+  }
+  if (request.method !== "POST") return null;
+  if (isCrossSite(request)) return plainTextResponse(403, "拒绝来自其他站点的请求");
+  if (!FORM_TYPES.test(request.headers.get("Content-Type") ?? "")) return plainTextResponse(400, "请以表单提交");
+  return null;
+}
+
+/** Every redirect the server answers stays on this site, whichever handler made it. */
+export function keepRedirectOnSite(headers: Headers, origin: string) {
+  const location = headers.get("Location");
+  if (location !== null) headers.set("Location", sameSiteLocation(location, origin));
 }

@@ -90,7 +90,8 @@ const view = endpoint({
     const headers = new Headers({
       "Content-Type": row.content_type,
       "Content-Length": String(body.length),
-      "Cache-Control": "private, max-age=86400",
+      // A signed-in user's file: kept out of shared caches and off the disk of a shared terminal.
+      "Cache-Control": "no-store",
       "Content-Security-Policy": "default-src 'none'; sandbox",
       "X-Content-Type-Options": "nosniff",
     });
