@@ -11,6 +11,7 @@ export interface ApiResult<T> {
 export interface ApiCallOptions {
   query?: Record<string, string | number | boolean | null | undefined>;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** Calls the canteen API as the signed-in user of `request` (its cookie goes along). */
@@ -30,6 +31,7 @@ export async function apiCall<T = unknown>(
     const value = request.headers.get(name);
     if (value) headers.set(name, value);
   }
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   let body: string | undefined;
   if (options.body !== undefined) {
     headers.set("Content-Type", "application/json");

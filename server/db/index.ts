@@ -9,6 +9,7 @@ import * as operationLog from "./migrations/0002_operation_log";
 import * as files from "./migrations/0006_files";
 import * as searchIndexes from "./migrations/0007_search_indexes";
 import * as sortTiebreakIndexes from "./migrations/0008_sort_tiebreak_indexes";
+import * as ticketAudience from "./migrations/0011_ticket_audience";
 import * as shell from "./migrations/0003_shell";
 import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0006_files": files,
   "0007_search_indexes": searchIndexes,
   "0008_sort_tiebreak_indexes": sortTiebreakIndexes,
+  "0011_ticket_audience": ticketAudience,
   "0003_shell": shell,
   "0005_auth": auth,
   "0004_sys": sys,

@@ -216,6 +216,8 @@ export interface LoginTicketTable {
   user_id: number;
   /** The session that asked for the ticket: the exchange fails once it has ended. */
   session_hash: string;
+  /** The host the ticket was issued for (this site's, or an allowed partner's): only a request from it may exchange it. */
+  audience: string;
   created_at: number;
   expires_at: number;
   used_at: number | null;

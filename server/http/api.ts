@@ -82,7 +82,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
   }
 
   async function run(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<unknown> {
-    if (isCrossSite(ctx.request, endpoint.mutates)) throw new ApiError(Status.FORBIDDEN, messages.crossSite);
+    if (!endpoint.checksOrigin && isCrossSite(ctx.request, endpoint.mutates)) throw new ApiError(Status.FORBIDDEN, messages.crossSite);
     if (endpoint.path === "/login" && !loginLimiter.allow(ctx.ip, ctx.now)) {
       throw new ApiError(Status.TOO_MANY_REQUESTS, messages.auth.tooManyRequests);
     }

@@ -56,6 +56,8 @@ export interface Endpoint<Q extends z.ZodType = z.ZodType, B extends z.ZodType =
   access: Access;
   /** A GET that changes data (spec: `delete?id=`): refused when it comes from another site. */
   mutates?: boolean;
+  /** The handler checks the request's Origin itself (the ticket exchange admits only the ticket's host). */
+  checksOrigin?: boolean;
   /** The handler reads the body itself (multipart uploads). */
   rawBody?: boolean;
   /** The resource declaration it serves, if generated from one. */

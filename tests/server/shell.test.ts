@@ -134,12 +134,13 @@ for (const dialect of dialects) {
 
     describe("one-time tickets for new windows", () => {
       async function exchange(ticket: string) {
-        return app.call<{ expiresAt: number }>("POST", "/api/v1/auth/ticket/exchange", { body: { ticket } });
+        return app.call<{ expiresAt: number }>("POST", "/api/v1/auth/ticket/exchange", { body: { ticket }, headers: sameOrigin });
       }
+      const forPage = { path: "/admin/dashboard" };
 
       test("a ticket becomes a session cookie once, never the caller's token", async () => {
         const { token } = await newUser([ADMIN_ROLE_ID]);
-        const issued = await app.call<{ ticket: string; expiresAt: number }>("POST", "/api/v1/auth/ticket", { token, headers: sameOrigin });
+        const issued = await app.call<{ ticket: string; expiresAt: number }>("POST", "/api/v1/auth/ticket", { token, body: forPage, headers: sameOrigin });
         expect(issued.body.status).toBe(200);
         expect(issued.body.data.ticket).not.toContain(token);
         const first = await exchange(issued.body.data.ticket);
@@ -162,21 +163,21 @@ for (const dialect of dialects) {
         const { token } = await newUser([ADMIN_ROLE_ID]);
         const t0 = Date.now();
         freezeDate(t0);
-        const old = await app.call<{ ticket: string }>("POST", "/api/v1/auth/ticket", { token });
+        const old = await app.call<{ ticket: string }>("POST", "/api/v1/auth/ticket", { token, body: forPage });
         setDate(t0 + 61_000);
         expect((await exchange(old.body.data.ticket)).body.status).toBe(401);
         vi.useRealTimers();
 
-        const second = await app.call<{ ticket: string }>("POST", "/api/v1/auth/ticket", { token });
+        const second = await app.call<{ ticket: string }>("POST", "/api/v1/auth/ticket", { token, body: forPage });
         await app.call("POST", "/logout", { token });
         expect((await exchange(second.body.data.ticket)).body.status).toBe(401);
         expect((await exchange("x".repeat(43))).body.status).toBe(401);
-        expect((await app.call("POST", "/api/v1/auth/ticket", {})).body.status).toBe(401);
+        expect((await app.call("POST", "/api/v1/auth/ticket", { body: forPage })).body.status).toBe(401);
       });
 
       test("the ticket table keeps only hashes", async () => {
         const { token } = await newUser([ADMIN_ROLE_ID]);
-        const issued = await app.call<{ ticket: string }>("POST", "/api/v1/auth/ticket", { token });
+        const issued = await app.call<{ ticket: string }>("POST", "/api/v1/auth/ticket", { token, body: forPage });
         const rows = JSON.stringify(await app.database.db.selectFrom("login_ticket").selectAll().execute());
         expect(rows).not.toContain(issued.body.data.ticket);
         expect(rows).not.toContain(token);

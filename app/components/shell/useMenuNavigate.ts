@@ -13,12 +13,6 @@ export function menuHref(menu: MenuNode): string {
   return menu.menuTarget === "iframe" ? iframeHref(path) : path;
 }
 
-function withTicket(path: string, ticket: string) {
-  const url = new URL(path, window.location.origin);
-  url.searchParams.set("ticket", ticket);
-  return url.origin === window.location.origin ? url.pathname + url.search + url.hash : url.href;
-}
-
 /**
  * Spec §2 menu click: `_blank` opens a new window signed in by a one-time ticket (never the token); `iframe`
  * goes to the iframe page; anything else is a route change. The clicked entry is remembered in local storage.
@@ -30,12 +24,14 @@ export function useMenuNavigate() {
     event?.preventDefault();
     window.localStorage.setItem(ACTIVE_MENU_KEY, String(menu.id));
     if (menu.menuTarget === "_blank") {
-      // Opened at once, inside the click, so no pop-up blocker stops it; the address follows the ticket.
+      // Opened at once, inside the click, so no pop-up blocker stops it; the address follows the ticket. The server
+      // appends the ticket, and only to this site's paths or allowed hosts (decision 011).
       const win = window.open("about:blank", "_blank");
       try {
-        const { ticket } = await request<{ ticket: string }>("POST", "/api/v1/auth/ticket", { loading: false });
-        if (win) win.location.href = withTicket(menu.menuPath ?? "/", ticket);
-        else window.location.href = withTicket(menu.menuPath ?? "/", ticket);
+        const body = { path: menu.menuPath ?? "/" };
+        const { url } = await request<{ url: string }>("POST", "/api/v1/auth/ticket", { body, loading: false });
+        if (win) win.location.href = url;
+        else window.location.href = url;
       } catch {
         win?.close();
       }

@@ -1,3 +1,4 @@
+import { safeRedirect } from "../../../resources/redirect";
 import { z } from "../../../resources/z";
 import { endpoint, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
@@ -48,7 +49,7 @@ export function iframeSource(url: string, origin: string, allowedHosts: string[]
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
   if (parsed.origin === origin) {
     if (parsed.pathname.startsWith("/iframe/")) return null;
-    return parsed.pathname + parsed.search + parsed.hash;
+    return safeRedirect(parsed.pathname + parsed.search + parsed.hash, "") || null;
   }
   return allowedHosts.includes(parsed.host) || allowedHosts.includes(parsed.hostname) ? parsed.href : null;
 }
