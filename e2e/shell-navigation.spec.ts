@@ -154,7 +154,11 @@ for (const { name, width, mobile } of WIDTHS) {
       await expect(page).toHaveURL(/\/admin\/dashboard$/);
 
       // In a browser without the cookie the ticket signs in once; used again it leads to sign-in.
-      const ticket = await page.evaluate(async () => (await (await fetch("/api/v1/auth/ticket", { method: "POST" })).json()).data.ticket as string);
+      const ticket = await page.evaluate(async () => {
+        const body = JSON.stringify({ path: "/admin/dashboard" });
+        const response = await fetch("/api/v1/auth/ticket", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+        return (await response.json()).data.ticket as string;
+      });
       const fresh = await browser.newContext({ viewport: { width, height: 800 } });
       const window1 = await fresh.newPage();
       await window1.goto(`/admin/sys/imageobj/index?name=%E6%A0%87&ticket=${ticket}`);

@@ -17,6 +17,9 @@ export const e2eUsers = {
   settingsNarrow: { userName: "settings.narrow", password: "Settings-Pass-2026", roleIds: [501], pwdSecurityLevel: 2 },
   clerk: { userName: "clerk", password: "Clerk-Pass-2026", roleIds: [501], pwdSecurityLevel: 2 },
   auditor: { userName: "auditor", password: "Auditor-Pass-2026", roleIds: [502], pwdSecurityLevel: 2 },
+  // e2e/security.spec.ts: one sends a sign-in ticket, the other is the signed-in user it must not displace.
+  ticketSender: { userName: "ticket.sender", password: "Ticket-Sender-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  ticketVictim: { userName: "ticket.victim", password: "Ticket-Victim-2026", roleIds: [1], pwdSecurityLevel: 2 },
   alertWide: { userName: "alert.wide", password: "Alert-Pass-2026", roleIds: [911], pwdSecurityLevel: 2, tenantId: 901 },
   alertNarrow: { userName: "alert.narrow", password: "Alert-Pass-2026", roleIds: [912], pwdSecurityLevel: 2, tenantId: 902 },
 } as const;
