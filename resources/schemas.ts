@@ -1,4 +1,5 @@
 import { filterFields, formFields, sortableFields, PAGE_SIZES, type FieldDef, type FieldType, type ResourceDef } from "./define";
+import { UPLOAD_REFERENCE, uploadMessages } from "./uploads";
 import { z } from "./z";
 
 /**
@@ -37,6 +38,9 @@ function valueSchema(field: FieldDef): z.ZodType {
       return z.string().regex(TIME, `${field.label}格式应为 HH:mm`);
     case "datetime":
       return z.coerce.number({ error: `${field.label}必须是时间` }).int();
+    case "image":
+    case "file":
+      return z.string().trim().regex(UPLOAD_REFERENCE, uploadMessages.reference(field.label));
     default: {
       let s = z.string().trim().max(field.max ?? (field.type === "longText" ? 2000 : 200), `${field.label}不能超过 ${field.max ?? (field.type === "longText" ? 2000 : 200)} 个字符`);
       if (field.required) s = s.min(1, `请输入${field.label}`);

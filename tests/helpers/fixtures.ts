@@ -3,6 +3,7 @@ import { hashPassword } from "../../server/auth/password";
 import { newId } from "../../server/db";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import type { Envelope } from "../../server/http/envelope";
+import { uploadReference } from "../../resources/uploads";
 import { loginBody, ORIGIN, type TestApp } from "./api";
 
 export interface NewUser {
@@ -53,6 +54,16 @@ export async function createUser(app: TestApp, user: NewUser): Promise<number> {
     }
   });
   return id;
+}
+
+/** Records an upload (its row only; no bytes are read) so image and file fields may reference it; returns the reference. */
+export async function uploadedReference(app: TestApp, kind: "image" | "file", tenantId = DEFAULT_TENANT_ID): Promise<string> {
+  const id = newId();
+  await app.database.db
+    .insertInto("upload")
+    .values({ tenant_id: tenantId, id, kind, content_type: kind === "image" ? "image/png" : "application/octet-stream", size: 1, file_name: `${kind}.bin`, sha256: "0".repeat(64), created_at: Date.now(), created_by: null })
+    .execute();
+  return uploadReference(id);
 }
 
 /** POST /login with the given options; returns the whole call result. */

@@ -14,6 +14,7 @@ import { newId } from "../../server/db";
 import { DEFAULT_TENANT_ID, ROOT_ORG_ID, stableId } from "../../server/db/seed";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { uploadedReference } from "../helpers/fixtures";
 
 /**
  * Walks every system-management declaration of this suite's owner through the generic API: create with values built
@@ -33,12 +34,14 @@ interface Refs {
   merchantId: number;
   parameterCodes: string[];
   orgIds: number[];
+  /** References of uploads, two of each kind, for image and file fields. */
+  uploads: Record<"image" | "file", string[]>;
 }
 
 const hex = (n: number, width: number) => n.toString(16).toUpperCase().padStart(width, "0");
 
 /** Values a field's declaration accepts, the n-th of a run (unique where the field is). */
-function generic(field: FieldDef, n: number, run: number): unknown {
+function generic(field: FieldDef, n: number, run: number, refs: Refs): unknown {
   switch (field.type) {
     case "text":
       return `${field.label}${run}-${n}`;
@@ -60,7 +63,7 @@ function generic(field: FieldDef, n: number, run: number): unknown {
       return `0${n}:30`;
     case "image":
     case "file":
-      return `/uploads/sys/${field.name}-${run}-${n}.bin`;
+      return refs.uploads[field.type][n % 2];
     default:
       return undefined;
   }
@@ -112,7 +115,7 @@ function specific(def: ResourceDef, n: number, run: number, refs: Refs): Row {
 function sampleValues(def: ResourceDef, n: number, run: number, refs: Refs): Row {
   const values: Row = {};
   for (const field of formFields(def)) {
-    const value = generic(field, n, run);
+    const value = generic(field, n, run, refs);
     if (value !== undefined && field.type !== "treeParent" && field.type !== "relation") values[field.name] = value;
   }
   return { ...values, ...specific(def, n, run, refs) };
@@ -190,7 +193,8 @@ for (const dialect of dialects) {
         const parameter = await created("/api/v1/sys/parameterConfig/create", { paramCode: `fixture.p${n}`, paramName: `夹具参数${n}`, paramValue: String(n) });
         parameterCodes.push(parameter.paramCode as string);
       }
-      refs = { dictCode, deviceIds, merchantId: merchant.id as number, parameterCodes, orgIds: [await insertOrg("一号档口"), await insertOrg("二号档口")] };
+      const uploads = { image: [await uploadedReference(app, "image"), await uploadedReference(app, "image")], file: [await uploadedReference(app, "file"), await uploadedReference(app, "file")] };
+      refs = { dictCode, deviceIds, merchantId: merchant.id as number, parameterCodes, orgIds: [await insertOrg("一号档口"), await insertOrg("二号档口")], uploads };
     });
     afterAll(async () => {
       await app?.close();

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { adminToken, createTestApp, loginAs, loginBody, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
-import { createUser } from "../helpers/fixtures";
+import { createUser, uploadedReference } from "../helpers/fixtures";
 import { createTenantWithAdmin, expectOk } from "../helpers/tenants";
 
 const PARTNER = "https://partner.example";
@@ -154,6 +154,32 @@ for (const dialect of dialects) {
         const log = await app.database.db.selectFrom("operation_log").select("changes").where("entity_id", "=", created.id).execute();
         expect(log.length).toBeGreaterThan(1);
         for (const row of log) expect(row.changes).not.toMatch(/vendor-secret-key/);
+      });
+
+      test("image and file fields accept only references to files uploaded here", async () => {
+        const create = (image: unknown) =>
+          app.call<{ fieldErrors: Record<string, string[]> }>("POST", "/api/v1/sys/imageObj/create", { token: admin, body: { name: "标志", imageType: "logo", image, status: "1" } });
+        const tenant = await createTenantWithAdmin(app, admin, "files");
+        const foreign = await uploadedReference(app, "image", tenant.tenantId);
+        const notAPicture = await uploadedReference(app, "file");
+        for (const image of [
+          "javascript:alert(1)",
+          "http://evil.example/logo.png",
+          "//evil.example/x.png",
+          "data:text/html,<script>alert(1)</script>",
+          "/api/v1/sys/file/view?id=1&x=//evil.example",
+          "/api/v1/sys/file/view?id=999999999",
+          foreign,
+          notAPicture,
+        ]) {
+          const refused = await create(image);
+          expect(refused.body.status, image).toBe(400);
+          expect(refused.body.data.fieldErrors.image, image).toEqual(["图片只能是本站上传的文件"]);
+        }
+        expect((await create(await uploadedReference(app, "image"))).body.status).toBe(200);
+
+        const avatar = await app.call<{ fieldErrors: Record<string, string[]> }>("POST", "/api/v1/auth/user/updateProfile", { token: admin, body: { avatar: "http://evil.example/me.png" } });
+        expect(avatar.body.data.fieldErrors.avatar).toEqual(["头像只能是本站上传的图片"]);
       });
 
       test("getWeappQRCode with a malformed Authorization parameter answers a 401 envelope", async () => {

@@ -5,7 +5,7 @@ import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seedMenus } from "../../server/db/see
 import { applySecurityHeaders } from "../../server/http/security";
 import { createTestApp, loginAs, adminToken, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
-import { createUser, freezeDate, setDate } from "../helpers/fixtures";
+import { createUser, freezeDate, setDate, uploadedReference } from "../helpers/fixtures";
 
 const SAVE = "/api/v1/auth/user/saveSettings";
 const INFO = "/api/v1/auth/user/info";
@@ -116,13 +116,14 @@ for (const dialect of dialects) {
 
       test("the profile shows and changes the own name, avatar, phone and navigation mode", async () => {
         const { token, userName } = await newUser([ADMIN_ROLE_ID]);
+        const avatar = await uploadedReference(app, "image");
         const saved = await app.call("POST", "/api/v1/auth/user/updateProfile", {
           token,
-          body: { realName: "王小明", avatar: "/logo.svg", phone: "138 0000 0000", navigationMode: "left" },
+          body: { realName: "王小明", avatar, phone: "138 0000 0000", navigationMode: "left" },
         });
         expect(saved.body.status).toBe(200);
         const profile = await app.call("GET", "/api/v1/auth/user/profile", { token });
-        expect(profile.body.data).toEqual({ userName, realName: "王小明", avatar: "/logo.svg", phone: "138 0000 0000", navigationMode: "left" });
+        expect(profile.body.data).toEqual({ userName, realName: "王小明", avatar, phone: "138 0000 0000", navigationMode: "left" });
         const bad = await app.call<{ fieldErrors: Record<string, string[]> }>("POST", "/api/v1/auth/user/updateProfile", {
           token,
           body: { avatar: "javascript:alert(1)", phone: "call me" },
@@ -189,14 +190,15 @@ for (const dialect of dialects) {
         const logo = () => app.call<string>("GET", "/api/v1/sys/imageObj/findLogoImage", { token: admin });
         expect((await logo()).body).toMatchObject({ status: 200, data: "" });
         const create = (body: Record<string, unknown>) => app.call("POST", "/api/v1/sys/imageObj/create", { token: admin, body, headers: sameOrigin });
-        expect((await create({ name: "横幅", imageType: "banner", image: "/banner.png", status: "1" })).body.status).toBe(200);
+        const [banner, oldLogo, newLogo, offLogo] = [await uploadedReference(app, "image"), await uploadedReference(app, "image"), await uploadedReference(app, "image"), await uploadedReference(app, "image")];
+        expect((await create({ name: "横幅", imageType: "banner", image: banner, status: "1" })).body.status).toBe(200);
         expect((await logo()).body.data).toBe("");
-        expect((await create({ name: "旧标志", imageType: "logo", image: "/old-logo.png", status: "1" })).body.status).toBe(200);
+        expect((await create({ name: "旧标志", imageType: "logo", image: oldLogo, status: "1" })).body.status).toBe(200);
         await new Promise((r) => setTimeout(r, 5));
-        expect((await create({ name: "新标志", imageType: "logo", image: "/new-logo.png", status: "1" })).body.status).toBe(200);
+        expect((await create({ name: "新标志", imageType: "logo", image: newLogo, status: "1" })).body.status).toBe(200);
         await new Promise((r) => setTimeout(r, 5));
-        expect((await create({ name: "停用标志", imageType: "logo", image: "/off-logo.png", status: "0" })).body.status).toBe(200);
-        expect((await logo()).body.data).toBe("/new-logo.png");
+        expect((await create({ name: "停用标志", imageType: "logo", image: offLogo, status: "0" })).body.status).toBe(200);
+        expect((await logo()).body.data).toBe(newLogo);
         expect((await app.call("GET", "/api/v1/sys/imageObj/findLogoImage")).body.status).toBe(401);
       });
 

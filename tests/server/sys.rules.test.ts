@@ -6,7 +6,7 @@ import { newId } from "../../server/db";
 import { ROOT_ORG_ID, seed, stableId } from "../../server/db/seed";
 import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
-import { createUser } from "../helpers/fixtures";
+import { createUser, uploadedReference } from "../helpers/fixtures";
 
 type Row = Record<string, unknown>;
 type Page = { records: Row[]; total: number };
@@ -423,14 +423,20 @@ for (const dialect of dialects) {
     });
 
     describe("appVersion and modelVersion", () => {
-      const version = (extra: Row) => ({ versionName: "1.0.0", fileType: "apk", fileUrl: "/uploads/app.apk", status: "0", ...extra });
+      // A file field names an upload of the caller's tenant.
+      const files = { home: "", other: "" };
+      beforeAll(async () => {
+        files.home = await uploadedReference(app, "file");
+        files.other = await uploadedReference(app, "file", otherTenantId);
+      });
+      const version = (extra: Row, tenant: keyof typeof files = "home") => ({ versionName: "1.0.0", fileType: "apk", fileUrl: files[tenant], status: "0", ...extra });
 
       test("a version code appears once per file type", async () => {
         await ok("/api/v1/sys/appVersion/create", version({ versionCode: 100 }));
         await expectFieldError(await post("/api/v1/sys/appVersion/create", version({ versionCode: 100 })), "versionCode", "该文件类型下已有此版本号");
         const bdu = await ok("/api/v1/sys/appVersion/create", version({ versionCode: 100, fileType: "bdu" }));
         await expectFieldError(await post("/api/v1/sys/appVersion/update", { id: bdu.id, fileType: "apk" }), "versionCode", "该文件类型下已有此版本号");
-        expect((await ok("/api/v1/sys/appVersion/create", version({ versionCode: 100 }), otherToken)).tenantId).toBe(otherTenantId);
+        expect((await ok("/api/v1/sys/appVersion/create", version({ versionCode: 100 }, "other"), otherToken)).tenantId).toBe(otherTenantId);
       });
 
       test("publishing stamps the time, withdrawing clears it; a published version is not deleted", async () => {
@@ -460,9 +466,9 @@ for (const dialect of dialects) {
       });
 
       test("a published model version is not deleted until withdrawn", async () => {
-        const m = await ok("/api/v1/sys/modelVersion/create", { version: "food-2026.03", fileUrl: "/uploads/model.bin", status: "1" });
+        const m = await ok("/api/v1/sys/modelVersion/create", { version: "food-2026.03", fileUrl: files.home, status: "1" });
         expect(typeof m.publishedAt).toBe("number");
-        await expectFieldError(await post("/api/v1/sys/modelVersion/create", { version: "food-2026.03", fileUrl: "/uploads/m2.bin", status: "0" }), "version", "模型版本已存在");
+        await expectFieldError(await post("/api/v1/sys/modelVersion/create", { version: "food-2026.03", fileUrl: files.home, status: "0" }), "version", "模型版本已存在");
         const refused = await get("/api/v1/sys/modelVersion/delete", { id: m.id });
         expect(refused.http).toBe(409);
         expect(refused.body.message).toBe("已发布的模型版本不能删除，请先取消发布");

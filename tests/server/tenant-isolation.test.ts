@@ -9,6 +9,7 @@ import type { Endpoint } from "../../server/http/endpoint";
 import { toColumns, type Row } from "../../server/modules/resource/rows";
 import { adminToken, createTestApp, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { uploadedReference } from "../helpers/fixtures";
 import { createTenantWithAdmin, switchTenant, type TenantFixture } from "../helpers/tenants";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 
@@ -138,7 +139,7 @@ for (const dialect of dialects) {
             break;
           case "image":
           case "file":
-            if (field.required) values[field.name] = "/uploads/sample.png";
+            if (field.required) values[field.name] = await uploadedReference(app, field.type, tenants[who].tenantId);
             break;
           case "relation":
           case "treeParent": {

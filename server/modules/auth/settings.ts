@@ -1,7 +1,9 @@
 import { defaultSettings, type UserSettings } from "../../../resources/auth";
+import { UPLOAD_REFERENCE } from "../../../resources/uploads";
 import { z } from "../../../resources/z";
 import { endpoint, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
+import { assertUploaded } from "../sys/files";
 import { buildTree, menuRowsFor } from "../sys/menu";
 import { isAdmin } from "./session";
 import { parseSettings } from "./userInfo";
@@ -50,7 +52,7 @@ const profileSchema = z.strictObject({
     .string()
     .trim()
     .max(500)
-    .refine((v) => v === "" || /^(\/|https?:\/\/|data:image\/(png|jpeg);base64,)/.test(v), "头像地址不正确")
+    .refine((v) => v === "" || UPLOAD_REFERENCE.test(v), "头像只能是本站上传的图片")
     .nullable()
     .optional(),
   phone: z
@@ -119,6 +121,7 @@ export const settingsEndpoints: Endpoint[] = [
     handle: async (ctx, { body }) => {
       const session = ctx as SessionContext;
       const user = await readUser(session);
+      await assertUploaded(ctx.services.db, session.session.tenantId, { name: "avatar", label: "头像", type: "image" }, body.avatar);
       const changes = {
         ...(body.realName !== undefined ? { real_name: emptyToNull(body.realName) } : {}),
         ...(body.avatar !== undefined ? { avatar: emptyToNull(body.avatar) } : {}),

@@ -8,6 +8,7 @@ import { runPrepared } from "../../db/prepared";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { isSuper } from "../auth/session";
+import { assertUploaded } from "../sys/files";
 import { recordOperation } from "./operationLog";
 import { toColumns, toRecord, type Row } from "./rows";
 
@@ -188,9 +189,13 @@ export async function getInfo(ctx: SessionContext, def: ResourceDef, id: number,
   return record;
 }
 
-/** A relation names a row the caller may see: one of its own tenant when the target is tenant-scoped. */
+/**
+ * A relation names a row the caller may see: one of its own tenant when the target is tenant-scoped. A picture or
+ * file names an upload of the tenant.
+ */
 export async function checkRelations(ctx: SessionContext, def: ResourceDef, values: Row) {
   for (const field of def.fields) {
+    if (field.type === "image" || field.type === "file") await assertUploaded(ctx.services.db, ctx.session.tenantId, field, values[field.name]);
     if ((field.type !== "relation" && field.type !== "treeParent") || !field.relation) continue;
     const value = values[field.name];
     const target = findResource(field.relation);

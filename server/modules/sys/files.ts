@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FILE_MAX_BYTES, IMAGE_MAX_BYTES, uploadMessages } from "../../../resources/uploads";
+import { FILE_MAX_BYTES, IMAGE_MAX_BYTES, UPLOAD_REFERENCE, uploadMessages, uploadReference } from "../../../resources/uploads";
 import { z } from "../../../resources/z";
-import { newId } from "../../db";
+import { newId, type Db } from "../../db";
 import { endpoint, type Endpoint, type SessionContext } from "../../http/endpoint";
-import { ApiError, Status } from "../../http/envelope";
+import { ApiError, fieldError, Status } from "../../http/envelope";
 
 /** The picture's real type from its first bytes; the name and the browser's claim are not trusted. */
 export function sniffImage(bytes: Uint8Array): "image/jpeg" | "image/png" | null {
@@ -13,6 +13,16 @@ export function sniffImage(bytes: Uint8Array): "image/jpeg" | "image/png" | null
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length > 8 && png.every((b, i) => bytes[i] === b)) return "image/png";
   return null;
+}
+
+/** An image or file field's value names an upload of this tenant (a picture, for an image field). */
+export async function assertUploaded(db: Db, tenantId: number, field: { name: string; label: string; type: string }, value: unknown) {
+  if (value === undefined || value === null || value === "") return;
+  const id = typeof value === "string" ? UPLOAD_REFERENCE.exec(value)?.[1] : undefined;
+  const row = id
+    ? await db.selectFrom("upload").select("kind").where("tenant_id", "=", tenantId).where("id", "=", Number(id)).executeTakeFirst()
+    : undefined;
+  if (!row || (field.type === "image" && row.kind !== "image")) throw fieldError(field.name, uploadMessages.reference(field.label));
 }
 
 const fileTypes: Record<string, string> = { apk: "application/vnd.android.package-archive" };
@@ -67,7 +77,7 @@ const upload = endpoint({
         created_by: sctx.session.userId,
       })
       .execute();
-    return { id, url: `/api/v1/sys/file/view?id=${id}`, fileName, size: bytes.length, contentType };
+    return { id, url: uploadReference(id), fileName, size: bytes.length, contentType };
   },
 });
 
