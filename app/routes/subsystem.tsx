@@ -4,7 +4,7 @@ import type { Route } from "./+types/subsystem";
 import { apiCall } from "~/lib/api.server";
 import { flatten, type SubsystemInfo } from "~/lib/menus";
 import { HOME_PATH } from "~/lib/paths";
-import { requireUserInfo } from "~/lib/session.server";
+import { requireUserInfo, safeRedirect } from "~/lib/session.server";
 import { SUBSYSTEM_COOKIE, YEAR_SECONDS } from "~/lib/shell-state";
 
 const subsystemCookie = (id: number) => `${SUBSYSTEM_COOKIE}=${id}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax`;
@@ -25,7 +25,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const page = flatten(menus.data ?? []).find((m) => String(m.id) === params.pageId && m.menuType === "page" && m.menuPath);
   if (!page) throw data(null, { status: 404 });
   const path = page.menuPath as string;
-  return redirect(page.menuTarget === "iframe" ? `/iframe/reportview?url=${encodeURIComponent(path)}` : path, { headers });
+  // A redirect stays on this site (decision 011); a page on another host opens in the iframe page, which checks
+  // IFRAME_ALLOWED_HOSTS.
+  const embedded = page.menuTarget === "iframe" || safeRedirect(path, "") === "";
+  return redirect(embedded ? `/iframe/reportview?url=${encodeURIComponent(path)}` : path, { headers });
 }
 
 export default function Subsystem() {
