@@ -1,4 +1,7 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import * as http from "node:http";
+import { join } from "node:path";
 import { expect, test, type APIRequestContext, type BrowserContext } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { E2E_PORTS, e2eUsers } from "./support/servers";
@@ -14,10 +17,10 @@ interface RawAnswer {
 }
 
 /** A request sent byte for byte as written (a browser or fetch would normalise the path first). */
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string, port: number = E2E_PORTS.main): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const framing = body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) };
-    const request = http.request({ host: "127.0.0.1", port: E2E_PORTS.main, method, path, headers: { ...framing, ...headers } }, (response) => {
+    const request = http.request({ host: "127.0.0.1", port, method, path, headers: { ...framing, ...headers } }, (response) => {
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk) => (text += chunk));
@@ -213,5 +216,36 @@ test.describe("sign-in tickets", () => {
     const noOrigin = await request.post("/api/v1/auth/ticket/exchange", { data: { ticket } });
     expect((await noOrigin.json()).status).toBe(403);
     expect(noOrigin.headers()["set-cookie"]).toBeUndefined();
+  });
+});
+
+test.describe("behind a trusted proxy", () => {
+  const port = E2E_PORTS.main + 7;
+  let server: ChildProcess;
+
+  test.beforeAll(async () => {
+    const dir = join(process.cwd(), "test-results", `e2e-proxy-${port}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    server = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: join(dir, "proxy.db"), TRUST_PROXY: "on", CANTEEN_ADMIN_PASSWORD: "Proxy-Admin-First-1" },
+      stdio: "ignore",
+    });
+    await expect.poll(async () => (await raw("GET", "/healthz", {}, undefined, port).catch(() => ({ status: 0 }))).status, { timeout: 30_000 }).toBe(200);
+  });
+  test.afterAll(() => {
+    server?.kill("SIGTERM");
+  });
+
+  test("HTTPS as the proxy reports it brings Strict-Transport-Security; plain HTTP and an untrusted claim do not", async () => {
+    for (const path of ["/login", "/api/v1/auth/loginConfig"]) {
+      const https = await raw("GET", path, { "X-Forwarded-Proto": "https" }, undefined, port);
+      expect(https.headers["strict-transport-security"], path).toBe("max-age=31536000");
+      const plain = await raw("GET", path, { "X-Forwarded-Proto": "http" }, undefined, port);
+      expect(plain.headers["strict-transport-security"], path).toBeUndefined();
+      // Without TRUST_PROXY the header is anyone's to send, so it proves nothing.
+      const untrusted = await raw("GET", path, { "X-Forwarded-Proto": "https" });
+      expect(untrusted.headers["strict-transport-security"], path).toBeUndefined();
+    }
   });
 });
