@@ -30,6 +30,11 @@ for (const dialect of dialects) {
         expect(own.body.status).toBe(200);
         expect(own.body.data.url).toBe(`/admin/dashboard?from=menu&ticket=${own.body.data.ticket}`);
 
+        const report = await ticketFor(admin, "/iframe/reportview?url=%2Fadmin%2Fdashboard");
+        expect(report.body.data.url).toBe(`/iframe/reportview?url=%2Fadmin%2Fdashboard&ticket=${report.body.data.ticket}`);
+        const absolute = await ticketFor(admin, `${ORIGIN}/admin/dashboard`);
+        expect(absolute.body.data.url).toBe(`/admin/dashboard?ticket=${absolute.body.data.ticket}`);
+
         const partner = await ticketFor(admin, `${PARTNER}/report`);
         expect(partner.body.data.url).toBe(`${PARTNER}/report?ticket=${partner.body.data.ticket}`);
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { safeRedirect } from "../../../resources/redirect";
 import { z } from "../../../resources/z";
 import { hashToken, newToken, tokenFrom } from "../../auth/tokens";
 import { isHttps, serializeCookie, TOKEN_COOKIE } from "../../http/cookies";
@@ -20,8 +21,8 @@ export const ticketMessages = {
  * IFRAME_ALLOWED_HOSTS (the list `/iframe/reportview` embeds from). The audience is the host that may exchange it.
  */
 function ticketTarget(path: string, here: URL, allowedHosts: string[]): { url: URL; audience: string } | null {
-  const source = iframeSource(path, here.origin, allowedHosts);
-  if (source === null) return null;
+  const source = safeRedirect(path, "") || iframeSource(path, here.origin, allowedHosts);
+  if (!source) return null;
   const url = new URL(source, here.origin);
   return { url, audience: url.host };
 }
