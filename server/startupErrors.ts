@@ -51,7 +51,9 @@ export function startupErrorMessage(error: unknown, config: Pick<Config, "DATABA
     return null;
   }
   const path = url.replace(/^file:/, "");
-  switch (code) {
+  // SQLite's extended codes (SQLITE_READONLY_DIRECTORY, SQLITE_CANTOPEN_ISDIR…) count as their primary code.
+  const primary = code?.match(/^SQLITE_(READONLY|CANTOPEN|NOTADB|CORRUPT|FULL)/)?.[0] ?? code;
+  switch (primary) {
     case "ENOTDIR":
     case "EEXIST":
       return `启动失败：数据库路径 ${path} 中有一级不是目录。请把 DATABASE_URL 指向一个目录中的文件。`;
