@@ -32,15 +32,15 @@ const KNOWN_EXCEPTIONS: Record<string, { why: string; problems: string[] }> = {
   },
   login_name: {
     why: "sign-in finds the tenant from the name, so it is read by name before any tenant is known (a reference table)",
-    problems: ["primary key (user_name) does not start with tenant_id"],
+    problems: ["primary key (user_name) does not start with tenant_id", "foreign key login_name_user_fk → user cannot be kept unless the table is sharded by tenant_id"],
   },
   login_ticket: {
     why: "a ticket is looked up by its hash before the tenant is known (distributed by ticket_hash)",
-    problems: ["primary key (ticket_hash) does not start with tenant_id"],
+    problems: ["primary key (ticket_hash) does not start with tenant_id", "foreign key login_ticket_user_fk → user cannot be kept unless the table is sharded by tenant_id"],
   },
   session: {
     why: "every request finds its session by the token's hash before the tenant is known (distributed by token_hash)",
-    problems: ["primary key (token_hash) does not start with tenant_id"],
+    problems: ["primary key (token_hash) does not start with tenant_id", "foreign key session_user_fk → user cannot be kept unless the table is sharded by tenant_id"],
   },
 };
 
@@ -98,6 +98,9 @@ function violations(tables: Table[]): Record<string, string[]> {
       if (!tenantTables.has(fk.references)) continue;
       if (fk.columns[0] !== "tenant_id" || fk.referencedColumns[0] !== "tenant_id") {
         add(t.name, `foreign key ${fk.name} (${fk.columns.join(", ")}) → ${fk.references} (${fk.referencedColumns.join(", ")}) does not start with tenant_id`);
+      } else if (t.primaryKey?.[0] !== "tenant_id") {
+        // A table sharded by another key is not co-located with the tenant table it refers to.
+        add(t.name, `foreign key ${fk.name} → ${fk.references} cannot be kept unless the table is sharded by tenant_id`);
       }
     }
   }
