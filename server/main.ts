@@ -66,7 +66,7 @@ export interface RunningServer {
 }
 
 /** After the signal, a kept-alive connection that stays quiet this long is closed (one that asks is answered). */
-const IDLE_GRACE_MS = 100;
+const IDLE_GRACE_MS = 500;
 
 export async function start(config: Config = loadConfig()): Promise<RunningServer> {
   const database = await openDatabase(config.DATABASE_URL);

@@ -14,6 +14,8 @@ export interface ServerProcess {
   child: ChildProcess;
   port: number;
   output(): string;
+  /** Resolves with the time the text first appears in the output. */
+  seen(text: string): Promise<number>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
@@ -33,12 +35,22 @@ export function spawnServer(port: number, env: Record<string, string>, options: 
     stdio: ["ignore", "pipe", "pipe"],
     ...(options.uid !== undefined ? { uid: options.uid, gid: options.uid } : {}),
   });
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
+  const watchers: { text: string; resolve(at: number): void }[] = [];
+  const take = (chunk: Buffer) => {
+    output += chunk;
+    for (const w of watchers.filter((w) => output.includes(w.text))) {
+      watchers.splice(watchers.indexOf(w), 1);
+      w.resolve(Date.now());
+    }
+  };
+  child.stdout?.on("data", take);
+  child.stderr?.on("data", take);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
-  return { child, port, output: () => output, exited };
+  const seen = (text: string) =>
+    output.includes(text) ? Promise.resolve(Date.now()) : new Promise<number>((resolve) => watchers.push({ text, resolve }));
+  return { child, port, output: () => output, seen, exited };
 }
 
 export async function waitHealthy(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
