@@ -1,3 +1,4 @@
+import * as net from "node:net";
 import { expect, test } from "@playwright/test";
 import { adminSession, postgresSchema, postgresUrl, processPorts, send, spawnServer, stopServer, waitHealthy, type Answer } from "./support/processes";
 
@@ -78,6 +79,66 @@ test.describe("PostgreSQL ends the server's connections", () => {
       expect(acknowledged.filter((c) => !stored.has(c))).toEqual([]);
     } finally {
       await stopServer(server);
+      await pgSchema.drop();
+    }
+  });
+
+  test("while PostgreSQL cannot be reached at all, requests get 503; when it is back, the server serves again by itself", async () => {
+    const pgSchema = await postgresSchema();
+    // The server reaches PostgreSQL through a TCP forwarder that the test can take down and bring back (an outage).
+    const target = new URL(pgSchema.url);
+    const sockets = new Set<net.Socket>();
+    const forwarder = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 5432), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on("close", () => sockets.delete(s));
+        s.on("error", () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    const listen = () => new Promise<void>((resolve) => forwarder.listen(processPorts.spare, "127.0.0.1", resolve));
+    await listen();
+    const viaForwarder = new URL(pgSchema.url);
+    viaForwarder.hostname = "127.0.0.1";
+    viaForwarder.port = String(processPorts.spare);
+    const server = spawnServer(processPorts.a, { DATABASE_URL: viaForwarder.toString() });
+    try {
+      await waitHealthy(server);
+      const token = await adminSession(server.port);
+      const create = (code: string) =>
+        send(server.port, "POST", "/api/v1/auth/org/create", { token, body: { orgName: `停库${code}`, orgCode: code, orgType: "org", status: "1" } });
+      expect((await create("UP1")).body?.status).toBe(200);
+
+      // Down: existing connections cut, new ones refused.
+      await new Promise<void>((resolve) => {
+        forwarder.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      for (let i = 0; i < 3; i++) {
+        const refused = await create(`DOWN${i}`);
+        expect(refused.status).toBe(503);
+        expect(refused.body).toEqual(UNAVAILABLE);
+      }
+      expect((await send(server.port, "GET", "/api/v1/auth/org/findPage", { token })).body).toEqual(UNAVAILABLE);
+      expect((await send(server.port, "GET", "/healthz")).status).toBe(503);
+      expect(server.child.exitCode, server.output()).toBeNull();
+
+      // Back: the next requests open new connections.
+      await listen();
+      const backAt = Date.now();
+      let served = false;
+      while (!served && Date.now() - backAt < 5_000) served = (await create(`UP${Date.now()}`)).body?.status === 200;
+      expect(served, "no write succeeded within 5 s of PostgreSQL coming back").toBe(true);
+      const codes = (await pgSchema.query(`select org_code from ${pgSchema.schema}.org where org_code like 'DOWN%' or org_code = 'UP1'`)).rows.map((r) => r.org_code);
+      expect(codes).toEqual(["UP1"]);
+    } finally {
+      await stopServer(server);
+      forwarder.close();
+      for (const s of sockets) s.destroy();
       await pgSchema.drop();
     }
   });
