@@ -28,7 +28,7 @@ if (mayBuild && (!existsSync(entry) || statSync(entry).mtimeMs < sourceTime)) {
 
 if (process.argv.includes("--build-only")) process.exit(0);
 
-const { start, loadConfig, ConfigError } = await import(new URL(`../${entry}`, import.meta.url).href);
+const { start, loadConfig, ConfigError, startupErrorMessage } = await import(new URL(`../${entry}`, import.meta.url).href);
 let config;
 try {
   config = loadConfig();
@@ -39,7 +39,16 @@ try {
   }
   throw error;
 }
-const running = await start(config);
+let running;
+try {
+  running = await start(config);
+} catch (error) {
+  // A database or port an operator must fix gets one line saying what to do, not a stack trace.
+  const message = startupErrorMessage(error, config);
+  if (!message) throw error;
+  console.error(message);
+  process.exit(1);
+}
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, async () => {
     await running.close();

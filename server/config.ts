@@ -21,6 +21,7 @@ const configSchema = z.object({
   UPLOAD_DIR: z.string().min(1).default("data/uploads"),
   TRUST_PROXY: flag.default(false),
   LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   IFRAME_ALLOWED_HOSTS: z
     .string()
     .default("")

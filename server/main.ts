@@ -1,5 +1,6 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import * as http from "node:http";
+import * as net from "node:net";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { createGzip } from "node:zlib";
@@ -7,6 +8,7 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import "../resources/z";
 import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
+import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { isHttps } from "./http/cookies";
@@ -59,13 +61,24 @@ function staticResponse(clientDir: string, request: Request, pathname: string): 
 
 export interface RunningServer {
   server: http.Server;
+  /** Stops accepting, lets the requests received finish (until SHUTDOWN_TIMEOUT_SECONDS), closes the database. */
   close(): Promise<void>;
 }
 
+/** After the signal, a kept-alive connection that stays quiet this long is closed (one that asks is answered). */
+const IDLE_GRACE_MS = 500;
+
 export async function start(config: Config = loadConfig()): Promise<RunningServer> {
   const database = await openDatabase(config.DATABASE_URL);
-  await migrateToLatest(database.db);
-  const seeded = await seed(database.db, { adminPassword: config.CANTEEN_ADMIN_PASSWORD });
+  const seeded = await database
+    .exclusive(async () => {
+      await migrateToLatest(database.db);
+      return seed(database.db, { adminPassword: config.CANTEEN_ADMIN_PASSWORD });
+    })
+    .catch(async (error: unknown) => {
+      await database.close().catch(() => {});
+      throw error;
+    });
   if (seeded.adminPassword) {
     console.log(
       config.CANTEEN_ADMIN_PASSWORD
@@ -118,24 +131,76 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
       trustProxy: config.TRUST_PROXY,
       isApiPath,
       onError: (error) => {
+        const fault = databaseFault(error);
+        if (fault) {
+          logDatabaseFault(error);
+          return new Response(faultMessage(fault), { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+        }
         console.error(error);
         return new Response("服务器内部错误", { status: 500 });
       },
     }),
   );
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+
+  // Requests in flight per connection, so that a shutdown can tell busy connections from idle ones.
+  const inFlight = new Map<net.Socket, number>();
+  const responsesInFlight = new Set<http.ServerResponse>();
+  let draining = false;
+  const endIfIdle = (socket: net.Socket) => {
+    if (!inFlight.get(socket)) socket.end();
+  };
+  server.on("connection", (socket: net.Socket) => {
+    inFlight.set(socket, 0);
+    socket.once("close", () => inFlight.delete(socket));
+  });
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    responsesInFlight.add(res);
+    if (draining) res.setHeader("Connection", "close");
+    res.once("close", () => {
+      responsesInFlight.delete(res);
+      const left = inFlight.get(socket);
+      if (left !== undefined) inFlight.set(socket, left - 1);
+      if (draining) setImmediate(() => endIfIdle(socket));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await database.close().catch(() => {});
+    throw error;
+  });
   console.log(`智慧餐厅后台管理 已启动：http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      // Stop accepting, let requests in flight finish, then close the database.
+      draining = true;
+      const busy = [...inFlight.values()].reduce((sum, n) => sum + n, 0);
+      console.log(`正在停止：不再接受新连接，等待 ${busy} 个进行中的请求完成（最多 ${config.SHUTDOWN_TIMEOUT_SECONDS} 秒）`);
+      for (const res of responsesInFlight) if (!res.headersSent) res.setHeader("Connection", "close");
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        // net.Server's close stops listening and waits for the connections; http.Server's would also drop the idle
+        // kept-alive ones at once, losing a request already on its way in them.
+        net.Server.prototype.close.call(server, () => resolve());
+        setTimeout(() => inFlight.forEach((_, socket) => endIfIdle(socket)), IDLE_GRACE_MS).unref();
+        setTimeout(() => {
+          const cut = [...inFlight.values()].reduce((sum, n) => sum + n, 0);
+          if (cut) console.error(`停止期限已到：${cut} 个请求未完成即被中断`);
+          server.closeAllConnections();
+          inFlight.forEach((_, socket) => socket.destroy());
+        }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
       });
       await database.close();
+      console.log("已停止");
     })());
   return { server, close };
 }
 export { loadConfig, ConfigError } from "./config";
+export { startupErrorMessage } from "./startupErrors";

@@ -1,28 +1,20 @@
+import type { Db } from "../db";
+
 /**
- * A sliding one-minute window per key, in memory. It guards one process; behind several instances
- * each keeps its own window (the per-name lock in the database is the shared guard).
+ * A sliding one-minute window of sign-in attempts per client address, kept in the database so that every instance
+ * behind a load balancer counts the same attempts. Counting and recording are two statements: instances racing
+ * at the limit may let through one attempt each beyond it, which a limit meant against guessing can bear.
  */
-export class RateLimiter {
-  private hits = new Map<string, number[]>();
-
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs = 60_000,
-  ) {}
-
-  /** Records a hit and tells whether the key is still within its limit. */
-  allow(key: string, now = Date.now()): boolean {
-    const recent = (this.hits.get(key) ?? []).filter((t) => t > now - this.windowMs);
-    const allowed = recent.length < this.limit;
-    if (allowed) recent.push(now);
-    this.hits.set(key, recent);
-    if (this.hits.size > 10_000) this.prune(now);
-    return allowed;
-  }
-
-  private prune(now: number) {
-    for (const [key, times] of this.hits) {
-      if (!times.some((t) => t > now - this.windowMs)) this.hits.delete(key);
-    }
-  }
+export async function allowLoginAttempt(db: Db, ip: string, limit: number, now: number, windowMs = 60_000): Promise<boolean> {
+  const since = now - windowMs;
+  await db.deleteFrom("login_rate_hit").where("at", "<=", since).execute();
+  const recent = await db
+    .selectFrom("login_rate_hit")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("ip", "=", ip)
+    .where("at", ">", since)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.n) >= limit) return false;
+  await db.insertInto("login_rate_hit").values({ ip, at: now }).execute();
+  return true;
 }

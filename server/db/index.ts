@@ -13,6 +13,8 @@ import * as ticketAudience from "./migrations/0011_ticket_audience";
 import * as shell from "./migrations/0003_shell";
 import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
+import * as loginRate from "./migrations/0013_login_rate";
+import { logDatabaseFault } from "./faults";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -22,6 +24,8 @@ export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+  /** Runs `work` while no other instance on the same database runs its own (start-up: migrate and seed). */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
 
 const migrations: Record<string, Migration> = {
@@ -34,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "0003_shell": shell,
   "0005_auth": auth,
   "0004_sys": sys,
+  "0013_login_rate": loginRate,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
@@ -46,13 +51,14 @@ export interface OpenOptions {
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 10,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
+    const clientConfig = { connectionString: url, ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}) };
+    const pool = new pg.Pool({ ...clientConfig, max: 10 });
+    // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error', idle or checked out
+    // between two queries; unheard, that kills the process. The pool drops such a client and opens a new one.
+    pool.on("connect", (client) => client.on("error", (error) => logDatabaseFault(error)));
+    pool.on("error", () => {}); // the client's own listener above has logged it
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: "postgres", close: () => db.destroy() };
+    return { db, dialect: "postgres", close: () => db.destroy(), exclusive: (work) => withStartupLock(clientConfig, work) };
   }
   const path = url.replace(/^file:/, "");
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -63,8 +69,30 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   // Balances and stock must survive a power cut: every commit reaches the disk.
   sqlite.pragma("synchronous = FULL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  // Migrations run in transactions and the seed only adds what is missing; busy_timeout orders two processes.
+  return { db, dialect: "sqlite", close: () => db.destroy(), exclusive: (work) => work() };
 }
+
+/**
+ * Instances starting at once on one PostgreSQL database take turns to migrate and seed: Kysely's migrator locks
+ * the migrations, but two seeds could both find the first admin missing. The lock is a session advisory lock on a
+ * connection of its own, keyed by the schema, released when the work ends (or the connection drops).
+ */
+async function withStartupLock<T>(clientConfig: pg.ClientConfig, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client(clientConfig);
+  client.on("error", () => {}); // a dropped lock connection fails the query below, which reports it
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtext('canteen-start'), hashtext(current_schema()))");
+    return await work();
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+// After SQLITE_FULL (or an I/O error) SQLite has already rolled the transaction back; Kysely's ROLLBACK would then
+// fail with "cannot rollback - no transaction is active" and hide the real cause.
+const NO_ROLLBACK = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as SQLite.Statement;
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -79,6 +107,7 @@ function withStatementCache(sqlite: SQLite.Database) {
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
+      if (text === "rollback" && !sqlite.inTransaction) return NO_ROLLBACK;
       let statement = statements.get(text);
       if (statement) {
         statements.delete(text);
@@ -109,7 +138,7 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
-    throw new Error(`数据库迁移失败：${failed?.migrationName ?? ""} ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`数据库迁移失败：${failed?.migrationName ?? ""} ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 

@@ -158,6 +158,11 @@ export interface LoginLockTable {
   locked_until: number;
 }
 
+export interface LoginRateHitTable {
+  ip: string;
+  at: number;
+}
+
 export interface CaptchaTable {
   check_key: string;
   code_hash: string;
@@ -396,6 +401,7 @@ export interface Database {
   session: SessionTable;
   login_log: LoginLogTable;
   login_lock: LoginLockTable;
+  login_rate_hit: LoginRateHitTable;
   captcha: CaptchaTable;
 }
 

@@ -1,6 +1,6 @@
 import { ZodError } from "zod";
 import { z } from "../../resources/z";
-import { RateLimiter } from "../auth/rateLimit";
+import { allowLoginAttempt } from "../auth/rateLimit";
 import { authEndpoints } from "../modules/auth/endpoints";
 import { authenticate, isAdmin } from "../modules/auth/session";
 import { messages } from "../modules/messages";
@@ -12,6 +12,7 @@ import { allResourceEndpoints } from "../modules/resource/registry";
 import { permissionEndpoints } from "../modules/auth/permissionEndpoints";
 import { tenantEndpoints } from "../modules/sys/tenant";
 import { tokenFrom } from "../auth/tokens";
+import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
 import { ApiError, envelopeResponse, Status, type FieldErrors } from "./envelope";
 import { isCrossSite } from "./security";
@@ -66,7 +67,6 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];
-  const loginLimiter = new RateLimiter(services.config.LOGIN_RATE_PER_MINUTE);
 
   function authenticateIn(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<AuthSession> {
     const writes = ctx.request.method !== "GET" || endpoint.mutates;
@@ -83,7 +83,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
 
   async function run(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<unknown> {
     if (!endpoint.checksOrigin && isCrossSite(ctx.request, endpoint.mutates)) throw new ApiError(Status.FORBIDDEN, messages.crossSite);
-    if (endpoint.path === "/login" && !loginLimiter.allow(ctx.ip, ctx.now)) {
+    if (endpoint.path === "/login" && !(await allowLoginAttempt(services.db, ctx.ip, services.config.LOGIN_RATE_PER_MINUTE, ctx.now))) {
       throw new ApiError(Status.TOO_MANY_REQUESTS, messages.auth.tooManyRequests);
     }
     const { access } = endpoint;
@@ -139,6 +139,11 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
           { status: Status.BAD_REQUEST, message: `${messages.validation}：${field} ${first}`, data: { fieldErrors } },
           ctx.responseHeaders,
         );
+      }
+      const fault = databaseFault(error);
+      if (fault) {
+        logDatabaseFault(error);
+        return envelopeResponse({ status: Status.SERVICE_UNAVAILABLE, message: faultMessage(fault), data: null });
       }
       console.error(`[api] ${request.method} ${url.pathname}`, error);
       return envelopeResponse({ status: Status.SERVER_ERROR, message: messages.serverError, data: null });

@@ -5,6 +5,8 @@ export const messages = {
   badJson: "请求体不是有效的 JSON",
   validation: "参数校验失败",
   serverError: "服务器内部错误，请稍后再试",
+  databaseUnavailable: "数据库暂时不可用，请稍后重试",
+  storageFull: "存储空间不足，数据未保存",
   forbidden: "没有权限执行此操作",
   crossSite: "拒绝跨站请求",
   auth: {

@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as http from "node:http";
+import pg from "pg";
+import { E2E_PORTS } from "./servers";
+
+/** Ports for the servers these specs start themselves (the shared ones are E2E_PORTS.main and .captcha). */
+export const processPorts = { a: E2E_PORTS.main + 5, b: E2E_PORTS.main + 6, proxy: E2E_PORTS.main + 7, spare: E2E_PORTS.main + 8 } as const;
+export const ADMIN_PASSWORD = "Process-Admin-2026";
+export const NEW_ADMIN_PASSWORD = "Process-Admin-2026-Changed";
+export const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  output(): string;
+  /** Resolves with the time the text first appears in the output. */
+  seen(text: string): Promise<number>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/** `node scripts/start.mjs --no-build` as an operator starts it, with `env` on top of a fresh environment. */
+export function spawnServer(port: number, env: Record<string, string>, options: { uid?: number } = {}): ServerProcess {
+  let output = "";
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      CANTEEN_CAPTCHA: "off",
+      CANTEEN_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.uid } : {}),
+  });
+  const watchers: { text: string; resolve(at: number): void }[] = [];
+  const take = (chunk: Buffer) => {
+    output += chunk;
+    for (const w of watchers.filter((w) => output.includes(w.text))) {
+      watchers.splice(watchers.indexOf(w), 1);
+      w.resolve(Date.now());
+    }
+  };
+  child.stdout?.on("data", take);
+  child.stderr?.on("data", take);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  const seen = (text: string) =>
+    output.includes(text) ? Promise.resolve(Date.now()) : new Promise<number>((resolve) => watchers.push({ text, resolve }));
+  return { child, port, output: () => output, seen, exited };
+}
+
+export async function waitHealthy(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`server on ${server.port} exited:\n${server.output()}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${server.port}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server on ${server.port} did not start:\n${server.output()}`);
+}
+
+export async function stopServer(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
+  await server.exited;
+}
+
+/** A schema of its own on the test PostgreSQL, as DATABASE_URL (search_path and a name to find its connections by). */
+export async function postgresSchema(): Promise<{ schema: string; url: string; appName: string; drop(): Promise<void>; query: (text: string, values?: unknown[]) => Promise<pg.QueryResult> }> {
+  const schema = `e2e_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const url = new URL(postgresUrl as string);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  url.searchParams.set("application_name", schema);
+  return {
+    schema,
+    url: url.toString(),
+    appName: schema,
+    query: (text, values) => admin.query(text, values),
+    drop: async () => {
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    },
+  };
+}
+
+const enc = (s: string) => `ENC:${Buffer.from(s, "utf8").toString("base64")}`;
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: { status: number; message: string; data: unknown } | null;
+}
+
+/** One HTTP request through `agent` (keep-alive when the agent keeps connections). */
+export function send(port: number, method: "GET" | "POST", path: string, options: { token?: string; body?: unknown; agent?: http.Agent; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent: options.agent ?? false,
+        headers: {
+          ...(body ? { "Content-Type": "application/json" } : {}),
+          ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => {
+          let parsed: Answer["body"] = null;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not an envelope
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: parsed });
+        });
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+export async function signIn(port: number, userName: string, password: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return send(port, "POST", "/login", { body: { username: enc(userName), password: enc(password) }, headers });
+}
+
+/** Signs in as the first admin and changes the first-login password; returns the token. */
+export async function adminSession(port: number): Promise<string> {
+  const login = await signIn(port, "admin", ADMIN_PASSWORD);
+  const token = (login.body?.data as { token: string } | undefined)?.token;
+  if (!token) throw new Error(`sign-in failed: ${JSON.stringify(login.body)}`);
+  const changed = await send(port, "POST", "/api/v1/auth/user/modifyPasswd", { token, body: { oldPassword: ADMIN_PASSWORD, newPassword: NEW_ADMIN_PASSWORD } });
+  if (changed.body?.status !== 200) throw new Error(`modifyPasswd failed: ${JSON.stringify(changed.body)}`);
+  return token;
+}
