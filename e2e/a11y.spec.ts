@@ -3,7 +3,8 @@ import { expect, test, type Page } from "@playwright/test";
 import type { MenuNode } from "../resources/auth";
 import { flatten, visibleMenus } from "../app/lib/menus";
 import { signInFresh } from "./support/auth";
-import { e2eUsers } from "./support/servers";
+import { E2E_PORTS, e2eUsers } from "./support/servers";
+import { apiAs } from "./support/api";
 
 /** WCAG 2.1 level A and AA, as axe-core tags them. */
 const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -32,10 +33,17 @@ function entryHref(menu: MenuNode) {
   return menu.menuTarget === "iframe" ? `/iframe/reportview?url=${encodeURIComponent(path)}` : path;
 }
 
-test("the sign-in page has no WCAG 2.1 A/AA violation", async ({ page }) => {
+async function expectNone(page: Page, label: string) {
+  expect((await violations(page, label)).join("\n")).toBe("");
+}
+
+test("the sign-in page, with and without its captcha, has no WCAG 2.1 A/AA violation", async ({ page }) => {
   await page.goto("/login");
   await page.waitForLoadState("networkidle");
-  expect((await violations(page, "/login")).join("\n")).toBe("");
+  await expectNone(page, "/login");
+  await page.goto(`http://127.0.0.1:${E2E_PORTS.captcha}/login`);
+  await page.waitForLoadState("networkidle");
+  await expectNone(page, "/login (captcha)");
 });
 
 test("every screen of the admin's menu, with each list's create and edit pages, has no WCAG 2.1 A/AA violation", async ({ page }) => {
@@ -74,4 +82,51 @@ test("every screen of the admin's menu, with each list's create and edit pages, 
   }
   console.log(`axe: ${visited.length} pages checked`);
   expect(found, `${found.length} violating elements on ${visited.length} pages:\n${found.join("\n")}`).toEqual([]);
+});
+
+test("the side navigation, its collapsed bar, the menus, drawers and dialogs of the shell have no WCAG 2.1 A/AA violation", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { a11ySide } = e2eUsers;
+  const api = await apiAs(request, a11ySide.userName, a11ySide.password);
+  expect((await api.post("/api/v1/auth/user/saveSettings", { navigationMode: "left" })).status).toBe(200);
+  await signInFresh(page, a11ySide.userName, a11ySide.password, "/admin/auth/role/index");
+  await open(page, "/admin/auth/role/index");
+  await expectNone(page, "side navigation");
+
+  await page.getByRole("button", { name: "用户菜单" }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expectNone(page, "user menu");
+  await page.keyboard.press("Escape");
+
+  await page.getByRole("button", { name: "系统布局配置" }).click();
+  await expect(page.getByTestId("settings-drawer").getByRole("dialog")).toBeVisible();
+  await expectNone(page, "settings drawer");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  await page.getByRole("tab", { name: "角色", exact: true }).click({ button: "right" });
+  await expect(page.getByTestId("tags-context-menu")).toBeVisible();
+  await expectNone(page, "tags context menu");
+  await page.keyboard.press("Escape");
+
+  await open(page, "/admin/auth/role/index?delete=1");
+  await expect(page.getByTestId("confirm-delete")).toBeVisible();
+  await expectNone(page, "delete confirmation");
+
+  await page.getByTestId("sidebar-toggle").click();
+  await expect(page.getByTestId("sidebar")).toHaveAttribute("data-collapsed", "true");
+  await expectNone(page, "collapsed side bar");
+  await page.getByTestId("sidebar-toggle").click();
+
+  await open(page, "/admin/auth/role/create");
+  await page.getByRole("textbox").first().fill("草稿");
+  await page.getByRole("tab", { name: "首页" }).click();
+  await expect(page.getByRole("dialog", { name: "离开此页面？" })).toBeVisible();
+  await expectNone(page, "leave-form dialog");
+  await page.keyboard.press("Escape");
+
+  await page.setViewportSize({ width: 800, height: 800 });
+  await page.getByTestId("mobile-menu-button").click();
+  await expect(page.getByTestId("menu-drawer").getByRole("dialog")).toBeVisible();
+  await expectNone(page, "menu drawer (800 px)");
 });

@@ -113,6 +113,8 @@ export function canteenTheme(themeColor: string) {
     components: {
       Modal: { defaultProps: { closeButtonProps: { "aria-label": "关闭" } } },
       Drawer: { defaultProps: { closeButtonProps: { "aria-label": "关闭" } } },
+      // The placeholder that takes a menu's first focus is a div inside role=menu, which allows only menu items.
+      Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     },
     fontFamily:
       '-apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Helvetica Neue", Arial, sans-serif',

@@ -290,7 +290,7 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
       {side && (
         <AppShell.Navbar className={classes.navbar} data-testid="sidebar" data-collapsed={!sidebarOpened || undefined}>
           {settings.sidebarLogo && (
-            <Link to={HOME_PATH} className={classes.sideLogo} data-collapsed={!sidebarOpened || undefined} data-testid="sidebar-logo">
+            <Link to={HOME_PATH} className={classes.sideLogo} aria-label={t.appTitle} data-collapsed={!sidebarOpened || undefined} data-testid="sidebar-logo">
               <Image src={shell.logo} alt="" w={30} h={30} fit="contain" />
               {sidebarOpened && <Text className={classes.brandTitle}>{t.appTitle}</Text>}
             </Link>
