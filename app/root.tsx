@@ -9,7 +9,7 @@ import { notificationsWanted, useStore } from "./lib/feedback";
 import { t } from "./lib/messages";
 import { useNonce } from "./lib/nonce";
 import { PUBLIC_PATHS, hasTokenCookie, readFlash, requireUserInfo } from "./lib/session.server";
-import { canteenTheme } from "./lib/theme";
+import { canteenCssVariables, canteenTheme } from "./lib/theme";
 import { exchangeTicket } from "./lib/ticket.server";
 import { defaultSettings } from "../resources/auth";
 
@@ -41,7 +41,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        <MantineProvider theme={canteenTheme(settings.theme)} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
+        <MantineProvider theme={canteenTheme(settings.theme)} cssVariablesResolver={canteenCssVariables} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
           <Deferred when={wantNotifications}>
             <Notifications position="top-right" />
           </Deferred>

@@ -139,8 +139,8 @@ test("a filtered, sorted, paged list reopened from its URL shows the same rows",
   await sortLink.click();
   await expect(sortLink).toHaveAttribute("href", /tenantName=.*sort=tenantCode%2Cdesc/);
   await sortLink.click();
-  await expect(page.getByRole("link", { name: "10", exact: true })).toHaveAttribute("href", /sort=tenantCode%2Cdesc.*pageSize=10/);
-  await page.getByRole("link", { name: "10", exact: true }).click();
+  await expect(page.getByRole("link", { name: "每页 10 条" })).toHaveAttribute("href", /sort=tenantCode%2Cdesc.*pageSize=10/);
+  await page.getByRole("link", { name: "每页 10 条" }).click();
   await expect(page.getByRole("link", { name: "第 2 页" })).toHaveAttribute("href", /pageSize=10.*pageNum=2/);
   await page.getByRole("link", { name: "第 2 页" }).click();
   await expect(page).toHaveURL(/sort=tenantCode%2Cdesc/);
@@ -215,7 +215,7 @@ test("rows selected on a page are deleted together; row links navigate inside th
   await page.getByRole("link", { name: /租户编码/ }).click();
   await expect(page).toHaveURL(/sort=tenantCode%2Cdesc/);
   await expect(rows.first()).toContainText("batch-3");
-  await page.getByRole("link", { name: "50", exact: true }).click();
+  await page.getByRole("link", { name: "每页 50 条" }).click();
   await expect(page).toHaveURL(/pageSize=50/);
   await expect(page).toHaveURL(/tenantName=/);
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
@@ -293,7 +293,7 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText("共 20 条")).toBeVisible();
     await page.getByRole("link", { name: /租户编码/ }).click();
     await expect(page).toHaveURL(/sort=tenantCode%2Casc/);
-    await page.getByRole("link", { name: "10", exact: true }).click();
+    await page.getByRole("link", { name: "每页 10 条" }).click();
     await page.getByRole("link", { name: "第 2 页" }).click();
     await expect(page.locator("tbody tr")).toHaveCount(10);
     // Valid chains are all but every fifth; page 2 of 10, by code, starts after chain-12.

@@ -5,7 +5,8 @@ import { atWidth, cookie, expectNoReactErrors, gotoReady, signInTo, WIDTHS } fro
 /** A 2×2 PNG for the avatar upload. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==";
 
-const primary = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--mantine-color-brand-filled").trim());
+/** The chosen colour is the palette's shade 6; fills and text use it darkened to 4.5:1 (decision 016). */
+const primary = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--mantine-color-brand-6").trim());
 const serverHtml = async (page: Page, path: string) => (await page.request.get(path)).text();
 
 async function openSettings(page: Page) {

@@ -174,7 +174,7 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
   const activeIds = useMemo(() => new Set(active ? [...active.parentIds, active.id] : []), [active]);
   const titleOf = (pathname: string) => pageTitle(pathname, user.menuTreeList, shell.screens);
   const forbidden = !routeAllowed(location.pathname, user.roles, shell.routeRoles);
-  const subsystem = shell.subsystems.find((s) => s.id === shell.subsystemId);
+  const subsystemName = shell.subsystems.find((s) => s.id === shell.subsystemId)?.sysName ?? "子系统";
 
   const brand = (
     <Link to={HOME_PATH} className={classes.brand} aria-label={t.appTitle}>
@@ -190,9 +190,9 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
       {shell.subsystems.length > 1 && (
         <Menu position="bottom-end" width={200} shadow="md">
           <Menu.Target>
-            <UnstyledButton className={headerClasses.subsystem} data-dark={!side || undefined} aria-label="切换子系统" data-testid="subsystem-switcher">
+            <UnstyledButton className={headerClasses.subsystem} data-dark={!side || undefined} aria-label={`${subsystemName}，切换子系统`} data-testid="subsystem-switcher">
               <IconApps size={16} />
-              <span className={headerClasses.subsystemName}>{subsystem?.sysName ?? "子系统"}</span>
+              <span className={headerClasses.subsystemName}>{subsystemName}</span>
             </UnstyledButton>
           </Menu.Target>
           <Menu.Dropdown>
@@ -290,7 +290,7 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
       {side && (
         <AppShell.Navbar className={classes.navbar} data-testid="sidebar" data-collapsed={!sidebarOpened || undefined}>
           {settings.sidebarLogo && (
-            <Link to={HOME_PATH} className={classes.sideLogo} data-collapsed={!sidebarOpened || undefined} data-testid="sidebar-logo">
+            <Link to={HOME_PATH} className={classes.sideLogo} aria-label={t.appTitle} data-collapsed={!sidebarOpened || undefined} data-testid="sidebar-logo">
               <Image src={shell.logo} alt="" w={30} h={30} fit="contain" />
               {sidebarOpened && <Text className={classes.brandTitle}>{t.appTitle}</Text>}
             </Link>

@@ -22,4 +22,8 @@ export const e2eUsers = {
   ticketVictim: { userName: "ticket.victim", password: "Ticket-Victim-2026", roleIds: [1], pwdSecurityLevel: 2 },
   alertWide: { userName: "alert.wide", password: "Alert-Pass-2026", roleIds: [911], pwdSecurityLevel: 2, tenantId: 901 },
   alertNarrow: { userName: "alert.narrow", password: "Alert-Pass-2026", roleIds: [912], pwdSecurityLevel: 2, tenantId: 902 },
+  // The accessibility journeys (e2e/a11y.spec.ts) walk the admin's whole menu.
+  a11y: { userName: "a11y.admin", password: "A11y-Admin-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  a11ySide: { userName: "a11y.side", password: "A11y-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  keyboard: { userName: "keyboard.only", password: "Keyboard-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
 } as const;

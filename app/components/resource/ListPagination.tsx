@@ -1,6 +1,8 @@
 import { Button, Group, Pagination, Text } from "@mantine/core";
 import { PAGE_SIZES } from "../../../resources/define";
 
+const CONTROL_LABELS = { first: "第一页", previous: "上一页", next: "下一页", last: "最后一页" };
+
 /**
  * Page links and page-size links: paging works before JavaScript loads. They are plain anchors, routed in the app
  * by the list's `useAppLinkNavigation`.
@@ -35,6 +37,7 @@ export function ListPagination({
             size="compact-xs"
             variant={size === pageSize ? "filled" : "subtle"}
             aria-current={size === pageSize ? "true" : undefined}
+            aria-label={`每页 ${size} 条`}
           >
             {size}
           </Button>
@@ -52,7 +55,9 @@ export function ListPagination({
         getControlProps={(control) => {
           const target = { first: 1, previous: pageNum - 1, next: pageNum + 1, last: pages }[control];
           const disabled = target < 1 || target > pages || target === pageNum;
-          return disabled ? {} : { component: "a", href: hrefFor({ pageNum: String(target) }), "data-app-link": true };
+          // The controls show only arrows: a screen reader needs their names, disabled or not.
+          const label = { "aria-label": CONTROL_LABELS[control] };
+          return disabled ? label : { ...label, component: "a", href: hrefFor({ pageNum: String(target) }), "data-app-link": true };
         }}
       />
     </Group>

@@ -41,18 +41,23 @@ export interface ResourceTableProps {
  */
 function SortHeader({ field }: { field: FieldDef }) {
   const location = useLocation();
-  const sort = new URLSearchParams(location.search).get("sort") ?? "";
-  const [current, dir] = sort.split(",");
+  const [current, dir] = currentSort(location.search);
   const active = current === field.name;
   const next = active && dir === "asc" ? "desc" : "asc";
+  // The arrow is decoration: the column header's aria-sort tells the order (see mantineTableHeadCellProps).
   return (
-    <a href={hrefWith(location, { sort: `${field.name},${next}`, pageNum: null })} data-app-link style={{ color: "inherit", textDecoration: "none" }} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+    <a href={hrefWith(location, { sort: `${field.name},${next}`, pageNum: null })} data-app-link style={{ color: "inherit", textDecoration: "none" }}>
       {field.label}
-      <Text span c={active ? "brand" : "dimmed"} ml={4} size="xs">
+      <Text span c={active ? "brand" : "dimmed"} ml={4} size="xs" aria-hidden>
         {active ? (dir === "asc" ? "▲" : "▼") : "⇅"}
       </Text>
     </a>
   );
+}
+
+function currentSort(search: string): [string, string] {
+  const [field = "", dir = ""] = (new URLSearchParams(search).get("sort") ?? "").split(",");
+  return [field, dir];
 }
 
 const TR_CLASS = `${Table.classes.tr} mantine-Table-tr ${rowClasses.row}`;
@@ -94,6 +99,7 @@ function BodyRows({ table, fields, dicts, rowActions }: { table: MRT_TableInstan
  */
 export function ResourceTable({ def, prefsKey, records, total, failed, dicts, prefs, canDelete, rowActions, batch }: ResourceTableProps) {
   const navigation = useNavigation();
+  const [sortField, sortDir] = currentSort(useLocation().search);
   const [columnVisibility, setColumnVisibility] = useState<MRT_VisibilityState>(() => Object.fromEntries((prefs?.hidden ?? []).map((c) => [c, false])));
   const [density, setDensity] = useState<MRT_DensityState>(prefs?.density ?? "md");
   const [selection, setSelection] = useState<Record<string, boolean>>({});
@@ -183,7 +189,10 @@ export function ResourceTable({ def, prefsKey, records, total, failed, dicts, pr
       setDensity(next);
       savePrefs({ density: next });
     },
+    mantineTableHeadCellProps: ({ column }) => (column.id === sortField ? { "aria-sort": sortDir === "asc" ? "ascending" : "descending" } : {}),
     mantineTableProps: { striped: true, highlightOnHover: true },
+    // MRT names its loading bar in English whatever the localization.
+    mantineProgressProps: { value: 100, "aria-label": "数据加载中" },
     mantinePaperProps: { withBorder: false, shadow: "none" },
     renderEmptyRowsFallback: () => (
       <Text c="dimmed" ta="center" py="xl">

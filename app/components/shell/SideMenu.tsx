@@ -1,4 +1,4 @@
-import { Menu, NavLink, Tooltip } from "@mantine/core";
+import { Menu, NavLink, Tooltip, UnstyledButton } from "@mantine/core";
 import { Link } from "react-router";
 import type { MenuNode } from "../../../resources/auth";
 import { MenuIcon } from "./menuIcon";
@@ -21,9 +21,9 @@ export function SideMenu({ menus, activeIds, collapsed }: { menus: MenuNode[]; a
           ) : (
             <Menu key={menu.id} trigger="click-hover" position="right-start" offset={0} classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
               <Menu.Target>
-                <div className={classes.sideMini} data-active={activeIds.has(menu.id) || undefined} role="button" tabIndex={0} aria-label={menu.menuName}>
+                <UnstyledButton className={classes.sideMini} data-active={activeIds.has(menu.id) || undefined} aria-label={menu.menuName}>
                   <MenuIcon name={menu.menuIcon} size={20} />
-                </div>
+                </UnstyledButton>
               </Menu.Target>
               <Menu.Dropdown miw={170}>
                 <Menu.Label c="gray.5">{menu.menuName}</Menu.Label>

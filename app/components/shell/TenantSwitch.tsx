@@ -7,6 +7,8 @@ import classes from "./header.module.css";
 /** A super admin works inside any tenant: the server keeps the choice on the session. */
 export function TenantSwitch({ tenants, currentId, dark }: { tenants: Array<{ id: number; name: string }>; currentId: number; dark: boolean }) {
   const current = tenants.find((t) => t.id === currentId);
+  // The accessible name starts with what the button shows (WCAG 2.5.3), then says what it does.
+  const label = current ? `${current.name}，切换租户` : "切换租户";
   async function choose(tenantId: number) {
     await request("POST", "/api/v1/sys/tenant/switch", { body: { tenantId } });
     window.location.assign(HOME_PATH);
@@ -14,7 +16,7 @@ export function TenantSwitch({ tenants, currentId, dark }: { tenants: Array<{ id
   return (
     <Menu position="bottom-end" width={220} shadow="md">
       <Menu.Target>
-        <Button variant="subtle" size="compact-sm" className={classes.iconButton} data-dark={dark || undefined} leftSection={<IconBuildingStore size={16} />} aria-label="切换租户" data-testid="tenant-switch">
+        <Button variant="subtle" size="compact-sm" className={classes.iconButton} data-dark={dark || undefined} leftSection={<IconBuildingStore size={16} />} aria-label={label} data-testid="tenant-switch">
           {current?.name ?? "切换租户"}
         </Button>
       </Menu.Target>

@@ -2,7 +2,7 @@ import "mantine-react-table/styles.css";
 import { ResourceTable } from "#resource-table";
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mantine/core";
 import { IconDownload, IconPlus } from "@tabler/icons-react";
-import { Suspense } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
 import { apiPath, permissionCode, resourceKey } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
@@ -104,6 +104,12 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   ];
 
   const target = confirmDelete ? page.records.find((r) => String(r.id) === confirmDelete) : undefined;
+  // The confirmation opens above the table: focus goes to it, or a keyboard user would be left in the row.
+  const confirmRef = useRef<HTMLDivElement>(null);
+  const targetId = target?.id;
+  useEffect(() => {
+    if (targetId !== undefined) confirmRef.current?.focus();
+  }, [targetId]);
   const problem = actionData?.error ?? batch.data?.error ?? error;
   const exportHref = (format: string) => `${apiPath(def, "export")}?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
 
@@ -145,7 +151,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         </Alert>
       )}
       {target && (
-        <Alert color="orange" variant="light" title="确认删除" data-testid="confirm-delete">
+        <Alert ref={confirmRef} tabIndex={-1} color="orange" variant="light" title="确认删除" data-testid="confirm-delete">
           <Text size="sm" mb="sm">
             确定删除{def.title}「{String(target[def.labelField] ?? target.id)}」吗？删除后不可恢复。
           </Text>

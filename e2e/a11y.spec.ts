@@ -1,0 +1,132 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import type { MenuNode } from "../resources/auth";
+import { flatten, visibleMenus } from "../app/lib/menus";
+import { signInFresh } from "./support/auth";
+import { E2E_PORTS, e2eUsers } from "./support/servers";
+import { apiAs } from "./support/api";
+
+/** WCAG 2.1 level A and AA, as axe-core tags them. */
+const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** Each violating element as one line: the rule, its impact, the page and the element. */
+async function violations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  return results.violations.flatMap((v) =>
+    v.nodes.map((n) => `${label} — ${v.id} (${v.impact}): ${n.target.join(" ")}\n    ${n.html.slice(0, 200)}\n    ${n.failureSummary?.split("\n").slice(0, 3).join(" ") ?? ""}`),
+  );
+}
+
+/** Loads a page of the shell and waits until React has taken it over and the lazy parts (the table) have loaded. */
+async function open(page: Page, path: string) {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(400);
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(document.querySelector("[data-testid=app-shell]") ?? {}).some((key) => key.startsWith("__reactFiber"))), { timeout: 20_000 })
+    .toBe(true);
+  await page.waitForLoadState("networkidle");
+}
+
+/** Where a menu entry leads, as the navigation opens it (iframe entries through the report page). */
+function entryHref(menu: MenuNode) {
+  const path = menu.menuPath as string;
+  return menu.menuTarget === "iframe" ? `/iframe/reportview?url=${encodeURIComponent(path)}` : path;
+}
+
+async function expectNone(page: Page, label: string) {
+  expect((await violations(page, label)).join("\n")).toBe("");
+}
+
+test("the sign-in page, with and without its captcha, has no WCAG 2.1 A/AA violation", async ({ page }) => {
+  await page.goto("/login");
+  await page.waitForLoadState("networkidle");
+  await expectNone(page, "/login");
+  await page.goto(`http://127.0.0.1:${E2E_PORTS.captcha}/login`);
+  await page.waitForLoadState("networkidle");
+  await expectNone(page, "/login (captcha)");
+});
+
+test("every screen of the admin's menu, with each list's create and edit pages, has no WCAG 2.1 A/AA violation", async ({ page }) => {
+  test.setTimeout(15 * 60_000);
+  const { a11y } = e2eUsers;
+  await signInFresh(page, a11y.userName, a11y.password, "/admin/dashboard");
+  const info = await (await page.request.get("/api/v1/auth/user/info")).json();
+  // The pages the navigation shows (read from the server's menu tree, so screens added later are walked too),
+  // and the two the user menu opens.
+  const entries = flatten(visibleMenus(info.data.menuTreeList as MenuNode[]))
+    .filter((m) => m.menuType === "page" && m.menuPath?.startsWith("/"))
+    .map(entryHref);
+  const pages = [...new Set([...entries, "/profile/index", "/admin/auth/user/modifyPasswd"])];
+  expect(pages.length).toBeGreaterThan(20);
+
+  const found: string[] = [];
+  const visited: string[] = [];
+  for (const path of pages) {
+    await open(page, path);
+    visited.push(path);
+    found.push(...(await violations(page, path)));
+    // A list: its create page and the edit page of its first row, as their links on the page say.
+    const main = page.locator("main");
+    const create = main.getByRole("link", { name: "新增", exact: true }).first();
+    const edit = main.locator("tbody tr").first().getByRole("link", { name: "编辑", exact: true });
+    const targets = [
+      (await create.count()) ? await create.getAttribute("href") : null,
+      (await edit.count()) ? await edit.getAttribute("href") : null,
+    ];
+    for (const target of targets) {
+      if (!target || visited.includes(target)) continue;
+      await open(page, target);
+      visited.push(target);
+      found.push(...(await violations(page, target)));
+    }
+  }
+  console.log(`axe: ${visited.length} pages checked`);
+  expect(found, `${found.length} violating elements on ${visited.length} pages:\n${found.join("\n")}`).toEqual([]);
+});
+
+test("the side navigation, its collapsed bar, the menus, drawers and dialogs of the shell have no WCAG 2.1 A/AA violation", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { a11ySide } = e2eUsers;
+  const api = await apiAs(request, a11ySide.userName, a11ySide.password);
+  expect((await api.post("/api/v1/auth/user/saveSettings", { navigationMode: "left" })).status).toBe(200);
+  await signInFresh(page, a11ySide.userName, a11ySide.password, "/admin/auth/role/index");
+  await open(page, "/admin/auth/role/index");
+  await expectNone(page, "side navigation");
+
+  await page.getByRole("button", { name: "用户菜单" }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expectNone(page, "user menu");
+  await page.keyboard.press("Escape");
+
+  await page.getByRole("button", { name: "系统布局配置" }).click();
+  await expect(page.getByTestId("settings-drawer").getByRole("dialog")).toBeVisible();
+  await expectNone(page, "settings drawer");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  await page.getByRole("tab", { name: "角色", exact: true }).click({ button: "right" });
+  await expect(page.getByTestId("tags-context-menu")).toBeVisible();
+  await expectNone(page, "tags context menu");
+  await page.keyboard.press("Escape");
+
+  await open(page, "/admin/auth/role/index?delete=1");
+  await expect(page.getByTestId("confirm-delete")).toBeVisible();
+  await expectNone(page, "delete confirmation");
+
+  await page.getByTestId("sidebar-toggle").click();
+  await expect(page.getByTestId("sidebar")).toHaveAttribute("data-collapsed", "true");
+  await expectNone(page, "collapsed side bar");
+  await page.getByTestId("sidebar-toggle").click();
+
+  await open(page, "/admin/auth/role/create");
+  await page.getByRole("textbox").first().fill("草稿");
+  await page.getByRole("tab", { name: "首页" }).click();
+  await expect(page.getByRole("dialog", { name: "离开此页面？" })).toBeVisible();
+  await expectNone(page, "leave-form dialog");
+  await page.keyboard.press("Escape");
+
+  await page.setViewportSize({ width: 800, height: 800 });
+  await page.getByTestId("mobile-menu-button").click();
+  await expect(page.getByTestId("menu-drawer").getByRole("dialog")).toBeVisible();
+  await expectNone(page, "menu drawer (800 px)");
+});
