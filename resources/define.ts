@@ -47,6 +47,8 @@ export interface FieldDef {
   defaultValue?: string | number | boolean;
   placeholder?: string;
   description?: string;
+  /** Relation fields: the referencing rows go with the row they name (a menu's items with the menu). */
+  onDelete?: "cascade";
 }
 
 export type ResourceAction = "create" | "update" | "delete" | "export";
@@ -78,6 +80,8 @@ export interface ResourceDef {
   rowLinks?: Array<{ action: string; path: string }>;
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
+  /** Keys of several fields unique within the tenant; the message names the conflict. */
+  uniqueKeys?: Array<{ fields: string[]; message: string }>;
 }
 
 /** What the shell needs to name a resource's screens (its tags and breadcrumbs), without the whole declaration. */
@@ -132,6 +136,7 @@ export function sortableFields(def: ResourceDef): string[] {
   return ["createdAt", "updatedAt", ...def.fields.filter((f) => f.sortable).map((f) => f.name)];
 }
 
-export function defineResource(def: ResourceDef): ResourceDef {
+/** Keeps the declaration's literal types, so its table's row type can be derived from it (server/db/declared.ts). */
+export function defineResource<const D extends ResourceDef>(def: D): D {
   return def;
 }

@@ -12,6 +12,7 @@ import * as sortTiebreakIndexes from "./migrations/0008_sort_tiebreak_indexes";
 import * as shell from "./migrations/0003_shell";
 import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
+import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "0003_shell": shell,
   "0005_auth": auth,
   "0004_sys": sys,
+  "0009_zhct_catalogue": migration0009,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
