@@ -76,8 +76,12 @@ export interface ResourceDef {
   actions: ResourceAction[];
   /** Workflow steps beyond the five verbs (action → button label); each gets a permission code and a button menu entry. */
   workflowActions?: Record<string, string>;
-  /** Row links to workflow screens (`setting/:id` under the resource's path), named by their workflow action. */
-  rowLinks?: Array<{ action: string; path: string }>;
+  /**
+   * Row links to workflow screens (`setting/:id` under the resource's path), named by their workflow action. A link
+   * to another entity's workflow screen names that `entity` (of the same module: its permission code and its
+   * action's label) and an absolute `path`.
+   */
+  rowLinks?: Array<{ action: string; path: string; entity?: string; label?: string }>;
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
   /** Keys of several fields unique within the tenant; the message names the conflict. */

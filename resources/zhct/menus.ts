@@ -52,6 +52,7 @@ export const foodMenuTypeTemplate = defineResource({
   defaultSort: { field: "sort", dir: "asc" },
   actions: ["create", "update", "delete"],
   uniqueKeys: [{ fields: ["restaurantId", "typeName"], message: "该餐厅已有同名模板菜单类型" }],
+  rowLinks: [{ action: "batchCreate", entity: "foodMenuTemplate", label: "按模板生成", path: "/zhct/foodmenuTemplate/batch-create/:id" }],
   fields: [...menuTypeFields, ...menuTypeTail],
 });
 
@@ -67,8 +68,7 @@ export const foodMenuType = defineResource({
   defaultSort: { field: "sort", dir: "asc" },
   actions: ["create", "update", "delete"],
   uniqueKeys: [{ fields: ["restaurantId", "typeName"], message: "该餐厅已有同名菜单类型" }],
-  workflowActions: { batchCreate: "批量生成" },
-  rowLinks: [{ action: "batchCreate", path: "batch-create/:id" }],
+  rowLinks: [{ action: "batchCreate", entity: "foodMenu", label: "生成菜单", path: "/zhct/foodmenu/batch-create/:id" }],
   fields: [
     ...menuTypeFields,
     { name: "templateTypeId", label: "菜单模板", type: "relation", relation: "zhct/foodMenuTypeTemplate", description: "批量生成每日菜单时按星期取此模板的菜品" },

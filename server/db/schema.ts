@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { zhctResources } from "../../resources/index";
-import type { DeclaredTables } from "./declared";
+import type { holiday } from "../../resources/sys/holiday";
+import type { DeclaredRow, DeclaredTables } from "./declared";
 
 /** Columns every table keeps: epoch milliseconds and the acting user's id. */
 interface Audit {
@@ -368,6 +369,7 @@ export interface IccardInitTable extends Audit {
 type Declared = DeclaredTables<typeof zhctResources>;
 
 export interface Database extends Declared {
+  holiday: DeclaredRow<typeof holiday>;
   device: DeviceTable;
   device_param: DeviceParamTable;
   app_version: AppVersionTable;
