@@ -19,4 +19,5 @@ export const e2eUsers = {
   auditor: { userName: "auditor", password: "Auditor-Pass-2026", roleIds: [502], pwdSecurityLevel: 2 },
   alertWide: { userName: "alert.wide", password: "Alert-Pass-2026", roleIds: [911], pwdSecurityLevel: 2, tenantId: 901 },
   alertNarrow: { userName: "alert.narrow", password: "Alert-Pass-2026", roleIds: [912], pwdSecurityLevel: 2, tenantId: 902 },
+  canteen: { userName: "canteen.chef", password: "Canteen-Chef-2026", roleIds: [1], pwdSecurityLevel: 2 },
 } as const;

@@ -43,7 +43,7 @@ for (const dialect of dialects) {
         .execute();
       return id;
     }
-    async function picture(tenantId: number, kind = "image"): Promise<string> {
+    async function picture(tenantId: number, kind: "image" | "file" = "image"): Promise<string> {
       const id = newId();
       await app.database.db
         .insertInto("upload")

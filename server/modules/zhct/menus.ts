@@ -427,6 +427,33 @@ export function dayMenus(rows: Awaited<ReturnType<typeof findByDateRows>>) {
   return [...menus.values()];
 }
 
+export const findWeekQuery = z.strictObject({
+  beginDate: field("beginDate", "开始日期", "date", { required: true }),
+  restaurantId: field("restaurantId", "餐厅", "relation", { min: 1 }),
+});
+
+/** Seven days of menus from `beginDate`, published or not, with their dishes: the week view of the back office. */
+async function findWeek(ctx: SessionContext, beginDate: string, restaurantId: number | null | undefined) {
+  const begin = dayNumber(beginDate, "beginDate", "开始日期");
+  let query = ctx.services.db
+    .selectFrom("food_menu as m")
+    .leftJoin("food_menu_item as i", (j) => j.onRef("i.tenant_id", "=", "m.tenant_id").onRef("i.food_menu_id", "=", "m.id"))
+    .leftJoin("food as f", (j) => j.onRef("f.tenant_id", "=", "i.tenant_id").onRef("f.id", "=", "i.food_id"))
+    .select(["m.id", "m.menu_date", "m.food_menu_type_id", "m.status", "i.id as item_id", "f.food_name", "i.price"])
+    .where("m.tenant_id", "=", ctx.session.tenantId)
+    .where("m.menu_date", ">=", dateOf(begin))
+    .where("m.menu_date", "<=", dateOf(begin + 6));
+  if (restaurantId) query = query.where("m.restaurant_id", "=", restaurantId);
+  const rows = await query.orderBy("m.menu_date").orderBy("m.id").orderBy("i.sort").orderBy("i.id").execute();
+  const menus = new Map<number, { id: number; menuDate: string; foodMenuTypeId: number; status: string; items: Array<{ foodName: string; price: number }> }>();
+  for (const r of rows) {
+    let menu = menus.get(r.id);
+    if (!menu) menus.set(r.id, (menu = { id: r.id, menuDate: r.menu_date, foodMenuTypeId: r.food_menu_type_id, status: String(r.status), items: [] }));
+    if (r.item_id !== null) menu.items.push({ foodName: r.food_name as string, price: r.price as number });
+  }
+  return [...menus.values()];
+}
+
 export const menuEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
@@ -443,6 +470,14 @@ export const menuEndpoints: Endpoint[] = [
     access: permission(permissionCode(foodMenuTemplate, "batchCreate")),
     body: batchCreateBody,
     handle: (ctx, { body }) => batchCreate(ctx as SessionContext, body, "template"),
+  }),
+  endpoint({
+    method: "GET",
+    path: "/api/v1/zhct/foodMenu/findWeek",
+    summary: "自 beginDate 起 7 天的每日菜单（含未发布）及其菜品，供周视图使用",
+    access: permission(permissionCode(foodMenu, "view")),
+    query: findWeekQuery,
+    handle: (ctx, { query }) => findWeek(ctx as SessionContext, query.beginDate as string, query.restaurantId as number | null | undefined),
   }),
   endpoint({
     method: "GET",
