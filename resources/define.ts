@@ -84,6 +84,8 @@ export interface ResourceDef {
   rowLinks?: Array<{ action: string; path: string; entity?: string; label?: string }>;
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
+  /** Lookups by several fields that a screen or an API makes (within the tenant), each an index. */
+  indexes?: string[][];
   /** Keys of several fields unique within the tenant; the message names the conflict. */
   uniqueKeys?: Array<{ fields: string[]; message: string }>;
 }

@@ -89,6 +89,8 @@ export const foodMenu = defineResource({
   actions: ["create", "update", "delete", "export"],
   workflowActions: { batchCreate: "批量生成" },
   uniqueKeys: [{ fields: ["menuDate", "foodMenuTypeId"], message: "该日期已有此类型的菜单" }],
+  // A day's menus of a restaurant (findByDate, the week view).
+  indexes: [["menuDate", "restaurantId"]],
   fields: [
     { name: "menuDate", label: "日期", type: "date", required: true, filter: "range", sortable: true },
     { name: "foodMenuTypeId", label: "菜单类型", type: "relation", relation: "zhct/foodMenuType", required: true, filter: "eq" },

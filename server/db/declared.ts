@@ -66,7 +66,7 @@ export function declaredTable(def: ResourceDef): TableSpec {
     ...(def.uniqueKeys ?? []).map((key) => scoped(key.fields.map(byName))),
   ];
   const foreignKeys: ForeignKeySpec[] = tenant ? [{ columns: ["tenant_id"], table: "tenant", to: ["id"] }] : [];
-  const indexes: string[][] = [];
+  const indexes: string[][] = (def.indexes ?? []).map((fields) => scoped(fields.map(byName)));
   for (const field of def.fields.filter((f) => RELATIONS.has(f.type) && f.relation)) {
     const target = findResource(field.relation as string);
     if (!target) throw new Error(`${def.table}.${columnOf(field)}: relation ${field.relation} is not declared`);
@@ -78,7 +78,7 @@ export function declaredTable(def: ResourceDef): TableSpec {
       ...(field.onDelete ? { onDelete: field.onDelete } : {}),
     });
     const lookup = scoped([columnOf(field)]);
-    if (!unique.some((key) => lookup.every((c, i) => key[i] === c))) indexes.push(lookup);
+    if (![...unique, ...indexes].some((key) => lookup.every((c, i) => key[i] === c))) indexes.push(lookup);
   }
   return { name: def.table, tenant, columns, unique, foreignKeys, indexes };
 }

@@ -235,7 +235,7 @@ const created: TableSpec[] = [
       { columns: ["tenant_id", "food_menu_type_id"], table: "food_menu_type", to: ["tenant_id", "id"] },
       { columns: ["tenant_id", "restaurant_id"], table: "org", to: ["tenant_id", "id"] },
     ],
-    indexes: [["tenant_id", "food_menu_type_id"], ["tenant_id", "restaurant_id"]],
+    indexes: [["tenant_id", "menu_date", "restaurant_id"], ["tenant_id", "food_menu_type_id"], ["tenant_id", "restaurant_id"]],
   },
   {
     name: "food_menu_bowls",

@@ -4,7 +4,7 @@ import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { foodMenu, foodMenuTemplate } from "../../../resources/zhct/menus";
 import { newId } from "../../db";
-import { preparedQuery } from "../../db/prepared";
+import { preparedQuery, runPrepared } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
@@ -354,77 +354,71 @@ export const findByDateQuery = z.strictObject({
   restaurantId: field("restaurantId", "餐厅", "relation", { min: 1 }),
 });
 
+/**
+ * Two queries, the day's menus and then their items: as one join, SQLite without statistics (it is never ANALYZEd)
+ * walked every item of the tenant first, 85 ms instead of well under one for a year of menus.
+ */
 const dayMenuRows = (restaurant: boolean) =>
-  preparedQuery(`zhct findByDate ${restaurant}`, (db: Kysely<Database>, tenantId: unknown, date: unknown, restaurantId?: unknown) => {
+  preparedQuery(`zhct findByDate menus ${restaurant}`, (db: Kysely<Database>, tenantId: unknown, date: unknown, restaurantId?: unknown) => {
     let query = db
       .selectFrom("food_menu as m")
       .innerJoin("food_menu_type as t", (j) => j.onRef("t.tenant_id", "=", "m.tenant_id").onRef("t.id", "=", "m.food_menu_type_id"))
-      .innerJoin("food_menu_item as i", (j) => j.onRef("i.tenant_id", "=", "m.tenant_id").onRef("i.food_menu_id", "=", "m.id"))
-      .innerJoin("food as f", (j) => j.onRef("f.tenant_id", "=", "i.tenant_id").onRef("f.id", "=", "i.food_id"))
-      .select([
-        "m.id as menu_id",
-        "m.menu_date",
-        "m.food_menu_type_id",
-        "t.type_name",
-        "m.meal_type",
-        "m.restaurant_id",
-        "t.stall_id",
-        "t.meal_time_id",
-        "i.id as item_id",
-        "i.food_id",
-        "f.food_name",
-        "f.unit",
-        "f.image",
-        "f.dish_class",
-        "i.price",
-        "i.quota",
-        "i.sold_count",
-      ])
+      .select(["m.id", "m.menu_date", "m.food_menu_type_id", "t.type_name", "m.meal_type", "m.restaurant_id", "t.stall_id", "t.meal_time_id"])
       .where("m.tenant_id", "=", tenantId as number)
       .where("m.menu_date", "=", date as string)
       .where("m.status", "=", PUBLISHED);
     if (restaurant) query = query.where("m.restaurant_id", "=", restaurantId as number);
-    return query.orderBy("t.sort").orderBy("m.id").orderBy("i.sort").orderBy("i.id");
+    return query.orderBy("t.sort").orderBy("m.id");
   });
 const byRestaurant = dayMenuRows(true);
 const allRestaurants = dayMenuRows(false);
 
-/** The rows of findByDate, one per item of a published menu: also run bare by the benchmark. */
-export function findByDateRows(db: Kysely<Database>, tenantId: number, date: string, restaurantId?: number | null) {
-  return restaurantId ? byRestaurant(db, tenantId, date, restaurantId) : allRestaurants(db, tenantId, date);
+/** The items of some menus with their foods: one compiled shape per number of menus. */
+function menuItemRows(db: Kysely<Database>, tenantId: number, menuIds: number[]) {
+  return runPrepared(db, `zhct findByDate items ${menuIds.length}`, [tenantId, ...menuIds], (args) =>
+    db
+      .selectFrom("food_menu_item as i")
+      .innerJoin("food as f", (j) => j.onRef("f.tenant_id", "=", "i.tenant_id").onRef("f.id", "=", "i.food_id"))
+      .select(["i.food_menu_id", "i.id", "i.food_id", "f.food_name", "f.unit", "f.image", "f.dish_class", "i.price", "i.quota", "i.sold_count"])
+      .where("i.tenant_id", "=", args[0] as number)
+      .where("i.food_menu_id", "in", args.slice(1) as number[])
+      .orderBy("i.food_menu_id")
+      .orderBy("i.sort")
+      .orderBy("i.id"),
+  );
 }
 
-export function dayMenus(rows: Awaited<ReturnType<typeof findByDateRows>>) {
-  const menus = new Map<number, Row & { items: Row[] }>();
-  for (const r of rows) {
-    let menu = menus.get(r.menu_id);
-    if (!menu) {
-      menu = {
-        id: r.menu_id,
-        menuDate: r.menu_date,
-        foodMenuTypeId: r.food_menu_type_id,
-        typeName: r.type_name,
-        mealType: String(r.meal_type),
-        restaurantId: r.restaurant_id,
-        stallId: r.stall_id,
-        mealTimeId: r.meal_time_id,
-        items: [],
-      };
-      menus.set(r.menu_id, menu);
-    }
-    menu.items.push({
-      id: r.item_id,
-      foodId: r.food_id,
-      foodName: r.food_name,
-      unit: r.unit,
-      image: r.image,
-      dishClass: r.dish_class === null ? null : String(r.dish_class),
-      price: r.price,
-      quota: r.quota,
-      soldCount: r.sold_count,
-    });
+/** The day's published menus with their items, for cashiers and ordering apps. */
+export async function findByDate(db: Kysely<Database>, tenantId: number, date: string, restaurantId?: number | null) {
+  const menus = await (restaurantId ? byRestaurant(db, tenantId, date, restaurantId) : allRestaurants(db, tenantId, date));
+  if (!menus.length) return [];
+  const items = new Map<number, Awaited<ReturnType<typeof menuItemRows>>>();
+  for (const item of await menuItemRows(db, tenantId, menus.map((m) => m.id))) {
+    const list = items.get(item.food_menu_id);
+    if (list) list.push(item);
+    else items.set(item.food_menu_id, [item]);
   }
-  return [...menus.values()];
+  return menus.map((m) => ({
+    id: m.id,
+    menuDate: m.menu_date,
+    foodMenuTypeId: m.food_menu_type_id,
+    typeName: m.type_name,
+    mealType: String(m.meal_type),
+    restaurantId: m.restaurant_id,
+    stallId: m.stall_id,
+    mealTimeId: m.meal_time_id,
+    items: (items.get(m.id) ?? []).map((i) => ({
+      id: i.id,
+      foodId: i.food_id,
+      foodName: i.food_name,
+      unit: i.unit,
+      image: i.image,
+      dishClass: i.dish_class === null ? null : String(i.dish_class),
+      price: i.price,
+      quota: i.quota,
+      soldCount: i.sold_count,
+    })),
+  }));
 }
 
 export const findWeekQuery = z.strictObject({
@@ -488,7 +482,7 @@ export const menuEndpoints: Endpoint[] = [
     handle: async (ctx, { query }) => {
       const { session } = ctx as SessionContext;
       dayNumber(query.date as string, "date", "日期");
-      return dayMenus(await findByDateRows(ctx.services.db, session.tenantId, query.date as string, query.restaurantId as number | null | undefined));
+      return findByDate(ctx.services.db, session.tenantId, query.date as string, query.restaurantId as number | null | undefined);
     },
   }),
 ];
