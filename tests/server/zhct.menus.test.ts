@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
-import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { createUser } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
@@ -262,6 +263,19 @@ for (const dialect of dialects) {
         }
         const foreign = await post(`${Z}/foodMenu/batchCreate`, base, other.token);
         expectField(foreign.body, "foodMenuTypeId", "所选菜单类型不存在");
+        // A role without the canteen menu entries has none of their codes: batch create and findByDate are refused.
+        const roleId = newId();
+        const now = Date.now();
+        await app.database.db
+          .insertInto("role")
+          .values({ tenant_id: DEFAULT_TENANT_ID, id: roleId, role_code: `viewer${uid()}`, role_name: "只读", role_type: "user", status: 1, remark: null, created_at: now, created_by: null, updated_at: now, updated_by: null })
+          .execute();
+        const userName = `menu.viewer${uid()}`;
+        await createUser(app, { userName, password: "Menu-Viewer-2026", roleIds: [roleId], pwdSecurityLevel: 2 });
+        const viewer = await loginAs(app, userName, "Menu-Viewer-2026");
+        expect((await post(`${Z}/foodMenu/batchCreate`, { ...base, dryRun: true }, viewer)).http).toBe(403);
+        expect((await post(`${Z}/foodMenuTemplate/batchCreate`, { ...base, dryRun: true }, viewer)).http).toBe(403);
+        expect((await get(`${Z}/foodMenu/findByDate`, { date: "2026-01-01" }, viewer)).http).toBe(403);
       });
 
       test("findByDate gives the day's published menus with items and prices, of the tenant and the restaurant asked", async () => {
@@ -284,6 +298,10 @@ for (const dialect of dialects) {
         expect((await day({ date: "2026-09-07" })).map((m) => m.id)).toContain(menu.id);
         expect(await day({ date: "2026-09-08", restaurantId: r })).toEqual([]);
         expect(await day({ date: "2026-09-07" }, other.token)).toEqual([]);
+        // The week view's read: every menu of the seven days, published or not, with its dishes.
+        const week = (await get(`${Z}/foodMenu/findWeek`, { beginDate: "2026-09-07", restaurantId: r })).body.data as Array<Row & { items: Row[] }>;
+        expect(week.map((m) => [m.menuDate, m.status, m.items.length])).toEqual([["2026-09-07", "1", 1], ["2026-09-08", "0", 1]]);
+        expect((await get(`${Z}/foodMenu/findWeek`, { beginDate: "2026-09-07" }, other.token)).body.data).toEqual([]);
         expectField((await get(`${Z}/foodMenu/findByDate`, { date: "2026-13-01" })).body, "date", "日期");
         expectField((await get(`${Z}/foodMenu/findByDate`, {})).body, "date", "请选择日期");
         expect((await get(`${Z}/foodMenu/findByDate`, { date: "2026-09-07", restaurantId: "x" })).http).toBe(400);
