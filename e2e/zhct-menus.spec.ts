@@ -121,6 +121,7 @@ test("catalogue to published menu: category, food with picture, meal time, menu 
   const row = week.locator("tbody tr", { hasText: "东区午餐" });
   await expect(row.locator("td[data-date]", { hasText: "番茄炒蛋" })).toHaveCount(4);
   await expect(row.locator("td[data-date='2027-03-03']")).toContainText("—");
+  await expect(week.locator("th", { hasText: "03-03" })).toContainText("测试假日");
   await expect(row.locator("td[data-date='2027-03-01']")).toContainText("未发布");
   await page.screenshot({ path: "test-results/screenshots/zhct-week-view-1280.png", fullPage: true });
 

@@ -46,9 +46,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const monday = mondayOf(url.searchParams.get("week"));
   const restaurantId = url.searchParams.get("restaurantId") || null;
-  const [week, types] = await Promise.all([
+  const [week, types, holidays] = await Promise.all([
     apiCall<WeekMenu[]>(request, context, "GET", "/api/v1/zhct/foodMenu/findWeek", { query: { beginDate: monday, restaurantId } }),
     apiCall<{ records: MenuType[] }>(request, context, "GET", "/api/v1/zhct/foodMenuType/findPage", { query: { pageSize: 100, status: 1 } }),
+    // Shown in the day's header when the user may see the calendar; batch create skips these days.
+    apiCall<{ records: Array<{ holidayDate: string; holidayName: string; holidayType: string }> }>(request, context, "GET", "/api/v1/sys/holiday/findPage", {
+      query: { pageSize: 10, holidayDateBegin: monday, holidayDateEnd: shift(monday, 6), holidayType: 1 },
+    }),
   ]);
   if (week.status === 403) throw data(null, { status: 401 });
   const allTypes = types.status === 200 ? types.data.records : [];
@@ -62,6 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     restaurants,
     rows,
     menus: week.status === 200 ? week.data : [],
+    holidays: holidays.status === 200 ? Object.fromEntries(holidays.data.records.map((h) => [h.holidayDate, h.holidayName])) : {},
     error: week.status === 200 ? null : week.message,
     today: new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10),
   };
@@ -72,7 +77,7 @@ export function meta() {
 }
 
 export default function MenuWeek({ loaderData }: Route.ComponentProps) {
-  const { monday, restaurantId, restaurants, rows, menus, error, today } = loaderData;
+  const { monday, restaurantId, restaurants, rows, menus, holidays, error, today } = loaderData;
   const can = usePermissions();
   const dicts = useDicts();
   const days = Array.from({ length: 7 }, (_, i) => shift(monday, i));
@@ -145,6 +150,11 @@ export default function MenuWeek({ loaderData }: Route.ComponentProps) {
                   <Text size="xs" c="dimmed">
                     {date.slice(5)}
                   </Text>
+                  {holidays[date] && (
+                    <Badge size="xs" variant="light" color="red" mt={2}>
+                      {holidays[date]}
+                    </Badge>
+                  )}
                 </Table.Th>
               ))}
             </Table.Tr>
