@@ -97,10 +97,9 @@ writeFileSync(
 import type { Kysely } from "kysely";
 import { addColumns, createTable, dropColumns, dropTables, type ColumnSpec, type TableSpec } from "../tables";
 
-const created: TableSpec[] = [
-${ordered.map(tableLiteral).join("")}];
+export const created: TableSpec[] = [${ordered.length ? `\n${ordered.map(tableLiteral).join("")}` : ""}];
 
-const added: Array<{ table: string; columns: ColumnSpec[] }> = [${added.length ? `\n${added.map(addedLiteral).join("")}` : ""}];
+export const added: Array<{ table: string; columns: ColumnSpec[] }> = [${added.length ? `\n${added.map(addedLiteral).join("")}` : ""}];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {

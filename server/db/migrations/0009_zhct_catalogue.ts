@@ -2,7 +2,7 @@
 import type { Kysely } from "kysely";
 import { addColumns, createTable, dropColumns, dropTables, type ColumnSpec, type TableSpec } from "../tables";
 
-const created: TableSpec[] = [
+export const created: TableSpec[] = [
   {
     name: "bowls",
     tenant: true,
@@ -312,7 +312,7 @@ const created: TableSpec[] = [
   },
 ];
 
-const added: Array<{ table: string; columns: ColumnSpec[] }> = [];
+export const added: Array<{ table: string; columns: ColumnSpec[] }> = [];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
