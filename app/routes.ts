@@ -25,7 +25,14 @@ const authScreens = [
   route("admin/auth/user/resetPasswd/:id", "routes/auth/user-reset-password.tsx"),
   route("admin/auth/role/assignMenu/:id", "routes/auth/role-assign-menu.tsx"),
 ];
-const ownScreens = new Set([...sysScreens, ...authScreens].map((r) => `/${r.path}`));
+/** Canteen screens that are not lists: the week of daily menus and the two batch-create screens. */
+const zhctScreens = [
+  route("zhct/foodmenu/index", "routes/zhct/menu-week.tsx"),
+  route("zhct/foodmenu/list", "routes/resource/list.tsx", { id: "zhct/foodMenu:list-view" }),
+  route("zhct/foodmenu/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenu:batch-create" }),
+  route("zhct/foodmenuTemplate/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenuTemplate:batch-create" }),
+];
+const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 
 /** Each declared resource gets its list, create and edit screens (spec §2 paths). */
 const resourceRoutes = resources.flatMap((def) => {
@@ -58,6 +65,7 @@ export default [
     ...groupRoutes,
     ...sysScreens,
     ...authScreens,
+    ...zhctScreens,
     ...resourceRoutes,
     route("ceshi/ceshi", "routes/ceshi.tsx"),
     route("bench/plain/:module/:entity", "routes/bench/plain-list.tsx"),

@@ -52,6 +52,8 @@ export interface FieldDef {
    * show it, and an edit that leaves it empty or masked keeps the stored value.
    */
   secret?: boolean;
+  /** Relation fields: the referencing rows go with the row they name (a menu's items with the menu). */
+  onDelete?: "cascade";
 }
 
 export const SECRET_MASK = "******";
@@ -81,10 +83,18 @@ export interface ResourceDef {
   actions: ResourceAction[];
   /** Workflow steps beyond the five verbs (action → button label); each gets a permission code and a button menu entry. */
   workflowActions?: Record<string, string>;
-  /** Row links to workflow screens (`setting/:id` under the resource's path), named by their workflow action. */
-  rowLinks?: Array<{ action: string; path: string }>;
+  /**
+   * Row links to workflow screens (`setting/:id` under the resource's path), named by their workflow action. A link
+   * to another entity's workflow screen names that `entity` (of the same module: its permission code and its
+   * action's label) and an absolute `path`.
+   */
+  rowLinks?: Array<{ action: string; path: string; entity?: string; label?: string }>;
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
+  /** Lookups by several fields that a screen or an API makes (within the tenant), each an index. */
+  indexes?: string[][];
+  /** Keys of several fields unique within the tenant; the message names the conflict. */
+  uniqueKeys?: Array<{ fields: string[]; message: string }>;
 }
 
 /** What the shell needs to name a resource's screens (its tags and breadcrumbs), without the whole declaration. */
@@ -139,6 +149,7 @@ export function sortableFields(def: ResourceDef): string[] {
   return ["createdAt", "updatedAt", ...def.fields.filter((f) => f.sortable).map((f) => f.name)];
 }
 
-export function defineResource(def: ResourceDef): ResourceDef {
+/** Keeps the declaration's literal types, so its table's row type can be derived from it (server/db/declared.ts). */
+export function defineResource<const D extends ResourceDef>(def: D): D {
   return def;
 }

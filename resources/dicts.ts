@@ -39,6 +39,7 @@ const table = {
   userType: { name: "用户类型", items: [["user", "普通用户"], ["user2", "普通用户2"], ["manager", "管理者"], ["admin", "管理员"]] },
   orgType: { name: "机构类型", items: [["org", "机构"], ["department", "部门"], ["restaurant", "餐厅"], ["stall", "档口"]] },
   foodMenuMode: { name: "菜单模式", items: [[1, "机构"], [2, "餐厅"], [3, "档口"]] },
+  dishClass: { name: "菜品类别", items: [[1, "荤菜"], [2, "半荤"], [3, "素菜"], [4, "主食"], [5, "其他"]] },
   busiType: { name: "业务类型", items: [[0, "充值"], [1, "退款"], [2, "就餐消费"]] },
   ticketType: { name: "餐券类型", items: [[1, "加班"], [2, "接待"], [3, "外卖"], [5, "值班"]] },
   approvedStatus: { name: "审批状态", items: [[-1, "未审批"], [0, "驳回"], [1, "通过"]] },

@@ -25,6 +25,14 @@ import { iccardInit } from "./sys/iccardInit";
 import { holiday } from "./sys/holiday";
 import { operationLog } from "./sys/operationLog";
 import { mealOrderComplaints } from "./zhct/mealOrderComplaints";
+import { bowls, deviceFood, food, foodNutrition, foodType } from "./zhct/catalogue";
+import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
+
+/** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
+export const zhctResources = [
+  bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
+  mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
+] as const;
 
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */
 export const resources: ResourceDef[] = [
@@ -47,6 +55,7 @@ export const resources: ResourceDef[] = [
   deviceDetectConfig,
   iccardInit,
   holiday,
+  ...zhctResources,
   mealOrderComplaints, operationLog];
 
 const byKey = new Map(resources.map((r) => [resourceKey(r), r]));

@@ -12,7 +12,7 @@ export interface MenuGroup {
 export const menuGroups: MenuGroup[] = [
   { subsystem: "admin", path: "/admin/sys", title: "系统管理", icon: "settings", sort: 10, home: "/admin/sys/tenant" },
   { subsystem: "admin", path: "/admin/auth", title: "权限管理", icon: "shield-lock", sort: 20, home: "/admin/auth/org" },
-  { subsystem: "zhct", path: "/zhct", title: "智慧餐厅", icon: "tools-kitchen-2", sort: 30, home: "/zhct/mealordercomplaints" },
+  { subsystem: "zhct", path: "/zhct", title: "智慧餐厅", icon: "tools-kitchen-2", sort: 30, home: "/zhct/bowls" },
 ];
 
 /** Button labels of the generated permission codes. */

@@ -22,6 +22,8 @@ const dir = "bench/data";
 const TENANT = 1;
 const OTHER_TENANT = 2;
 // The list query under test: 20 rows, one filter, newest first, a late page.
+/** `BENCH_CASES=menus` runs only the canteen's cases (with small BENCH_USERS / BENCH_ROWS, a quick check). */
+const ONLY_MENUS = env.BENCH_CASES === "menus";
 const FIND_PAGE_QUERY = { pageSize: 20, pageNum: 100, action: "update", sort: "time,desc" };
 
 const log = (...args) => console.error("[bench]", ...args);
@@ -182,41 +184,123 @@ async function loadPair([urlA, headersA], [urlB, headersB]) {
  * API binds them: a value written into the SQL text makes a different statement (SQLite runs this page about 20 µs
  * faster with literals), and a handler that takes its filter from a request would not write it into the SQL.
  */
-function bareHandler(dialect, databaseUrl) {
+function findPageStatements() {
   const { pageSize, pageNum, action } = FIND_PAGE_QUERY;
   const offset = (pageNum - 1) * pageSize;
+  // The engine's capped total: a row beyond 10,000 means "more"; only below that are rows counted.
+  const where = (p) => `from operation_log where tenant_id = ${p()} and action = ${p()}`;
+  return {
+    statements: [
+      { sql: (p) => `select * from operation_log where tenant_id = ${p()} and action = ${p()} order by created_at desc, id desc limit ${p()} offset ${p()}`, args: [TENANT, action, pageSize, offset] },
+      { sql: (p) => `select coalesce((select 10001 ${where(p)} limit 1 offset 10000), (select count(*) ${where(p)})) as total`, args: [TENANT, action, TENANT, action] },
+    ],
+    answer: ([records, [count]]) => ({ records, total: Number(count.total) }),
+  };
+}
+
+/**
+ * A server answering every request with the results of `statements` (bound values; compiled once on SQLite). They
+ * run together on PostgreSQL, as the API runs a page and its total, unless `sequential`: then a statement's text
+ * and values may follow from the results before it, as the API's second query follows its first.
+ */
+function bareHandler(dialect, databaseUrl, { statements, answer, sequential = false }) {
   // Each call gives the next placeholder of one statement: `?` on SQLite, `$1`, `$2`… on PostgreSQL.
   const placeholders = () => {
     let n = 0;
     return () => (dialect === "sqlite" ? "?" : `$${++n}`);
   };
-  const p = placeholders();
-  const pageSql = `select * from operation_log where tenant_id = ${p()} and action = ${p()} order by created_at desc, id desc limit ${p()} offset ${p()}`;
-  const pageArgs = [TENANT, action, pageSize, offset];
-  // The engine's capped total: a row beyond 10,000 means "more"; only below that are rows counted.
-  const q = placeholders();
-  const where = () => `from operation_log where tenant_id = ${q()} and action = ${q()}`;
-  const countSql = `select coalesce((select 10001 ${where()} limit 1 offset 10000), (select count(*) ${where()})) as total`;
-  const countArgs = [TENANT, action, TENANT, action];
-  let query;
+  const argsOf = (statement, results) => (typeof statement.args === "function" ? statement.args(results) : statement.args);
+  let run;
   if (dialect === "sqlite") {
     const db = new Database(databaseUrl, { readonly: true });
-    const page = db.prepare(pageSql);
-    const count = db.prepare(countSql);
-    query = async () => ({ records: page.all(...pageArgs), total: count.get(...countArgs).total });
+    const compiled = new Map();
+    const prepare = (text) => compiled.get(text) ?? compiled.set(text, db.prepare(text)).get(text);
+    run = async (statement, results) => prepare(statement.sql(placeholders(), results)).all(...argsOf(statement, results));
   } else {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-    query = async () => {
-      const [rows, count] = await Promise.all([pool.query(pageSql, pageArgs), pool.query(countSql, countArgs)]);
-      return { records: rows.rows, total: Number(count.rows[0].total) };
-    };
+    run = async (statement, results) => (await pool.query(statement.sql(placeholders(), results), argsOf(statement, results))).rows;
   }
+  const query = async () => {
+    if (!sequential) return answer(await Promise.all(statements.map((statement) => run(statement, []))));
+    const results = [];
+    for (const statement of statements) results.push(await run(statement, results));
+    return answer(results);
+  };
   const server = createServer(async (_req, res) => {
     const body = JSON.stringify(await query());
     res.writeHead(200, { "Content-Type": "application/json" });
     res.end(body);
   });
   return new Promise((resolve) => server.listen(BARE_PORT, "127.0.0.1", () => resolve(server)));
+}
+
+/**
+ * The canteen's menus (issue 11): 4 meal types × 30 dishes for one restaurant, their weekday templates written
+ * through the API, then batch-create of 31 days per meal type (3 months, median), and findByDate of a published day.
+ */
+const MENU_TYPES = ["breakfast", "lunch", "dinner", "midnight"];
+const MENU_FOODS = 30;
+const MENU_MONTHS = [["2027-01-01", "2027-01-31"], ["2027-03-01", "2027-03-31"], ["2027-05-01", "2027-05-31"]];
+const MENU_DAY = "2027-01-04";
+
+async function prepareMenus(token) {
+  const call = async (path, body) => {
+    const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const envelope = await response.json();
+    if (envelope.status !== 200) throw new Error(`${path}: ${envelope.message}`);
+    return envelope.data;
+  };
+  const restaurant = await call("/api/v1/auth/org/create", { orgName: "压测餐厅", orgType: "restaurant", sort: 0, status: "1" });
+  const category = await call("/api/v1/zhct/foodType/create", { typeName: "压测分类", sort: 0, status: "1" });
+  const foods = [];
+  for (let i = 0; i < MENU_FOODS; i++) {
+    foods.push(await call("/api/v1/zhct/food/create", { foodName: `压测菜品${i}`, foodTypeId: category.id, restaurantId: restaurant.id, price: 500 + i * 10, onShelf: "1", unit: "份" }));
+  }
+  const types = [];
+  for (const [n, mealType] of MENU_TYPES.entries()) {
+    const template = await call("/api/v1/zhct/foodMenuTypeTemplate/create", { typeName: `压测模板${n}`, restaurantId: restaurant.id, mealType, menuMode: "2", sort: n, status: "1" });
+    for (let week = 1; week <= 7; week++) {
+      await Promise.all(foods.map((food, sort) => call("/api/v1/zhct/foodMenuTemplate/create", { templateTypeId: template.id, week: String(week), foodId: food.id, sort })));
+    }
+    types.push(await call("/api/v1/zhct/foodMenuType/create", { typeName: `压测${mealType}`, restaurantId: restaurant.id, mealType, menuMode: "2", templateTypeId: template.id, sort: n, status: "1" }));
+  }
+  const runs = [];
+  for (const [beginDate, endDate] of MENU_MONTHS) {
+    const started = performance.now();
+    let rows = 0;
+    for (const type of types) {
+      const result = await call("/api/v1/zhct/foodMenu/batchCreate", { foodMenuTypeId: type.id, beginDate, endDate });
+      rows += result.created * (1 + MENU_FOODS);
+    }
+    const ms = performance.now() - started;
+    runs.push({ ms: Math.round(ms), rows, rowsPerSecond: Math.round(rows / (ms / 1000)) });
+  }
+  const menus = await (await fetch(`http://127.0.0.1:${PORT}/api/v1/zhct/foodMenu/findPage?pageSize=10&menuDateBegin=${MENU_DAY}&menuDateEnd=${MENU_DAY}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+  for (const menu of menus.data.records) await call("/api/v1/zhct/foodMenu/update", { id: menu.id, status: "1" });
+  runs.sort((a, b) => a.ms - b.ms);
+  return { restaurantId: restaurant.id, batch: { days: 31, mealTypes: MENU_TYPES.length, items: MENU_FOODS, runs, median: runs[1] } };
+}
+
+/** findByDate's two queries (server/modules/zhct/menus.ts) with raw SQL: the day's menus, then their items. */
+function findByDateStatements(restaurantId) {
+  return {
+    sequential: true,
+    statements: [
+      {
+        sql: (p) => `select m.id, m.menu_date, m.food_menu_type_id, t.type_name, m.meal_type, m.restaurant_id, t.stall_id, t.meal_time_id
+          from food_menu as m inner join food_menu_type as t on t.tenant_id = m.tenant_id and t.id = m.food_menu_type_id
+          where m.tenant_id = ${p()} and m.menu_date = ${p()} and m.status = ${p()} and m.restaurant_id = ${p()} order by t.sort, m.id`,
+        args: [TENANT, MENU_DAY, 1, restaurantId],
+      },
+      {
+        sql: (p, [menus]) => `select i.food_menu_id, i.id, i.food_id, f.food_name, f.unit, f.image, f.dish_class, i.price, i.quota, i.sold_count
+          from food_menu_item as i inner join food as f on f.tenant_id = i.tenant_id and f.id = i.food_id
+          where i.tenant_id = ${p()} and i.food_menu_id in (${menus.map(() => p()).join(", ")}) order by i.food_menu_id, i.sort, i.id`,
+        args: ([menus]) => [TENANT, ...menus.map((m) => m.id)],
+      },
+    ],
+    answer: ([menus, items]) => menus.map((m) => ({ ...m, items: items.filter((i) => i.food_menu_id === m.id) })),
+  };
 }
 
 /** The object literal assigned to `name` in the page's bootstrap script. */
@@ -306,19 +390,27 @@ async function measure(dialect, databaseUrl, bareUrl) {
     const auth = { Authorization: `Bearer ${token}` };
     const cookie = { Cookie: `Admin-Token=${token}` };
     const query = new URLSearchParams(Object.entries(FIND_PAGE_QUERY).map(([k, v]) => [k, String(v)])).toString();
-    const bare = await bareHandler(dialect, bareUrl);
-    log(`${dialect}: API findPage vs bare handler…`);
-    const [api, raw] = await loadPair([`http://127.0.0.1:${PORT}/api/v1/sys/operationLog/findPage?${query}`, auth], [`http://127.0.0.1:${BARE_PORT}/`, {}]);
-    await new Promise((r) => bare.close(r));
-    log(`${dialect}: list SSR vs plain table…`);
     const userQuery = "pageSize=20&sort=userName,asc&pageNum=200";
-    const [ssr, plain] = await loadPair([`http://127.0.0.1:${PORT}/admin/auth/user/index?${userQuery}`, cookie], [`http://127.0.0.1:${PORT}/bench/plain/auth/user?${userQuery}`, cookie]);
-    const result = {
-      api: { findPage: api, bare: raw, ratio: Number((api.rps / raw.rps).toFixed(2)) },
-      ssr: { list: ssr, plain, ratio: Number((ssr.rps / plain.rps).toFixed(2)) },
-    };
+    const result = {};
+    if (!ONLY_MENUS) {
+      const bare = await bareHandler(dialect, bareUrl, findPageStatements());
+      log(`${dialect}: API findPage vs bare handler…`);
+      const [api, raw] = await loadPair([`http://127.0.0.1:${PORT}/api/v1/sys/operationLog/findPage?${query}`, auth], [`http://127.0.0.1:${BARE_PORT}/`, {}]);
+      await new Promise((r) => bare.close(r));
+      log(`${dialect}: list SSR vs plain table…`);
+      const [ssr, plain] = await loadPair([`http://127.0.0.1:${PORT}/admin/auth/user/index?${userQuery}`, cookie], [`http://127.0.0.1:${PORT}/bench/plain/auth/user?${userQuery}`, cookie]);
+      result.api = { findPage: api, bare: raw, ratio: Number((api.rps / raw.rps).toFixed(2)) };
+      result.ssr = { list: ssr, plain, ratio: Number((ssr.rps / plain.rps).toFixed(2)) };
+    }
+    log(`${dialect}: menus, batch create (31 days × ${MENU_TYPES.length} meal types × ${MENU_FOODS} dishes)…`);
+    const menus = await prepareMenus(token);
+    const bareMenus = await bareHandler(dialect, bareUrl, findByDateStatements(menus.restaurantId));
+    log(`${dialect}: findByDate vs bare handler…`);
+    const [day, rawDay] = await loadPair([`http://127.0.0.1:${PORT}/api/v1/zhct/foodMenu/findByDate?date=${MENU_DAY}&restaurantId=${menus.restaurantId}`, auth], [`http://127.0.0.1:${BARE_PORT}/`, {}]);
+    await new Promise((r) => bareMenus.close(r));
+    result.menus = { batch: menus.batch, findByDate: day, bare: rawDay, ratio: Number((day.rps / rawDay.rps).toFixed(2)) };
     log(JSON.stringify(result));
-    if (dialect === "sqlite") {
+    if (dialect === "sqlite" && !ONLY_MENUS) {
       result.bytes = { login: await pageBytes("/login", ""), list: await pageBytes(`/admin/auth/user/index?${userQuery}`, token) };
       log("Lighthouse (mobile)…");
       result.lighthouse = await runLighthouse({ login: "/login", list: `/admin/auth/user/index?${userQuery}` }, token);
@@ -335,6 +427,18 @@ function table(results) {
   const lines = ["| measure | SQLite | PostgreSQL |", "|---|---|---|"];
   const cell = (r) => (r ? `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` : "—");
   const both = (label, pick) => lines.push(`| ${label} | ${pick(results.sqlite) ?? "—"} | ${results.postgres ? (pick(results.postgres) ?? "—") : "not run"} |`);
+  const menuRows = (r) => {
+    const m = r.menus.batch.median;
+    return `${m.ms} ms, ${m.rows} rows, ${m.rowsPerSecond} rows/s`;
+  };
+  const menuLines = () => {
+    both("batch-create menus, 31 days × 4 meal types × 30 dishes (median of 3)", menuRows);
+    both("API findByDate (4 published menus × 30 dishes)", (r) => cell(r.menus.findByDate));
+    both("bare handler, same query", (r) => cell(r.menus.bare));
+    both("findByDate / bare", (r) => `${Math.round(r.menus.ratio * 100)} %`);
+    return lines.join("\n");
+  };
+  if (ONLY_MENUS) return menuLines();
   both("API findPage (20 rows, 1 filter, sorted, page 100)", (r) => cell(r.api.findPage));
   both("bare handler, same query", (r) => cell(r.api.bare));
   both("API / bare", (r) => `${Math.round(r.api.ratio * 100)} %`);
@@ -353,7 +457,7 @@ function table(results) {
     lines.push(`| Lighthouse mobile, ${page === "login" ? "sign-in" : "list"} page (median of ${LIGHTHOUSE_RUNS}) | ${r ? `score ${r.score}, LCP ${r.lcp} ms, TBT ${r.tbt} ms, CLS ${r.cls}` : skipped} | |`);
     if (r?.jsAll) lines.push(`| JS ${page === "login" ? "sign-in" : "list"} page, all scripts fetched until settled (Lighthouse, transfer) | ${kb(r.jsAll)} | |`);
   }
-  return lines.join("\n");
+  return menuLines();
 }
 
 build();

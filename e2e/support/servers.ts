@@ -26,4 +26,5 @@ export const e2eUsers = {
   a11y: { userName: "a11y.admin", password: "A11y-Admin-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   a11ySide: { userName: "a11y.side", password: "A11y-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   keyboard: { userName: "keyboard.only", password: "Keyboard-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  canteen: { userName: "canteen.chef", password: "Canteen-Chef-2026", roleIds: [1], pwdSecurityLevel: 2 },
 } as const;

@@ -1,4 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
+import type { zhctResources } from "../../resources/index";
+import type { holiday } from "../../resources/sys/holiday";
+import type { DeclaredRow, DeclaredTables } from "./declared";
 
 /** Columns every table keeps: epoch milliseconds and the acting user's id. */
 interface Audit {
@@ -369,7 +372,11 @@ export interface IccardInitTable extends Audit {
   initialized_at: number;
 }
 
-export interface Database {
+/** Tables written from declarations get their row types from them (decision 014); the rest are listed here. */
+type Declared = DeclaredTables<typeof zhctResources>;
+
+export interface Database extends Declared {
+  holiday: DeclaredRow<typeof holiday>;
   device: DeviceTable;
   device_param: DeviceParamTable;
   app_version: AppVersionTable;

@@ -3,12 +3,39 @@ import "dayjs/locale/zh-cn";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Checkbox, NativeSelect, SimpleGrid, Textarea, TextInput } from "@mantine/core";
 import { DatePickerInput, DatesProvider, DateTimePicker } from "@mantine/dates";
+import { useState } from "react";
 import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import { ImageUpload } from "./ImageUpload";
 import { RelationSelect } from "./RelationSelect";
 
 type Meta = FieldMetadata<unknown>;
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * A business date is submitted as YYYY-MM-DD: Mantine's own hidden input carries an ISO instant (local midnight in
+ * UTC, the previous day east of Greenwich), which the server cannot turn back into the day the user picked.
+ */
+function DateField({ name, initial, common }: { name: string; initial: string; common: Record<string, unknown> }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <>
+      <DatePickerInput
+        {...common}
+        defaultValue={initial ? new Date(`${initial}T00:00:00`) : null}
+        onChange={(date) => {
+          const d = date ? new Date(date) : null;
+          setValue(d ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : "");
+        }}
+        valueFormat="YYYY-MM-DD"
+        clearable
+        placeholder="请选择日期"
+      />
+      <input type="hidden" name={name} value={value} />
+    </>
+  );
+}
 
 function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Meta; dicts: Record<string, DictOption[]>; options: Record<string, DictOption[]> }) {
   const error = meta.errors?.[0];
@@ -44,17 +71,7 @@ function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Me
         />
       );
     case "date":
-      return (
-        <DatePickerInput
-          name={meta.name}
-         
-          {...common}
-          defaultValue={initial ? new Date(`${initial}T00:00:00`) : null}
-          valueFormat="YYYY-MM-DD"
-          clearable
-          placeholder="请选择日期"
-        />
-      );
+      return <DateField name={meta.name} initial={initial} common={common} />;
     case "datetime":
       return (
         <DateTimePicker

@@ -96,9 +96,13 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   const base = `${def.screenBase}/${def.screen}`;
   const canUpdate = def.actions.includes("update") && can(permissionCode(def, "update"));
   const canDelete = def.actions.includes("delete") && can(permissionCode(def, "delete"));
-  const rowLinks = (def.rowLinks ?? []).filter((link) => can(permissionCode(def, link.action)));
+  const rowLinks = (def.rowLinks ?? []).filter((link) => can(permissionCode({ module: def.module, entity: link.entity ?? def.entity }, link.action)));
   const rowActions = (id: number): RowAction[] => [
-    ...rowLinks.map((link) => ({ key: link.action, label: def.workflowActions?.[link.action] ?? link.action, to: `${base}/${link.path.replace(":id", String(id))}` })),
+    ...rowLinks.map((link) => ({
+      key: link.action,
+      label: link.label ?? def.workflowActions?.[link.action] ?? link.action,
+      to: link.path.startsWith("/") ? link.path.replace(":id", String(id)) : `${base}/${link.path.replace(":id", String(id))}`,
+    })),
     ...(canUpdate ? [{ key: "edit", label: "编辑", to: `${base}/edit/${id}` }] : []),
     ...(canDelete ? [{ key: "delete", label: "删除", to: hrefFor({ delete: String(id) }), danger: true }] : []),
   ];

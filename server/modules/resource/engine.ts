@@ -206,7 +206,7 @@ export async function checkRelations(ctx: SessionContext, def: ResourceDef, valu
   }
 }
 
-export async function checkUnique(ctx: SessionContext, def: ResourceDef, values: Row, exceptId?: number) {
+export async function checkUnique(ctx: SessionContext, def: ResourceDef, values: Row, exceptId?: number, current?: Row) {
   for (const field of def.fields.filter((f) => f.unique)) {
     const value = values[field.name];
     if (value === undefined || value === null || value === "") continue;
@@ -215,6 +215,17 @@ export async function checkUnique(ctx: SessionContext, def: ResourceDef, values:
     if (await query.executeTakeFirst()) {
       throw new ApiError(Status.BAD_REQUEST, messages.duplicate(field), { fieldErrors: { [field.name]: [messages.duplicate(field)] } });
     }
+  }
+  // A key of several fields: an update names only what it changes, the rest is as the row has it.
+  const record = current ? toRecord(def, current) : {};
+  for (const key of def.uniqueKeys ?? []) {
+    const fields = key.fields.map((name) => def.fields.find((f) => f.name === name) as FieldDef);
+    const keyValues = fields.map((f) => values[f.name] ?? record[f.name]);
+    if (keyValues.some((v) => v === undefined || v === null || v === "")) continue;
+    let query = whereTenant(db(ctx).selectFrom(def.table).select("id"), def, ctx.session.tenantId);
+    fields.forEach((f, i) => (query = query.where(columnOf(f), "=", f.type === "enum" ? coerceEnum(f, keyValues[i]) : keyValues[i])));
+    if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+    if (await query.executeTakeFirst()) throw new ApiError(Status.BAD_REQUEST, key.message, { fieldErrors: { [key.fields[0]]: [key.message] } });
   }
 }
 
@@ -250,7 +261,7 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
   if (values.updatedAt !== undefined && values.updatedAt !== current.updated_at) throw new ApiError(Status.CONFLICT, messages.stale);
   await checkRelations(ctx, def, values);
   await service?.beforeUpdate?.(ctx, values, current);
-  await checkUnique(ctx, def, values, id);
+  await checkUnique(ctx, def, values, id, current);
   const columns = toColumns(def, values);
   const changes: Record<string, [unknown, unknown]> = {};
   for (const field of def.fields) {

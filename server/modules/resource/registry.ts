@@ -10,6 +10,7 @@ import { roleService } from "../auth/role";
 import { userService } from "../auth/user";
 import { tenantService } from "../sys/tenant";
 import { sysServices } from "../sys/services";
+import { zhctServices } from "../zhct/services";
 
 /** Entities with rules of their own register their service here; the rest use the generic path alone. */
 const services: Record<string, ResourceService> = {
@@ -20,6 +21,7 @@ const services: Record<string, ResourceService> = {
   "auth/role": roleService,
   "auth/orgDiscount": orgDiscountService,
   "zhct/mealOrderComplaints": mealOrderComplaintsService,
+  ...zhctServices,
 };
 
 export function allResourceEndpoints(): Endpoint[] {

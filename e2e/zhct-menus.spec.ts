@@ -1,0 +1,144 @@
+import { expect, test, type Page } from "@playwright/test";
+import { apiAs } from "./support/api";
+import { signInFresh } from "./support/auth";
+import { e2eUsers } from "./support/servers";
+
+const { canteen } = e2eUsers;
+/** A 2×2 PNG for the dish's picture. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==";
+
+test.describe.configure({ mode: "serial" });
+
+/** Picks an option of a relation picker (a searchable Mantine Select) by its label. */
+async function pick(page: Page, label: string, option: string) {
+  await page.getByRole("textbox", { name: label }).click();
+  await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
+}
+
+async function save(page: Page, list: RegExp) {
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL(list);
+  await expect(page.getByText("保存成功")).toBeVisible();
+}
+
+/** The next Monday after 2026-11-30 on which nothing else in the run made menus: a fixed week keeps the screenshots stable. */
+const MONDAY = "2027-03-01";
+
+test("catalogue to published menu: category, food with picture, meal time, menu type, template, batch create a week, week view, publish", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const api = await apiAs(request, canteen.userName, canteen.password);
+  const restaurant = await api.post("/api/v1/auth/org/create", { orgName: "东区餐厅", orgType: "restaurant", sort: 0, status: "1" });
+  expect(restaurant.status, restaurant.message).toBe(200);
+  const holiday = await api.post("/api/v1/sys/holiday/create", { holidayDate: "2027-03-03", holidayName: "测试假日", holidayType: "1" });
+  expect(holiday.status, holiday.message).toBe(200);
+
+  await signInFresh(page, canteen.userName, canteen.password, "/zhct");
+  await expect(page).toHaveURL(/\/zhct\/bowls(\/index)?$/);
+  // The 智慧餐厅 menu lists every canteen screen, the complaint screen still among them, and each one opens.
+  const info = await api.get("/api/v1/auth/user/info");
+  type Node = { menuName: string; menuPath: string; children?: Node[] };
+  const group = (info.data.menuTreeList as Node[]).find((m) => m.menuPath === "/zhct") as Node;
+  expect(group.menuName).toBe("智慧餐厅");
+  const screens = (group.children ?? []).map((c) => [c.menuName, c.menuPath]);
+  expect(screens.map(([name]) => name)).toEqual(["餐具管理", "菜品分类", "菜品管理", "菜品营养", "菜单餐具", "设备菜品", "餐次时间", "菜单类型", "模板菜单类型", "每日菜单", "菜单菜品", "菜单模板", "订餐申诉"]);
+  for (const [name, path] of screens) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    await expect(page.getByRole("heading", { name, exact: true }).or(page.getByRole("heading", { name: name.replace(/管理$/, ""), exact: true })), path).toBeVisible();
+  }
+
+  await page.goto("/zhct/foodtype/create");
+  await page.getByLabel("分类名称").fill("家常热菜");
+  await save(page, /\/zhct\/foodtype\/index$/);
+
+  await page.goto("/zhct/food/create");
+  await page.getByLabel("菜品名称").fill("番茄炒蛋");
+  await pick(page, "菜品分类", "家常热菜");
+  await pick(page, "餐厅/档口", "东区餐厅");
+  await page.getByRole("textbox", { name: "价格（元）", exact: true }).fill("12.5");
+  await page.locator("input[type=file]").setInputFiles({ name: "dish.png", mimeType: "image/png", buffer: Buffer.from(PNG, "base64") });
+  await expect(page.getByRole("img", { name: "菜品图片" })).toBeVisible();
+  await save(page, /\/zhct\/food\/index$/);
+  const foodRow = page.locator("tbody tr", { hasText: "番茄炒蛋" });
+  await expect(foodRow).toContainText("12.50");
+  await expect(foodRow.locator("img")).toHaveCount(1);
+
+  await page.goto("/zhct/mealtimes/create");
+  await pick(page, "餐厅", "东区餐厅");
+  await page.getByLabel("餐次名称").fill("午餐");
+  await page.getByLabel("餐别").selectOption({ label: "午餐" });
+  await page.getByLabel("开始时间").fill("11:00");
+  await page.getByLabel("结束时间").fill("13:00");
+  await save(page, /\/zhct\/mealtimes\/index$/);
+
+  await page.goto("/zhct/foodmenutypeTemplate/create");
+  await page.getByLabel("类型名称").fill("午餐模板");
+  await pick(page, "餐厅", "东区餐厅");
+  await page.getByLabel("餐别").selectOption({ label: "午餐" });
+  await save(page, /\/zhct\/foodmenutypeTemplate\/index$/);
+
+  await page.goto("/zhct/foodmenutype/create");
+  await page.getByLabel("类型名称").fill("东区午餐");
+  await pick(page, "餐厅", "东区餐厅");
+  await page.getByLabel("餐别").selectOption({ label: "午餐" });
+  await pick(page, "餐次时间", "午餐");
+  await pick(page, "菜单模板", "午餐模板");
+  await save(page, /\/zhct\/foodmenutype\/index$/);
+
+  // The template: the dish on Monday to Friday.
+  for (const week of ["星期一", "星期二", "星期三", "星期四", "星期五"]) {
+    await page.goto("/zhct/foodmenuTemplate/create");
+    await pick(page, "模板菜单类型", "午餐模板");
+    await page.getByLabel("星期").selectOption({ label: week });
+    await pick(page, "菜品", "番茄炒蛋");
+    await save(page, /\/zhct\/foodmenuTemplate\/index$/);
+  }
+
+  // Batch create from the menu type's row: preview first (a holiday and the weekend skipped), then confirm.
+  await page.goto("/zhct/foodmenutype/index");
+  await page.locator("tbody tr", { hasText: "东区午餐" }).getByRole("link", { name: "生成菜单" }).click();
+  await expect(page.getByRole("heading", { name: "批量生成每日菜单" })).toBeVisible();
+  await page.getByLabel("开始日期").fill(MONDAY);
+  await page.getByLabel("结束日期").fill("2027-03-07");
+  await page.getByRole("button", { name: "预览" }).click();
+  const preview = page.getByTestId("batch-preview");
+  await expect(preview).toContainText("预览");
+  await expect(preview.locator("tbody tr")).toHaveCount(7);
+  await expect(preview.locator("tr[data-action=create]")).toHaveCount(4);
+  await expect(preview.locator("tr[data-action=holiday]")).toContainText("节假日：测试假日");
+  await expect(page.getByLabel("开始日期")).toHaveValue(MONDAY);
+  await page.screenshot({ path: "test-results/screenshots/zhct-batch-preview-1280.png", fullPage: true });
+  const none = await api.get(`/api/v1/zhct/foodMenu/findPage?menuDateBegin=${MONDAY}&menuDateEnd=2027-03-07`);
+  expect(none.data.total).toBe(0);
+
+  await page.getByRole("button", { name: "确认生成" }).click();
+  await expect(page.getByTestId("batch-done")).toContainText("新建 4 天，替换 0 天，跳过 3 天");
+
+  // The week view shows the four days, unpublished; publish Monday.
+  await page.getByRole("link", { name: "查看周菜单" }).click();
+  await expect(page).toHaveURL(/\/zhct\/foodmenu\/index\?week=2027-03-01/);
+  const week = page.getByTestId("menu-week");
+  const row = week.locator("tbody tr", { hasText: "东区午餐" });
+  await expect(row.locator("td[data-date]", { hasText: "番茄炒蛋" })).toHaveCount(4);
+  await expect(row.locator("td[data-date='2027-03-03']")).toContainText("—");
+  await expect(week.locator("th", { hasText: "03-03" })).toContainText("测试假日");
+  await expect(row.locator("td[data-date='2027-03-01']")).toContainText("未发布");
+  await page.screenshot({ path: "test-results/screenshots/zhct-week-view-1280.png", fullPage: true });
+
+  await row.locator("td[data-date='2027-03-01']").getByRole("link", { name: "发布" }).click();
+  await expect(page.getByRole("heading", { name: "编辑每日菜单" })).toBeVisible();
+  await page.getByLabel("发布状态").selectOption({ label: "已发布" });
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("保存成功")).toBeVisible();
+  await page.goto(`/zhct/foodmenu/index?week=${MONDAY}`);
+  await expect(page.getByTestId("menu-week").locator("tbody tr", { hasText: "东区午餐" }).locator("td[data-date='2027-03-01']")).toContainText("已发布");
+
+  // The cashier's view of that day: the published menu with its price in fen.
+  const day = await api.get(`/api/v1/zhct/foodMenu/findByDate?date=${MONDAY}&restaurantId=${restaurant.data.id}`);
+  expect(day.data).toHaveLength(1);
+  expect(day.data[0].items).toEqual([expect.objectContaining({ foodName: "番茄炒蛋", price: 1250 })]);
+
+  // The list view stays, filterable by date range.
+  await page.goto(`/zhct/foodmenu/list?menuDateBegin=${MONDAY}&menuDateEnd=2027-03-02`);
+  await expect(page.locator("tbody tr")).toHaveCount(2);
+});

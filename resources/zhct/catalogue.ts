@@ -1,0 +1,113 @@
+import { defineResource } from "../define";
+
+/** The canteen catalogue (spec §2 /zhct, DOMAIN.md "Canteen"): dishware, dish categories, dishes and what sells them. */
+export const bowls = defineResource({
+  module: "zhct",
+  entity: "bowls",
+  screen: "bowls",
+  screenBase: "/zhct",
+  table: "bowls",
+  title: "餐具",
+  menuTitle: "餐具管理",
+  scope: "tenant",
+  labelField: "bowlsName",
+  defaultSort: { field: "bowlsCode", dir: "asc" },
+  actions: ["create", "update", "delete", "export"],
+  fields: [
+    { name: "bowlsCode", label: "餐具编号", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 32 },
+    { name: "bowlsName", label: "餐具名称", type: "text", required: true, filter: "like", max: 50 },
+    { name: "colour", label: "颜色", type: "text", max: 20 },
+    { name: "price", label: "价格（元）", type: "money", required: true, sortable: true },
+    { name: "chipId", label: "芯片编号（RFID）", type: "text", unique: true, filter: "like", max: 64 },
+    { name: "status", label: "状态", type: "enum", dict: "status", required: true, filter: "eq", defaultValue: "1" },
+    { name: "remark", label: "备注", type: "longText", max: 500 },
+  ],
+});
+
+export const foodType = defineResource({
+  module: "zhct",
+  entity: "foodType",
+  screen: "foodtype",
+  screenBase: "/zhct",
+  table: "food_type",
+  title: "菜品分类",
+  scope: "tenant",
+  labelField: "typeName",
+  defaultSort: { field: "sort", dir: "asc" },
+  actions: ["create", "update", "delete", "export"],
+  fields: [
+    { name: "typeName", label: "分类名称", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 50 },
+    { name: "parentId", label: "上级分类", type: "relation", relation: "zhct/foodType", filter: "eq" },
+    { name: "sort", label: "排序", type: "number", required: true, sortable: true, defaultValue: 0, min: 0, max: 9999 },
+    { name: "status", label: "状态", type: "enum", dict: "status", required: true, filter: "eq", defaultValue: "1" },
+    { name: "remark", label: "备注", type: "longText", max: 500 },
+  ],
+});
+
+export const food = defineResource({
+  module: "zhct",
+  entity: "food",
+  screen: "food",
+  screenBase: "/zhct",
+  table: "food",
+  title: "菜品",
+  menuTitle: "菜品管理",
+  scope: "tenant",
+  labelField: "foodName",
+  defaultSort: { field: "foodName", dir: "asc" },
+  actions: ["create", "update", "delete", "export"],
+  fields: [
+    { name: "foodName", label: "菜品名称", type: "text", required: true, filter: "like", sortable: true, max: 50 },
+    { name: "foodTypeId", label: "菜品分类", type: "relation", relation: "zhct/foodType", required: true, filter: "eq" },
+    { name: "restaurantId", label: "餐厅/档口", type: "relation", relation: "auth/org", required: true, filter: "eq" },
+    { name: "price", label: "价格（元）", type: "money", required: true, sortable: true },
+    { name: "outsiderPrice", label: "外部人员价格（元）", type: "money" },
+    { name: "unit", label: "单位", type: "text", max: 10, defaultValue: "份" },
+    { name: "dishClass", label: "菜品类别", type: "enum", dict: "dishClass", filter: "eq" },
+    { name: "onShelf", label: "上架", type: "enum", dict: "yesOrNo", required: true, filter: "eq", defaultValue: "1" },
+    { name: "image", label: "菜品图片", type: "image", list: true },
+    { name: "ingredients", label: "主要食材", type: "longText", max: 500 },
+    { name: "description", label: "菜品介绍", type: "longText", max: 1000 },
+  ],
+});
+
+/** Per portion; grams except energy (kcal) and sodium (mg). */
+export const foodNutrition = defineResource({
+  module: "zhct",
+  entity: "foodNutrition",
+  screen: "foodnutrition",
+  screenBase: "/zhct",
+  table: "food_nutrition",
+  title: "菜品营养",
+  scope: "tenant",
+  labelField: "foodId",
+  defaultSort: { field: "createdAt", dir: "desc" },
+  actions: ["create", "update", "delete", "export"],
+  fields: [
+    { name: "foodId", label: "菜品", type: "relation", relation: "zhct/food", required: true, unique: true, filter: "eq", onDelete: "cascade" },
+    { name: "energy", label: "能量（千卡）", type: "number", min: 0, max: 100_000, sortable: true },
+    { name: "protein", label: "蛋白质（克）", type: "number", min: 0, max: 100_000 },
+    { name: "fat", label: "脂肪（克）", type: "number", min: 0, max: 100_000 },
+    { name: "carbohydrate", label: "碳水化合物（克）", type: "number", min: 0, max: 100_000 },
+    { name: "fibre", label: "膳食纤维（克）", type: "number", min: 0, max: 100_000 },
+    { name: "sodium", label: "钠（毫克）", type: "number", min: 0, max: 1_000_000 },
+  ],
+});
+
+export const deviceFood = defineResource({
+  module: "zhct",
+  entity: "deviceFood",
+  screen: "devicefood",
+  screenBase: "/zhct",
+  table: "device_food",
+  title: "设备菜品",
+  scope: "tenant",
+  labelField: "foodId",
+  defaultSort: { field: "createdAt", dir: "desc" },
+  actions: ["create", "update", "delete"],
+  uniqueKeys: [{ fields: ["deviceId", "foodId"], message: "该设备已在售此菜品" }],
+  fields: [
+    { name: "deviceId", label: "设备", type: "relation", relation: "sys/device", required: true, filter: "eq", onDelete: "cascade" },
+    { name: "foodId", label: "菜品", type: "relation", relation: "zhct/food", required: true, filter: "eq", onDelete: "cascade" },
+  ],
+});

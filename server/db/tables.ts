@@ -1,0 +1,134 @@
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from "kysely";
+
+/**
+ * A table as plain facts: what a migration written by `npm run migration:new` creates, and what the schema test
+ * reads back from either database. Migrations keep their own copy of these facts (they are released as written);
+ * `declaredTable` (server/db/declared.ts) derives the current ones from a declaration.
+ */
+export type ColumnType = "text" | "integer" | "bigint";
+
+export interface ColumnSpec {
+  name: string;
+  type: ColumnType;
+  notNull: boolean;
+  default?: string | number;
+}
+
+export interface ForeignKeySpec {
+  columns: string[];
+  table: string;
+  to: string[];
+  onDelete?: "cascade";
+}
+
+export interface TableSpec {
+  name: string;
+  /** Tenant tables start with tenant_id and are keyed by (tenant_id, id). */
+  tenant: boolean;
+  columns: ColumnSpec[];
+  unique: string[][];
+  foreignKeys: ForeignKeySpec[];
+  /** Lookups by a relation (and the foreign key checks of a delete) that no unique key already serves. */
+  indexes: string[][];
+}
+
+const keyName = (table: string, columns: string[], suffix: string) => `${table}_${columns.filter((c) => c !== "tenant_id").join("_")}_${suffix}`;
+
+const constraints = (column: ColumnSpec) => (c: ColumnDefinitionBuilder) => {
+  const built = column.notNull ? c.notNull() : c;
+  return column.default !== undefined ? built.defaultTo(column.default) : built;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createTable(db: Kysely<any>, spec: TableSpec): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let table: CreateTableBuilder<any, any> = db.schema.createTable(spec.name);
+  for (const column of spec.columns) {
+    table = table.addColumn(column.name, column.type, constraints(column));
+  }
+  table = table.addPrimaryKeyConstraint(`${spec.name}_pk`, spec.tenant ? ["tenant_id", "id"] : ["id"]);
+  for (const columns of spec.unique) table = table.addUniqueConstraint(keyName(spec.name, columns, "uq"), columns);
+  for (const fk of spec.foreignKeys) {
+    table = table.addForeignKeyConstraint(keyName(spec.name, fk.columns, "fk"), fk.columns, fk.table, fk.to, (c) =>
+      fk.onDelete ? c.onDelete(fk.onDelete) : c,
+    );
+  }
+  await table.execute();
+  for (const columns of spec.indexes) await db.schema.createIndex(keyName(spec.name, columns, "idx")).on(spec.name).columns(columns).execute();
+}
+
+/** Adds columns to a released table (a field added to a declaration). Nullable or with a default, as SQLite requires. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function addColumns(db: Kysely<any>, table: string, columns: ColumnSpec[]): Promise<void> {
+  for (const column of columns) {
+    await db.schema.alterTable(table).addColumn(column.name, column.type, constraints(column)).execute();
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function dropColumns(db: Kysely<any>, table: string, columns: ColumnSpec[]): Promise<void> {
+  for (const column of columns) await db.schema.alterTable(table).dropColumn(column.name).execute();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function dropTables(db: Kysely<any>, specs: TableSpec[]): Promise<void> {
+  for (const spec of [...specs].reverse()) await db.schema.dropTable(spec.name).execute();
+}
+
+export interface ReadTable {
+  columns: ColumnSpec[];
+  unique: string[][];
+  foreignKeys: ForeignKeySpec[];
+}
+
+/** What the database holds for a table: columns in order, unique keys and foreign keys, the same on both dialects. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readTable(db: Kysely<any>, dialect: "sqlite" | "postgres", table: string): Promise<ReadTable | null> {
+  if (dialect === "sqlite") {
+    const columns = (await sql<{ name: string; type: string; notnull: number; pk: number }>`select * from pragma_table_info(${table})`.execute(db)).rows;
+    if (!columns.length) return null;
+    const indexes = (await sql<{ name: string; unique: number; origin: string }>`select * from pragma_index_list(${table})`.execute(db)).rows;
+    const unique: string[][] = [];
+    for (const index of indexes.filter((i) => i.unique && i.origin === "u")) {
+      const parts = (await sql<{ seqno: number; name: string }>`select * from pragma_index_info(${index.name})`.execute(db)).rows;
+      unique.push(parts.sort((a, b) => a.seqno - b.seqno).map((p) => p.name));
+    }
+    const fkRows = (await sql<{ id: number; seq: number; table: string; from: string; to: string; on_delete: string }>`select * from pragma_foreign_key_list(${table})`.execute(db)).rows;
+    const foreignKeys = new Map<number, ForeignKeySpec>();
+    for (const row of fkRows.sort((a, b) => a.id - b.id || a.seq - b.seq)) {
+      const fk = foreignKeys.get(row.id) ?? { columns: [], table: row.table, to: [], ...(row.on_delete === "CASCADE" ? { onDelete: "cascade" as const } : {}) };
+      fk.columns.push(row.from);
+      fk.to.push(row.to);
+      foreignKeys.set(row.id, fk);
+    }
+    return {
+      columns: columns.map((c) => ({ name: c.name, type: c.type.toLowerCase() as ColumnType, notNull: c.notnull === 1 })),
+      unique,
+      foreignKeys: [...foreignKeys.values()],
+    };
+  }
+  const columns = (
+    await sql<{ name: string; type: string; nullable: string }>`
+      select column_name as name, data_type as type, is_nullable as nullable from information_schema.columns
+      where table_schema = current_schema() and table_name = ${table} order by ordinal_position`.execute(db)
+  ).rows;
+  if (!columns.length) return null;
+  const constraints = (
+    await sql<{ type: string; columns: string[]; target: string | null; to: string[] | null; on_delete: string }>`
+      select c.contype as type,
+        array(select a.attname from unnest(c.conkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.i)::text[] as columns,
+        t.relname as target,
+        array(select a.attname from unnest(c.confkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.i)::text[] as to,
+        c.confdeltype as on_delete
+      from pg_constraint c join pg_class r on r.oid = c.conrelid left join pg_class t on t.oid = c.confrelid
+      where r.relname = ${table} and r.relnamespace = current_schema()::regnamespace and c.contype in ('u', 'f')
+      order by c.conname`.execute(db)
+  ).rows;
+  return {
+    columns: columns.map((c) => ({ name: c.name, type: c.type as ColumnType, notNull: c.nullable === "NO" })),
+    unique: constraints.filter((c) => c.type === "u").map((c) => c.columns),
+    foreignKeys: constraints
+      .filter((c) => c.type === "f")
+      .map((c) => ({ columns: c.columns, table: c.target as string, to: c.to as string[], ...(c.on_delete === "c" ? { onDelete: "cascade" as const } : {}) })),
+  };
+}

@@ -1,0 +1,15 @@
+import { resourceKey } from "../../../resources/define";
+import { food } from "../../../resources/zhct/catalogue";
+import { foodMenu, foodMenuItem, foodMenuTemplate, mealTimes } from "../../../resources/zhct/menus";
+import type { ResourceService } from "../resource/engine";
+import { foodService, mealTimesService } from "./catalogue";
+import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
+
+/** The rules of the canteen entities, by resource key. */
+export const zhctServices: Record<string, ResourceService> = {
+  [resourceKey(food)]: foodService,
+  [resourceKey(mealTimes)]: mealTimesService,
+  [resourceKey(foodMenu)]: foodMenuService,
+  [resourceKey(foodMenuItem)]: foodMenuItemService,
+  [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,
+};
