@@ -9,6 +9,7 @@ import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
+import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
 import { createListener } from "./http/listener";
 import { applySecurityHeaders, newNonce } from "./http/security";
@@ -33,8 +34,8 @@ function isApiRequest(request: Request, pathname: string): boolean {
   if (isApiPath(pathname)) return true;
   if (request.method !== "POST") return false;
   if (pathname === "/logout") return true;
-  // The sign-in page posts a form to /login; API clients post JSON there.
-  return pathname === "/login" && (request.headers.get("Content-Type") ?? "").includes("application/json");
+  // The sign-in page posts a form to /login; API clients post JSON there, and anything else gets the API's 400.
+  return pathname === "/login" && !isFormType(request.headers.get("Content-Type"));
 }
 
 function staticResponse(clientDir: string, request: Request, pathname: string): Response | null {
@@ -92,10 +93,14 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
     const url = new URL(request.url);
     // Only a page runs scripts, so only a page needs a nonce; API and file responses get a CSP without one.
     let nonce: string | undefined;
+    const toApi = isApiRequest(request, url.pathname);
+    // A page's action reads a form; a body it cannot read is refused here, not inside the action as a 500.
+    const page = toApi || request.method !== "POST" ? request : await checkedFormPost(request);
     let response =
-      (isApiRequest(request, url.pathname) && (await api.handle(request, clientAddress))) ||
+      (page instanceof Response && page) ||
+      (toApi && (await api.handle(request, clientAddress))) ||
       staticResponse(clientDir, request, url.pathname) ||
-      (await handleDocument(request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
+      (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
     // with immutable headers (as fetch() returns) is copied first.
     const https = isHttps(request);

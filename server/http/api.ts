@@ -1,4 +1,5 @@
 import { ZodError } from "zod";
+import { findResource } from "../../resources/index";
 import { z } from "../../resources/z";
 import { RateLimiter } from "../auth/rateLimit";
 import { authEndpoints } from "../modules/auth/endpoints";
@@ -15,6 +16,7 @@ import { tokenFrom } from "../auth/tokens";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
 import { ApiError, envelopeResponse, Status, type FieldErrors } from "./envelope";
 import { isCrossSite } from "./security";
+import { readJson, searchParamsToObject } from "./body";
 
 /**
  * The API calls one page request makes in-process (user info, menus, a list, its relation options…) carry the same
@@ -31,32 +33,33 @@ export interface Api {
   openapi(): unknown;
 }
 
-function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    result[key] = values.length > 1 ? values : values[0];
-  }
-  return result;
-}
+/** Beyond these, a body with thousands of bad fields would be answered with thousands of messages. */
+const LISTED_FIELDS = 20;
 
+/** Field errors keyed by the field's path; the request as a whole (unknown keys, a body that is not an object) is `_`. */
 function zodFieldErrors(error: ZodError): FieldErrors {
   const fieldErrors: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.join(".") || "_";
+    if (!(key in fieldErrors) && Object.keys(fieldErrors).length >= LISTED_FIELDS) continue;
     (fieldErrors[key] ??= []).push(issue.message);
   }
   return fieldErrors;
 }
 
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (!text.trim()) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(Status.BAD_REQUEST, messages.badJson);
-  }
+/** The first problem as a sentence: the field by its Chinese label where a declaration has one. */
+function validationMessage(pathname: string, fieldErrors: FieldErrors): string {
+  const [key, [first]] = Object.entries(fieldErrors)[0];
+  const name = key.split(".").pop() as string;
+  const [, , module, entity] = pathname.split("/").slice(1);
+  const label = findResource(`${module}/${entity}`)?.fields.find((f) => f.name === name)?.label;
+  if (key === "_" || (label && first.includes(label))) return `${messages.validation}：${first}`;
+  return `${messages.validation}：${label ?? key} ${first}`;
+}
+
+/** The client went away (a slow terminal gave up): nobody is there to answer, and the server did nothing wrong. */
+function isAbort(request: Request, error: unknown): boolean {
+  return request.signal.aborted || (error instanceof Error && (error.name === "AbortError" || (error as { code?: string }).code === "ECONNRESET"));
 }
 
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
@@ -130,16 +133,18 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
       return envelopeResponse({ status: Status.OK, message: messages.ok, data: data ?? null }, ctx.responseHeaders);
     } catch (error) {
       if (error instanceof ApiError) {
+        // The rest of a refused body is not read: the connection ends with the answer.
+        if (error.status === Status.PAYLOAD_TOO_LARGE) ctx.responseHeaders.set("Connection", "close");
         return envelopeResponse({ status: error.status, message: error.message, data: error.data }, ctx.responseHeaders);
       }
       if (error instanceof ZodError) {
         const fieldErrors = zodFieldErrors(error);
-        const [field, [first]] = Object.entries(fieldErrors)[0];
         return envelopeResponse(
-          { status: Status.BAD_REQUEST, message: `${messages.validation}：${field} ${first}`, data: { fieldErrors } },
+          { status: Status.BAD_REQUEST, message: validationMessage(url.pathname, fieldErrors), data: { fieldErrors } },
           ctx.responseHeaders,
         );
       }
+      if (isAbort(request, error)) return envelopeResponse({ status: Status.BAD_REQUEST, message: messages.aborted, data: null });
       console.error(`[api] ${request.method} ${url.pathname}`, error);
       return envelopeResponse({ status: Status.SERVER_ERROR, message: messages.serverError, data: null });
     }
