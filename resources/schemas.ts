@@ -23,12 +23,13 @@ export function storableText(label: string) {
 }
 
 /** A whole number within a column's range, from JSON (12) or a form or query (“12”); never 1.5, true, [12] or “abc”. */
-export function integer(label: string, range: { min: number; max: number }, what = "数字") {
+export function integer(label: string, range: { min: number; max: number }, what = "数字", missing = `缺少 ${label}`) {
   return z.unknown().transform((value, ctx) => {
     const text = typeof value === "string" ? value.trim() : null;
     const n = typeof value === "number" ? value : text !== null && NUMERIC.test(text) ? Number(text) : Number.NaN;
     let message: string | null = null;
-    if (Number.isNaN(n)) message = `${label}必须是${what}`;
+    if (value === undefined || value === null || text === "") message = missing;
+    else if (Number.isNaN(n)) message = `${label}必须是${what}`;
     else if (!Number.isInteger(n)) message = `${label}必须是整数`;
     else if (n < range.min) message = `${label}不能小于 ${range.min}`;
     else if (n > range.max) message = `${label}不能大于 ${range.max}`;
@@ -45,6 +46,11 @@ function isRealDate(s: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString().startsWith(s);
 }
 
+/** A row's id, or a version (epoch ms): a whole number that JavaScript holds exactly. */
+export function recordId(label = "id", missing?: string) {
+  return integer(label, { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }, "数字", missing);
+}
+
 /** The API value schema of one field (money in integer fen, dates as YYYY-MM-DD, instants as epoch ms). */
 function valueSchema(field: FieldDef): z.ZodType {
   const { label } = field;
@@ -53,8 +59,7 @@ function valueSchema(field: FieldDef): z.ZodType {
       return integer(label, { min: field.min ?? INT4.min, max: field.max ?? INT4.max });
     case "relation":
     case "treeParent":
-      // Ids are bigint columns; one a JavaScript number cannot hold exactly names no row.
-      return integer(label, { min: field.min ?? -Number.MAX_SAFE_INTEGER, max: field.max ?? Number.MAX_SAFE_INTEGER });
+      return recordId(label);
     case "money":
       return integer(label, { min: field.min ?? 0, max: field.max ?? 1_000_000_000 }, "以分为单位的金额");
     case "boolean":
@@ -123,8 +128,8 @@ export function createSchema(def: ResourceDef) {
 /** Body of `update`: the id, the version the editor saw, and the fields it changes. */
 export function updateSchema(def: ResourceDef) {
   return z.object({
-    id: z.coerce.number({ error: "缺少 id" }).int(),
-    updatedAt: z.coerce.number({ error: "缺少 updatedAt" }).int().optional(),
+    id: recordId(),
+    updatedAt: recordId("updatedAt").optional(),
     ...Object.fromEntries(formFields(def).map((f) => [f.name, fieldSchema(f, true)])),
   });
 }

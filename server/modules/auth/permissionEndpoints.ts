@@ -3,6 +3,7 @@ import { role as roleDef } from "../../../resources/auth/role";
 import { user as userDef } from "../../../resources/auth/user";
 import { permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { fieldError } from "../../http/envelope";
 import { orgTree } from "./org";
@@ -10,8 +11,8 @@ import { decodeLoginField } from "./session";
 import { assignableMenuTree, assignMenus, roleMenuIds } from "./role";
 import { assignLinks, assignRoles, createUser, resetPassword, userLinks, userRoles, usersByRoleType, validateUserCode } from "./user";
 
-const id = z.coerce.number({ error: "缺少 id" }).int();
-const ids = (label: string) => z.array(z.coerce.number({ error: `${label}必须是数字` }).int()).max(1000, `${label}过多`);
+const id = recordId();
+const ids = (label: string) => z.array(recordId(label), { error: `${label}应为列表` }).max(1000, `${label}过多`);
 /** Passwords may come as `ENC:` text like the login form sends them, or plain. */
 const password = z
   .string({ error: "密码必须是文本" })

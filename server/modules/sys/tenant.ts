@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import { tenant as tenantDef } from "../../../resources/sys/tenant";
 import { resourceKey } from "../../../resources/define";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { newId } from "../../db";
 import { DEFAULT_TENANT_ID } from "../../db/seed";
 import { endpoint, publicAccess, sessionAccess, type Endpoint, type RequestContext, type SessionContext } from "../../http/endpoint";
@@ -99,7 +100,7 @@ export const tenantEndpoints: Endpoint[] = [
     path: "/api/v1/sys/tenant/switch",
     summary: "超级管理员进入某租户工作：{ tenantId }；切回本人租户即恢复",
     access: sessionAccess,
-    body: z.object({ tenantId: z.coerce.number({ error: "请选择租户" }).int() }),
+    body: z.object({ tenantId: recordId("租户", "请选择租户") }),
     handle: async (ctx, { body }) => {
       const { session } = ctx as SessionContext;
       if (!isSuper(session)) throw new ApiError(Status.FORBIDDEN, tenantMessages.superOnly);
