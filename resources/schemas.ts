@@ -17,9 +17,11 @@ export const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
 /** Epoch ms that a Date can show. */
 const INSTANTS = { min: -8.64e15, max: 8.64e15 };
 
+export const isStorable = (text: string) => !UNSTORABLE.test(text);
+
 /** Text that every column can store: no NUL, no lone surrogate. */
 export function storableText(label: string) {
-  return z.string({ error: `${label}应为文本` }).refine((s) => !UNSTORABLE.test(s), `${label}含有无法保存的字符`);
+  return z.string({ error: `${label}应为文本` }).refine(isStorable, `${label}含有无法保存的字符`);
 }
 
 /** A whole number within a column's range, from JSON (12) or a form or query (“12”); never 1.5, true, [12] or “abc”. */

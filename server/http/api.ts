@@ -17,6 +17,7 @@ import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpo
 import { ApiError, envelopeResponse, Status, type FieldErrors } from "./envelope";
 import { isCrossSite } from "./security";
 import { readJson, searchParamsToObject } from "./body";
+import { isStorable } from "../../resources/schemas";
 
 /**
  * The API calls one page request makes in-process (user info, menus, a list, its relation options…) carry the same
@@ -47,14 +48,44 @@ function zodFieldErrors(error: ZodError): FieldErrors {
   return fieldErrors;
 }
 
+/** The Chinese label of a field of the resource an API path belongs to (`/api/v1/{module}/{entity}/…`). */
+function labelOf(pathname: string, name: string): string | undefined {
+  const [, , module, entity] = pathname.split("/").slice(1);
+  return findResource(`${module}/${entity}`)?.fields.find((f) => f.name === name)?.label;
+}
+
 /** The first problem as a sentence: the field by its Chinese label where a declaration has one. */
 function validationMessage(pathname: string, fieldErrors: FieldErrors): string {
   const [key, [first]] = Object.entries(fieldErrors)[0];
   const name = key.split(".").pop() as string;
-  const [, , module, entity] = pathname.split("/").slice(1);
-  const label = findResource(`${module}/${entity}`)?.fields.find((f) => f.name === name)?.label;
+  const label = labelOf(pathname, name);
   if (key === "_" || (label && first.includes(label))) return `${messages.validation}：${first}`;
   return `${messages.validation}：${label ?? key} ${first}`;
+}
+
+/**
+ * The first text in a body or query that no column can store (NUL, a lone surrogate), as a field error: checked
+ * once here for every endpoint, hand-written ones included, before any handler sees it.
+ */
+function unstorableText(value: unknown, path: string[] = []): string[] | null {
+  if (typeof value === "string") return isStorable(value) ? null : path;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (!isStorable(key)) return [...path, key.replace(/[^\x20-\x7e]/g, "?")];
+    const found = unstorableText(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+function refuseUnstorable(pathname: string, input: unknown) {
+  const path = unstorableText(input);
+  if (!path) return;
+  const key = path.join(".") || "_";
+  const name = labelOf(pathname, path[path.length - 1] ?? "") ?? (key === "_" ? "请求体" : key);
+  throw new ApiError(Status.BAD_REQUEST, `${messages.validation}：${messages.unstorable(name)}`, {
+    fieldErrors: { [key]: [messages.unstorable(name)] },
+  });
 }
 
 /** The client went away (a slow terminal gave up): nobody is there to answer, and the server did nothing wrong. */
@@ -102,10 +133,13 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
         if (!codes.has(access.code)) throw new ApiError(Status.FORBIDDEN, messages.forbidden);
       }
     }
-    const query = (endpoint.query ?? z.object({})).parse(searchParamsToObject(ctx.url.searchParams));
+    const rawQuery = searchParamsToObject(ctx.url.searchParams);
+    refuseUnstorable(ctx.url.pathname, rawQuery);
+    const query = (endpoint.query ?? z.object({})).parse(rawQuery);
     let body: unknown = undefined;
     if (endpoint.method === "POST" && !endpoint.rawBody) {
       const raw = await readJson(ctx.request);
+      refuseUnstorable(ctx.url.pathname, raw);
       body = endpoint.body ? endpoint.body.parse(raw) : raw;
     }
     return endpoint.handle(ctx, { query, body });
