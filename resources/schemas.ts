@@ -72,9 +72,17 @@ function valueSchema(field: FieldDef): z.ZodType {
         .transform((v) => (v === true || v === 1 || v === "1" || v === "true" ? 1 : 0));
     case "enum":
       // Values are compared as strings (spec §3); a dictionary of whole numbers is kept in an integer column.
-      if (field.dict && isNumericDict(field.dict)) return integer(label, INT4, "字典中的值").transform(String);
+      if (field.dict && isNumericDict(field.dict)) {
+        const whole = integer(label, INT4);
+        return z.unknown().transform((value, ctx) => {
+          const parsed = whole.safeParse(value);
+          if (parsed.success) return String(parsed.data);
+          ctx.addIssue({ code: "custom", message: `${label}不是可选的值` });
+          return z.NEVER;
+        });
+      }
       return z
-        .union([storableText(label), z.number()], { error: `请选择${label}` })
+        .union([storableText(label), z.number()], { error: `${label}不是可选的值` })
         .transform(String)
         .pipe(z.string().min(1, `请选择${label}`).max(50, `${label}不是可选的值`));
     case "date":

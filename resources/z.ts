@@ -42,6 +42,9 @@ function chineseMessage(issue: z.core.$ZodRawIssue): string {
   }
 }
 
+/** A message of this voice says what is wrong but not with what: the API puts the field's name before it. */
+export const isSubjectless = (message: string) => /^(必填|应为|不能(超过|少于|大于|小于|为空)|不支持的参数|不是可选的值|格式不正确)/.test(message);
+
 // One Chinese voice for every schema, on the server and in the browser.
 z.config({ localeError: chineseMessage });
 

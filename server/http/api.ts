@@ -1,6 +1,6 @@
 import { ZodError } from "zod";
 import { findResource } from "../../resources/index";
-import { z } from "../../resources/z";
+import { isSubjectless, z } from "../../resources/z";
 import { RateLimiter } from "../auth/rateLimit";
 import { authEndpoints } from "../modules/auth/endpoints";
 import { authenticate, isAdmin } from "../modules/auth/session";
@@ -59,7 +59,7 @@ function validationMessage(pathname: string, fieldErrors: FieldErrors): string {
   const [key, [first]] = Object.entries(fieldErrors)[0];
   const name = key.split(".").pop() as string;
   const label = labelOf(pathname, name);
-  if (key === "_" || (label && first.includes(label))) return `${messages.validation}：${first}`;
+  if (key === "_" || !isSubjectless(first)) return `${messages.validation}：${first}`;
   return `${messages.validation}：${label ?? key} ${first}`;
 }
 
