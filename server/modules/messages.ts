@@ -7,7 +7,7 @@ export const messages = {
   notForm: "请求体应为表单",
   aborted: "请求已中断",
   unstorable: (name: string) => `${name}含有无法保存的字符`,
-  bodyTooLarge: (limit: number) => `请求体过大，不能超过 ${Math.round(limit / 1024)} KB`,
+  bodyTooLarge: (limit: number) => `请求体过大，不能超过 ${Math.round(limit / 1024 / 1024)} MB`,
   validation: "参数校验失败",
   serverError: "服务器内部错误，请稍后再试",
   forbidden: "没有权限执行此操作",

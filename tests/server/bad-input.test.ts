@@ -149,6 +149,17 @@ for (const dialect of dialects) {
       expect(menus.map((r) => r.body.status)).toEqual(Array(20).fill(200));
     });
 
+    test("an uploaded file whose name holds a NUL is answered and stored with the NUL replaced", async () => {
+      const body = Buffer.concat([
+        Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="a\u0000b.txt"\r\nContent-Type: text/plain\r\n\r\n'),
+        Buffer.from("hello"),
+        Buffer.from("\r\n--b--\r\n"),
+      ]);
+      const result = await post("/api/v1/sys/file/upload?kind=file", { headers: { "Content-Type": "multipart/form-data; boundary=b" }, body });
+      expect(result.http).toBe(200);
+      expect(JSON.parse(result.text).data.fileName).toBe("a_b.txt");
+    });
+
     test("a client that goes away while sending is not a server error (nothing logged)", async () => {
       const controller = new AbortController();
       const body = new ReadableStream<Uint8Array>({
