@@ -16,7 +16,7 @@ import { tokenFrom } from "../auth/tokens";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
 import { ApiError, envelopeResponse, Status, type FieldErrors } from "./envelope";
 import { isCrossSite } from "./security";
-import { readJson, searchParamsToObject } from "./body";
+import { readJson, refuseDeclaredOversize, searchParamsToObject } from "./body";
 import { isStorable } from "../../resources/schemas";
 
 /**
@@ -116,6 +116,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
   }
 
   async function run(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<unknown> {
+    if (!endpoint.rawBody) refuseDeclaredOversize(ctx.request);
     if (isCrossSite(ctx.request, endpoint.mutates)) throw new ApiError(Status.FORBIDDEN, messages.crossSite);
     if (endpoint.path === "/login" && !loginLimiter.allow(ctx.ip, ctx.now)) {
       throw new ApiError(Status.TOO_MANY_REQUESTS, messages.auth.tooManyRequests);

@@ -11,8 +11,7 @@ const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
  * read, a streamed one when the reading passes the limit, so a 60 MB body never sits in memory.
  */
 export async function readBody(request: Request, limit = BODY_LIMIT): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > limit) throw tooLarge(limit);
+  refuseDeclaredOversize(request, limit);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -34,6 +33,11 @@ export async function readBody(request: Request, limit = BODY_LIMIT): Promise<Ui
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/** A body declared larger than the limit is refused before anything else, even before the caller is known. */
+export function refuseDeclaredOversize(request: Request, limit = BODY_LIMIT) {
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge(limit);
 }
 
 function tooLarge(limit: number): ApiError {
