@@ -80,6 +80,17 @@ export const builtInDicts: Record<string, { name: string; options: DictOption[] 
   ]),
 );
 
+const numericDicts = new Set(
+  Object.entries(builtInDicts)
+    .filter(([, dict]) => dict.options.every((o) => /^-?\d+$/.test(o.value)))
+    .map(([code]) => code),
+);
+
+/** A dictionary of whole numbers is kept in integer columns; the others in text columns. */
+export function isNumericDict(code: string): boolean {
+  return numericDicts.has(code);
+}
+
 export interface DictItem {
   dictCode: string;
   itemValue: string;

@@ -11,6 +11,7 @@ import { migrateToLatest, openDatabase } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
+import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
 import { createListener } from "./http/listener";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
@@ -35,8 +36,8 @@ function isApiRequest(request: Request, pathname: string): boolean {
   if (isApiPath(pathname)) return true;
   if (request.method !== "POST") return false;
   if (pathname === "/logout") return true;
-  // The sign-in page posts a form to /login; API clients post JSON there.
-  return pathname === "/login" && (request.headers.get("Content-Type") ?? "").includes("application/json");
+  // The sign-in page posts a form to /login; API clients post JSON there, and anything else gets the API's 400.
+  return pathname === "/login" && !isFormType(request.headers.get("Content-Type"));
 }
 
 function staticResponse(clientDir: string, request: Request, pathname: string): Response | null {
@@ -105,11 +106,16 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
     const url = new URL(request.url);
     // Only a page runs scripts, so only a page needs a nonce; API and file responses get a CSP without one.
     let nonce: string | undefined;
+    const toApi = isApiRequest(request, url.pathname);
+    const refused = toApi ? null : refusedPageRequest(request, url);
+    // A page's action reads a form; a body it cannot read is refused here, not inside the action as a 500.
+    const page = toApi || refused || request.method !== "POST" ? request : await checkedFormPost(request);
     let response =
-      (isApiRequest(request, url.pathname) && (await api.handle(request, clientAddress))) ||
-      refusedPageRequest(request, url) ||
+      refused ||
+      (page instanceof Response && page) ||
+      (toApi && (await api.handle(request, clientAddress))) ||
       staticResponse(clientDir, request, url.pathname) ||
-      (await handleDocument(request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
+      (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
     // with immutable headers (as fetch() returns) is copied first.
     const https = isHttps(request);

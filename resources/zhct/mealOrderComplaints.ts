@@ -16,7 +16,7 @@ export const mealOrderComplaints = defineResource({
   rowLinks: [{ action: "process", path: "process/:id" }],
   fields: [
     { name: "orderNo", label: "订单号", type: "text", required: true, filter: "like", sortable: true, max: 64 },
-    { name: "orderId", label: "订单 ID", type: "number", list: false, min: 1 },
+    { name: "orderId", label: "订单 ID", type: "number", list: false, min: 1, max: Number.MAX_SAFE_INTEGER },
     { name: "content", label: "申诉内容", type: "longText", required: true, list: true, max: 1000 },
     { name: "images", label: "申诉图片", type: "image", list: false },
     { name: "complainantName", label: "申诉人", type: "text", readOnly: true, filter: "like" },

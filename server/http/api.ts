@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
-import { z } from "../../resources/z";
+import { findResource } from "../../resources/index";
+import { isSubjectless, z } from "../../resources/z";
 import { allowLoginAttempt } from "../auth/rateLimit";
 import { authEndpoints } from "../modules/auth/endpoints";
 import { authenticate, isAdmin } from "../modules/auth/session";
@@ -17,6 +18,8 @@ import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
 import { ApiError, envelopeResponse, Status, type FieldErrors } from "./envelope";
 import { isCrossSite } from "./security";
+import { readJson, refuseDeclaredOversize, searchParamsToObject } from "./body";
+import { isStorable } from "../../resources/schemas";
 
 /**
  * The API calls one page request makes in-process (user info, menus, a list, its relation options…) carry the same
@@ -33,32 +36,63 @@ export interface Api {
   openapi(): unknown;
 }
 
-function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    result[key] = values.length > 1 ? values : values[0];
-  }
-  return result;
-}
+/** Beyond these, a body with thousands of bad fields would be answered with thousands of messages. */
+const LISTED_FIELDS = 20;
 
+/** Field errors keyed by the field's path; the request as a whole (unknown keys, a body that is not an object) is `_`. */
 function zodFieldErrors(error: ZodError): FieldErrors {
   const fieldErrors: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.join(".") || "_";
+    if (!(key in fieldErrors) && Object.keys(fieldErrors).length >= LISTED_FIELDS) continue;
     (fieldErrors[key] ??= []).push(issue.message);
   }
   return fieldErrors;
 }
 
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (!text.trim()) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(Status.BAD_REQUEST, messages.badJson);
+/** The Chinese label of a field of the resource an API path belongs to (`/api/v1/{module}/{entity}/…`). */
+function labelOf(pathname: string, name: string): string | undefined {
+  const [, , module, entity] = pathname.split("/").slice(1);
+  return findResource(`${module}/${entity}`)?.fields.find((f) => f.name === name)?.label;
+}
+
+/** The first problem as a sentence: the field by its Chinese label where a declaration has one. */
+function validationMessage(pathname: string, fieldErrors: FieldErrors): string {
+  const [key, [first]] = Object.entries(fieldErrors)[0];
+  const name = key.split(".").pop() as string;
+  const label = labelOf(pathname, name);
+  if (key === "_" || !isSubjectless(first)) return `${messages.validation}：${first}`;
+  return `${messages.validation}：${label ?? key} ${first}`;
+}
+
+/**
+ * The first text in a body or query that no column can store (NUL, a lone surrogate), as a field error: checked
+ * once here for every endpoint, hand-written ones included, before any handler sees it.
+ */
+function unstorableText(value: unknown, path: string[] = []): string[] | null {
+  if (typeof value === "string") return isStorable(value) ? null : path;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (!isStorable(key)) return [...path, key.replace(/[^\x20-\x7e]/g, "?")];
+    const found = unstorableText(item, [...path, key]);
+    if (found) return found;
   }
+  return null;
+}
+
+function refuseUnstorable(pathname: string, input: unknown) {
+  const path = unstorableText(input);
+  if (!path) return;
+  const key = path.join(".") || "_";
+  const name = labelOf(pathname, path[path.length - 1] ?? "") ?? (key === "_" ? "请求体" : key);
+  throw new ApiError(Status.BAD_REQUEST, `${messages.validation}：${messages.unstorable(name)}`, {
+    fieldErrors: { [key]: [messages.unstorable(name)] },
+  });
+}
+
+/** The client went away (a slow terminal gave up): nobody is there to answer, and the server did nothing wrong. */
+function isAbort(request: Request, error: unknown): boolean {
+  return request.signal.aborted || (error instanceof Error && (error.name === "AbortError" || (error as { code?: string }).code === "ECONNRESET"));
 }
 
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
@@ -83,6 +117,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
   }
 
   async function run(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<unknown> {
+    if (!endpoint.rawBody) refuseDeclaredOversize(ctx.request);
     if (!endpoint.checksOrigin && isCrossSite(ctx.request, endpoint.mutates)) throw new ApiError(Status.FORBIDDEN, messages.crossSite);
     if (endpoint.path === "/login" && !(await allowLoginAttempt(services.db, ctx.ip, services.config.LOGIN_RATE_PER_MINUTE, ctx.now))) {
       throw new ApiError(Status.TOO_MANY_REQUESTS, messages.auth.tooManyRequests);
@@ -100,10 +135,13 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
         if (!codes.has(access.code)) throw new ApiError(Status.FORBIDDEN, messages.forbidden);
       }
     }
-    const query = (endpoint.query ?? z.object({})).parse(searchParamsToObject(ctx.url.searchParams));
+    const rawQuery = searchParamsToObject(ctx.url.searchParams);
+    refuseUnstorable(ctx.url.pathname, rawQuery);
+    const query = (endpoint.query ?? z.object({})).parse(rawQuery);
     let body: unknown = undefined;
     if (endpoint.method === "POST" && !endpoint.rawBody) {
       const raw = await readJson(ctx.request);
+      refuseUnstorable(ctx.url.pathname, raw);
       body = endpoint.body ? endpoint.body.parse(raw) : raw;
     }
     return endpoint.handle(ctx, { query, body });
@@ -131,13 +169,14 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
       return envelopeResponse({ status: Status.OK, message: messages.ok, data: data ?? null }, ctx.responseHeaders);
     } catch (error) {
       if (error instanceof ApiError) {
+        // The rest of a refused body is not read: the connection ends with the answer.
+        if (error.status === Status.PAYLOAD_TOO_LARGE) ctx.responseHeaders.set("Connection", "close");
         return envelopeResponse({ status: error.status, message: error.message, data: error.data }, ctx.responseHeaders);
       }
       if (error instanceof ZodError) {
         const fieldErrors = zodFieldErrors(error);
-        const [field, [first]] = Object.entries(fieldErrors)[0];
         return envelopeResponse(
-          { status: Status.BAD_REQUEST, message: `${messages.validation}：${field} ${first}`, data: { fieldErrors } },
+          { status: Status.BAD_REQUEST, message: validationMessage(url.pathname, fieldErrors), data: { fieldErrors } },
           ctx.responseHeaders,
         );
       }
@@ -146,6 +185,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
         logDatabaseFault(error);
         return envelopeResponse({ status: Status.SERVICE_UNAVAILABLE, message: faultMessage(fault), data: null });
       }
+      if (isAbort(request, error)) return envelopeResponse({ status: Status.BAD_REQUEST, message: messages.aborted, data: null });
       console.error(`[api] ${request.method} ${url.pathname}`, error);
       return envelopeResponse({ status: Status.SERVER_ERROR, message: messages.serverError, data: null });
     }

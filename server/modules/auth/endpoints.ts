@@ -1,5 +1,6 @@
 import type { LoginConfig } from "../../../resources/auth";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { issueCaptcha, randomCaptchaText } from "../../auth/captcha";
 import { endpoint, publicAccess, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
@@ -91,7 +92,7 @@ export const authEndpoints: Endpoint[] = [
     path: "/api/v1/auth/user/getUserMenuTreeList",
     summary: "当前用户在某子系统下的菜单树",
     access: { kind: "session", beforePasswordChange: true },
-    query: z.object({ subsystemId: z.coerce.number().int().optional() }),
+    query: z.object({ subsystemId: recordId("子系统").optional() }),
     handle: async (ctx, { query }) =>
       buildTree(await menuRowsFor(ctx.services.db, (ctx as SessionContext).session, query.subsystemId)),
   }),

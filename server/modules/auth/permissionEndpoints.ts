@@ -3,6 +3,7 @@ import { role as roleDef } from "../../../resources/auth/role";
 import { user as userDef } from "../../../resources/auth/user";
 import { permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { fieldError } from "../../http/envelope";
 import { orgTree } from "./org";
@@ -10,8 +11,8 @@ import { decodeLoginField } from "./session";
 import { assignableMenuTree, assignMenus, roleMenuIds } from "./role";
 import { assignLinks, assignRoles, createUser, resetPassword, userLinks, userRoles, usersByRoleType, validateUserCode } from "./user";
 
-const id = z.coerce.number({ error: "缺少 id" }).int();
-const ids = (label: string) => z.array(z.coerce.number({ error: `${label}必须是数字` }).int()).max(1000, `${label}过多`);
+const id = recordId();
+const ids = (label: string) => z.array(recordId(label), { error: `${label}应为列表` }).max(1000, `${label}过多`);
 /** Passwords may come as `ENC:` text like the login form sends them, or plain. */
 const password = z
   .string({ error: "密码必须是文本" })
@@ -53,7 +54,7 @@ const userEndpoints: Endpoint[] = [
     path: `${base(userDef)}/assignRole`,
     summary: "分配角色：{ userId, roleIds }，替换用户原有角色；只能是本租户的角色",
     access: can(userDef, "assignRole"),
-    body: z.object({ userId: id, roleIds: ids("角色") }),
+    body: z.object({ userId: recordId("userId"), roleIds: ids("角色") }),
     handle: (ctx, { body }) => assignRoles(session(ctx), body.userId, body.roleIds),
   }),
   endpoint({
@@ -93,7 +94,7 @@ const userEndpoints: Endpoint[] = [
     path: `${base(userDef)}/assignWarehouse`,
     summary: "分配仓库：{ userId, warehouseIds }，替换原有分配",
     access: can(userDef, "assignWarehouse"),
-    body: z.object({ userId: id, warehouseIds: ids("仓库") }),
+    body: z.object({ userId: recordId("userId"), warehouseIds: ids("仓库") }),
     handle: (ctx, { body }) => assignLinks(session(ctx), "warehouse", body.userId, body.warehouseIds),
   }),
   endpoint({
@@ -109,7 +110,7 @@ const userEndpoints: Endpoint[] = [
     path: `${base(userDef)}/assignRestaurant`,
     summary: "分配餐厅：{ userId, restaurantIds }，替换原有分配",
     access: can(userDef, "assignRestaurant"),
-    body: z.object({ userId: id, restaurantIds: ids("餐厅") }),
+    body: z.object({ userId: recordId("userId"), restaurantIds: ids("餐厅") }),
     handle: (ctx, { body }) => assignLinks(session(ctx), "restaurant", body.userId, body.restaurantIds),
   }),
 ];
@@ -145,7 +146,7 @@ const roleEndpoints: Endpoint[] = [
     path: `${base(roleDef)}/assignMenu`,
     summary: "分配菜单：{ roleId, menuIds }（页面与按钮），替换原有分配；所选项的上级菜单一并分配",
     access: can(roleDef, "assignMenu"),
-    body: z.object({ roleId: id, menuIds: ids("菜单") }),
+    body: z.object({ roleId: recordId("roleId"), menuIds: ids("菜单") }),
     handle: (ctx, { body }) => assignMenus(session(ctx), body.roleId, body.menuIds),
   }),
 ];

@@ -2,7 +2,7 @@ import type { MenuNode } from "../../../resources/auth";
 import { role as roleDef } from "../../../resources/auth/role";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
-import { db, getRow, type ResourceService } from "../resource/engine";
+import { db, getRow, lockOwner, type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { buildTree, menuRowsFor, superOnlyPermissions } from "../sys/menu";
@@ -138,6 +138,7 @@ export async function assignMenus(ctx: SessionContext, roleId: number, menuIds: 
   const ids = [...chosen].sort((a, b) => a - b);
   const tenantId = ctx.session.tenantId;
   await ctx.services.db.transaction().execute(async (trx) => {
+    await lockOwner(ctx, trx, "role", roleId);
     await trx.deleteFrom("role_menu").where("tenant_id", "=", tenantId).where("role_id", "=", roleId).execute();
     if (ids.length) {
       await trx

@@ -5,7 +5,7 @@ import { createSchema } from "../../../resources/schemas";
 import { hashPassword, passwordProblem, randomPassword } from "../../auth/password";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
-import { checkRelations, checkUnique, db, getInfo, getRow, type ResourceService } from "../resource/engine";
+import { checkDictionaries, checkRelations, checkUnique, db, getInfo, getRow, lockOwner, type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import { toRecord, type Row } from "../resource/rows";
 import { findResource } from "../../../resources/index";
@@ -75,6 +75,7 @@ export const userService: ResourceService = {
 export async function createUser(ctx: SessionContext, user: Row, roleIds: number[], password: string | undefined) {
   const values = createSchema(userDef).parse(user) as Row;
   await checkRelations(ctx, userDef, values);
+  await checkDictionaries(ctx, userDef, values);
   await checkUnique(ctx, userDef, values);
   const userName = values.userName as string;
   if (password !== undefined) {
@@ -128,6 +129,7 @@ export async function assignRoles(ctx: SessionContext, userId: number, roleIds: 
   const ids = roles.map((r) => r.id as number).sort((a, b) => a - b);
   const tenantId = ctx.session.tenantId;
   await ctx.services.db.transaction().execute(async (trx) => {
+    await lockOwner(ctx, trx, "user", userId);
     await trx.deleteFrom("user_role").where("tenant_id", "=", tenantId).where("user_id", "=", userId).execute();
     if (ids.length) await trx.insertInto("user_role").values(ids.map((roleId) => ({ tenant_id: tenantId, user_id: userId, role_id: roleId }))).execute();
     await assertSuperRemains(trx, () => false);
@@ -259,6 +261,7 @@ export async function assignLinks(ctx: SessionContext, kind: LinkKind, userId: n
   const tenantId = ctx.session.tenantId;
   await ctx.services.db.transaction().execute(async (trx) => {
     const t = trx as unknown as ReturnType<typeof db>;
+    await lockOwner(ctx, t, "user", userId);
     await t.deleteFrom(link.table).where("tenant_id", "=", tenantId).where("user_id", "=", userId).execute();
     if (wanted.length) {
       await t

@@ -1,12 +1,12 @@
 import { permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
-import { findPageSchema, updateSchema } from "../../../resources/schemas";
+import { findPageSchema, recordId, updateSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { createRecord, deleteRecords, findPage, getInfo, updateRecord, type ResourceService } from "./engine";
 import { exportResponse } from "./export";
 import type { Row } from "./rows";
 
-const idQuery = z.object({ id: z.coerce.number({ error: "缺少 id" }).int() });
+const idQuery = z.object({ id: recordId() });
 
 /** The five actions of ARCHITECTURE.md ("API contract") plus bulk delete and export, for one declaration. */
 export function resourceEndpoints(
@@ -75,7 +75,7 @@ export function resourceEndpoints(
         path: `${base}/deleteBatch`,
         summary: `批量删除${def.title}`,
         access: permission(permissionCode(def, "delete")),
-        body: z.object({ ids: z.array(z.coerce.number().int()).min(1, "请选择要删除的记录").max(500) }),
+        body: z.object({ ids: z.array(recordId("记录"), { error: "请选择要删除的记录" }).min(1, "请选择要删除的记录").max(500) }),
         handle: (ctx, { body }) => deleteRecords(session(ctx), def, body.ids, service),
       }),
     );

@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { z } from "zod";
 import { columnOf, filterFields, type FieldDef, type ResourceDef } from "../../../resources/define";
 import { createSchema, findPageSchema } from "../../../resources/schemas";
+import { builtInDicts, isNumericDict } from "../../../resources/dicts";
 import { findResource } from "../../../resources/index";
 import { newId } from "../../db";
 import { runPrepared } from "../../db/prepared";
@@ -23,6 +24,7 @@ export const messages = {
   duplicate: (field: FieldDef) => `${field.label}已存在`,
   superOnly: "只有超级管理员可以管理此数据",
   relationMissing: (field: FieldDef) => `所选${field.label}不存在`,
+  notInDict: (field: FieldDef) => `${field.label}不是可选的值`,
 };
 
 /** Hooks for entities with rules of their own; the generic handlers call them. */
@@ -50,6 +52,16 @@ export function assertAllowed(ctx: SessionContext, def: ResourceDef) {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function whereTenant<Q extends { where: (...args: any[]) => Q }>(query: Q, def: ResourceDef, tenantId: unknown): Q {
   return def.scope === "tenant" ? query.where(`${def.table}.tenant_id`, "=", tenantId) : query;
+}
+
+/**
+ * Locks the row that owns a set of links (a user's roles, a role's menus) for the rest of the transaction, so two
+ * requests replacing that set run one after the other instead of both inserting the same links. SQLite runs one
+ * writing transaction at a time already.
+ */
+export async function lockOwner(ctx: SessionContext, trx: AnyDb, table: string, id: number) {
+  if (ctx.services.dialect !== "postgres") return;
+  await trx.selectFrom(table).select("id").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).forUpdate().execute();
 }
 
 export const COUNT_CAP = 10_000;
@@ -94,9 +106,8 @@ function whereCondition(query: any, { column, op }: Pick<Condition, "column" | "
 
 /** Enum columns hold numbers or text by dictionary; compare with what the column holds. */
 function coerceEnum(field: FieldDef, value: unknown) {
-  return field.dict && /^-?\d+$/.test(String(value)) && !TEXT_ENUMS.has(field.dict) ? Number(value) : String(value);
+  return field.dict && isNumericDict(field.dict) ? Number(value) : String(value);
 }
-const TEXT_ENUMS = new Set(["roleType", "menuType", "menuTarget", "pageType", "foodMenuType", "deviceType", "appVersionFileType", "userType", "orgType", "userInfoRoleType", "cutImageSource", "navigationMode"]);
 
 export function sortOf(def: ResourceDef, sort: string | undefined): { column: string; dir: "asc" | "desc" } {
   const [name, dir] = (sort ?? `${def.defaultSort?.field ?? "createdAt"},${def.defaultSort?.dir ?? "desc"}`).split(",") as [
@@ -206,6 +217,20 @@ export async function checkRelations(ctx: SessionContext, def: ResourceDef, valu
   }
 }
 
+/**
+ * An enum's value is an item of its dictionary (compared as strings, spec §3): the server's items, which an admin
+ * may extend, or the built-in list while the server has none.
+ */
+export async function checkDictionaries(ctx: SessionContext, def: ResourceDef, values: Row) {
+  for (const field of def.fields) {
+    const value = values[field.name];
+    if (field.type !== "enum" || !field.dict || value === undefined || value === null) continue;
+    const items = await db(ctx).selectFrom("dict_item").select("item_value").where("dict_code", "=", field.dict).execute();
+    const allowed = items.length ? items.map((i: Row) => String(i.item_value)) : builtInDicts[field.dict]?.options.map((o) => o.value);
+    if (allowed && !allowed.includes(String(value))) throw fieldError(field.name, messages.notInDict(field));
+  }
+}
+
 export async function checkUnique(ctx: SessionContext, def: ResourceDef, values: Row, exceptId?: number, current?: Row) {
   for (const field of def.fields.filter((f) => f.unique)) {
     const value = values[field.name];
@@ -233,6 +258,7 @@ export async function createRecord(ctx: SessionContext, def: ResourceDef, input:
   assertAllowed(ctx, def);
   const values = createSchema(def).parse(input) as Row;
   await checkRelations(ctx, def, values);
+  await checkDictionaries(ctx, def, values);
   await service?.beforeCreate?.(ctx, values);
   await checkUnique(ctx, def, values);
   const id = newId();
@@ -260,6 +286,7 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
   const current = await getRow(ctx, def, id);
   if (values.updatedAt !== undefined && values.updatedAt !== current.updated_at) throw new ApiError(Status.CONFLICT, messages.stale);
   await checkRelations(ctx, def, values);
+  await checkDictionaries(ctx, def, values);
   await service?.beforeUpdate?.(ctx, values, current);
   await checkUnique(ctx, def, values, id, current);
   const columns = toColumns(def, values);

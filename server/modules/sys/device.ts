@@ -2,6 +2,7 @@ import { permissionCode } from "../../../resources/define";
 import { device as def } from "../../../resources/sys/device";
 import { deviceParamList } from "../../../resources/sys/deviceParams";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
 import { getRow, messages as engineMessages } from "../resource/engine";
@@ -48,8 +49,8 @@ export async function getParams(ctx: SessionContext, id: number): Promise<Device
 }
 
 export const saveParamsSchema = z.object({
-  id: z.coerce.number({ error: "缺少 id" }).int(),
-  updatedAt: z.coerce.number().int().optional(),
+  id: recordId(),
+  updatedAt: recordId("updatedAt").optional(),
   params: deviceParamList,
 });
 
@@ -148,7 +149,7 @@ export async function heartbeat(ctx: SessionContext, body: z.output<typeof heart
   return { serverTime: ctx.now, params: Object.fromEntries(params.map((p) => [p.paramKey, p.paramValue])) };
 }
 
-const idQuery = z.object({ id: z.coerce.number({ error: "缺少 id" }).int() });
+const idQuery = z.object({ id: recordId() });
 
 export const deviceEndpoints: Endpoint[] = [
   endpoint({

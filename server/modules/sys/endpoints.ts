@@ -1,4 +1,5 @@
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { checkDatabase } from "../../db";
 import { endpoint, publicAccess, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
@@ -63,7 +64,7 @@ export const sysEndpoints: Endpoint[] = [
     path: "/api/v1/sys/tenant/getInfo",
     summary: "租户信息；不带 id 时为当前用户的租户。只有超级管理员可读其他租户",
     access: { kind: "session" },
-    query: z.object({ id: z.coerce.number().int().optional() }),
+    query: z.object({ id: recordId().optional() }),
     handle: async (ctx, { query }) => {
       const { session } = ctx as SessionContext;
       const id = query.id ?? session.tenantId;

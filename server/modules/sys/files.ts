@@ -3,8 +3,10 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FILE_MAX_BYTES, IMAGE_MAX_BYTES, UPLOAD_REFERENCE, uploadMessages, uploadReference } from "../../../resources/uploads";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { newId, type Db } from "../../db";
 import { endpoint, type Endpoint, type SessionContext } from "../../http/endpoint";
+import { readBody } from "../../http/body";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 
 /** The picture's real type from its first bytes; the name and the browser's claim are not trusted. */
@@ -42,8 +44,12 @@ const upload = endpoint({
     const sctx = ctx as SessionContext;
     const limit = query.kind === "image" ? IMAGE_MAX_BYTES : FILE_MAX_BYTES;
     const tooBig = query.kind === "image" ? uploadMessages.imageSize : uploadMessages.fileSize;
-    if (Number(ctx.request.headers.get("Content-Length") ?? 0) > limit + 64 * 1024) throw new ApiError(Status.BAD_REQUEST, tooBig);
-    const form = await ctx.request.formData().catch(() => null);
+    // The form's own lines add a little to the file; a body past that is refused as soon as it is seen to be.
+    const body = await readBody(ctx.request, limit + 64 * 1024).catch((error: unknown) => {
+      throw error instanceof ApiError && error.status === Status.PAYLOAD_TOO_LARGE ? new ApiError(Status.BAD_REQUEST, tooBig) : error;
+    });
+    const type = ctx.request.headers.get("Content-Type") ?? "";
+    const form = await new Response(body, { headers: { "Content-Type": type } }).formData().catch(() => null);
     const file = form?.get("file");
     if (!file || typeof file === "string") throw new ApiError(Status.BAD_REQUEST, uploadMessages.missing);
     if (file.size >= limit) throw new ApiError(Status.BAD_REQUEST, tooBig);
@@ -62,7 +68,9 @@ const upload = endpoint({
     await mkdir(join(ctx.services.config.UPLOAD_DIR, String(tenantId)), { recursive: true });
     await writeFile(`${path}.part`, bytes);
     await rename(`${path}.part`, path);
-    const fileName = file.name.replace(/[\\/\r\n"]/g, "_").slice(0, 200) || "file";
+    // Control characters (NUL above all, which PostgreSQL cannot store) and path or quote marks become "_".
+    // eslint-disable-next-line no-control-regex
+    const fileName = file.name.replace(/[\\/"\u0000-\u001f\u007f]/g, "_").slice(0, 200) || "file";
     await ctx.services.db
       .insertInto("upload")
       .values({
@@ -86,7 +94,7 @@ const view = endpoint({
   path: "/api/v1/sys/file/view",
   summary: "读取已上传的图片或文件（以其自身类型返回，文件一律作为下载）",
   access: { kind: "session", beforePasswordChange: true },
-  query: z.object({ id: z.coerce.number().int() }),
+  query: z.object({ id: recordId() }),
   handle: async (ctx, { query }) => {
     const sctx = ctx as SessionContext;
     const row = await ctx.services.db

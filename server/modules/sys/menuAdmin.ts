@@ -2,6 +2,7 @@ import type { MenuNode } from "../../../resources/auth";
 import { permissionCode } from "../../../resources/define";
 import { menu as def } from "../../../resources/sys/menu";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import type { MenuRow } from "../../db/schema";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
@@ -77,7 +78,7 @@ export const menuEndpoints: Endpoint[] = [
     path: "/api/v1/sys/menu/tree",
     summary: "子系统的整棵菜单树（含停用的菜单与按钮），用于菜单管理",
     access: permission(permissionCode(def, "view")),
-    query: z.object({ subsystemId: z.coerce.number({ error: "请选择子系统" }).int() }),
+    query: z.object({ subsystemId: recordId("子系统", "请选择子系统") }),
     handle: async (ctx, { query }) => {
       const session = ctx as SessionContext;
       assertAllowed(session, def);

@@ -3,6 +3,7 @@ import { findResource } from "../../../resources/index";
 import { merchantConfig as configDef } from "../../../resources/sys/merchantConfig";
 import { merchantOrg as orgDef } from "../../../resources/sys/merchantOrg";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { getInfo, type ResourceService } from "../resource/engine";
@@ -76,7 +77,7 @@ export const merchantEndpoints: Endpoint[] = [
     summary: "按商户与参数编码取商户参数配置，附系统参数的名称与默认值（编辑页 edit/{merchantId}/{parameterCode}）",
     access: permission(permissionCode(configDef, "view")),
     query: z.object({
-      merchantId: z.coerce.number({ error: "缺少 merchantId" }).int(),
+      merchantId: recordId("merchantId"),
       parameterCode: z.string({ error: "缺少 parameterCode" }).min(1, "缺少 parameterCode").max(100),
     }),
     handle: async (ctx, { query }) => {

@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import { tenant as tenantDef } from "../../../resources/sys/tenant";
 import { resourceKey } from "../../../resources/define";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { newId } from "../../db";
 import { DEFAULT_TENANT_ID } from "../../db/seed";
 import { endpoint, publicAccess, sessionAccess, type Endpoint, type RequestContext, type SessionContext } from "../../http/endpoint";
@@ -81,7 +82,8 @@ export const tenantEndpoints: Endpoint[] = [
     path: "/api/v1/sys/tenant/getWeappQRCode",
     summary: "当前租户小程序二维码（PNG 图片）；令牌可放在 Authorization 查询参数中",
     access: publicAccess,
-    query: z.object({ Authorization: z.string().max(500).optional() }),
+    // A token is printable ASCII; anything else could not even be sent as the header it stands for.
+    query: z.object({ Authorization: z.string().max(500).regex(/^[\x20-\x7e]*$/, "令牌格式不正确").optional() }),
     handle: async (ctx, { query }) => {
       const session = await authenticateWithQueryToken(ctx, query.Authorization);
       const tenant = await ctx.services.db
@@ -105,7 +107,7 @@ export const tenantEndpoints: Endpoint[] = [
     path: "/api/v1/sys/tenant/switch",
     summary: "超级管理员进入某租户工作：{ tenantId }；切回本人租户即恢复",
     access: sessionAccess,
-    body: z.object({ tenantId: z.coerce.number({ error: "请选择租户" }).int() }),
+    body: z.object({ tenantId: recordId("租户", "请选择租户") }),
     handle: async (ctx, { body }) => {
       const { session } = ctx as SessionContext;
       if (!isSuper(session)) throw new ApiError(Status.FORBIDDEN, tenantMessages.superOnly);

@@ -1,6 +1,7 @@
 import { permissionCode } from "../../../resources/define";
 import { mealOrderComplaints as def } from "../../../resources/zhct/mealOrderComplaints";
 import { z } from "../../../resources/z";
+import { recordId } from "../../../resources/schemas";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
 import { findResource } from "../../../resources/index";
@@ -67,7 +68,7 @@ async function transition(ctx: SessionContext, id: number, to: number, step: str
   return getInfo(ctx, def, id, findResource);
 }
 
-const idField = z.coerce.number({ error: "缺少 id" }).int();
+const idField = recordId();
 
 export const complaintEndpoints: Endpoint[] = [
   endpoint({
