@@ -7,6 +7,8 @@ import { ID_INSTANCES, setIdInstance, type Db, type Dialect } from "./index";
 /** How long a claimed number stays taken without a renewal: after a crash, the number is free again this late. */
 export const LEASE_MS = 60_000;
 
+const RELEASE_WAIT_MS = 2_000;
+
 /** Thrown at start when every instance number is held by a running instance. */
 export class InstanceNumbersTaken extends Error {
   readonly code = "INSTANCE_NUMBERS_TAKEN";
@@ -89,8 +91,9 @@ export async function holdInstanceNumber(db: Db, dialect: Dialect, leaseMs = LEA
     },
     async release() {
       clearInterval(timer);
-      await renewing;
-      await db.deleteFrom("instance_lease").where("holder", "=", holder).execute();
+      // A database that does not answer must not hold up a shutdown: the lease then expires by itself.
+      const freed = renewing.then(() => db.deleteFrom("instance_lease").where("holder", "=", holder).execute());
+      await Promise.race([freed, new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref())]);
     },
   };
 }
