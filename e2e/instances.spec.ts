@@ -56,6 +56,12 @@ test.describe("two instances on one PostgreSQL database behind a proxy", () => {
       expect(await q(`select dict_code, item_value from ${pgSchema.schema}.dict_item group by dict_code, item_value having count(*) > 1`)).toEqual([]);
       expect(servers.filter((s) => s.output().includes("首次启动"))).toHaveLength(1);
 
+      // Each instance leased a number of its own.
+      const leased = await q<{ instance_no: number }>(`select instance_no from ${pgSchema.schema}.instance_lease order by instance_no`);
+      expect(leased.map((l) => l.instance_no)).toEqual([0, 1]);
+      const numbers = servers.map((s) => Number(s.output().match(/实例编号 (\d+)/)?.[1]));
+      expect([...numbers].sort()).toEqual([0, 1]);
+
       // Through the proxy: the captcha comes from one instance, the sign-in goes to the other.
       const checkKey = `proxy-${Date.now()}`;
       const picture = await send(processPorts.proxy, "GET", `/api/v1/auth/captcha?checkKey=${checkKey}`);
@@ -70,6 +76,14 @@ test.describe("two instances on one PostgreSQL database behind a proxy", () => {
 
       // The session is good on both.
       for (const s of servers) expect((await send(s.port, "GET", "/api/v1/auth/user/info", { token })).body?.status).toBe(200);
+
+      // A sign-in on each instance is logged with an id carrying that instance's number.
+      for (const [i, s] of servers.entries()) {
+        const own = await login(s.port, "admin", NEW_ADMIN_PASSWORD, `10.9.0.${i}`, s.port);
+        expect(own.body?.status).toBe(200);
+      }
+      const logged = await q<{ id: string; ip: string }>(`select id, ip from ${pgSchema.schema}.login_log where ip like '10.9.0.%' order by ip`);
+      expect(logged.map((r) => [r.ip, Math.floor(Number(r.id) / 64) % 64])).toEqual(numbers.map((n, i) => [`10.9.0.${i}`, n]));
 
       // Settings (the tab bar among them) saved on one are read on the other.
       expect((await send(a.port, "POST", "/api/v1/auth/user/saveSettings", { token, body: { tagsView: false, theme: "#12ab34" } })).body?.status).toBe(200);

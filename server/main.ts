@@ -9,6 +9,7 @@ import "../resources/z";
 import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
+import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
@@ -80,6 +81,15 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
       await database.close().catch(() => {});
       throw error;
     });
+  // One process on SQLite keeps instance number 0; instances sharing PostgreSQL each lease their own.
+  let lease: InstanceLease | null = null;
+  if (database.dialect === "postgres") {
+    lease = await holdInstanceNumber(database.db, database.dialect).catch(async (error: unknown) => {
+      await database.close().catch(() => {});
+      throw error;
+    });
+    console.log(`实例编号 ${lease.number}`);
+  }
   if (seeded.adminPassword) {
     console.log(
       config.CANTEEN_ADMIN_PASSWORD
@@ -179,6 +189,7 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
       resolve();
     });
   }).catch(async (error: unknown) => {
+    await lease?.release().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   });
@@ -203,6 +214,7 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
           inFlight.forEach((_, socket) => socket.destroy());
         }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
       });
+      await lease?.release().catch((error: unknown) => logDatabaseFault(error));
       await database.close();
       console.log("已停止");
     })());

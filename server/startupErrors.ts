@@ -1,4 +1,5 @@
 import { isPostgresUrl, type Config } from "./config";
+import { ID_INSTANCES } from "./db";
 
 function codeOf(error: unknown): string | undefined {
   for (let e = error; e instanceof Error; e = e.cause) {
@@ -25,6 +26,7 @@ export function startupErrorMessage(error: unknown, config: Pick<Config, "DATABA
   const code = codeOf(error);
   const url = config.DATABASE_URL;
   if (code === "EADDRINUSE") return `启动失败：端口 ${config.PORT} 已被占用。请停止占用它的程序，或用 PORT 指定另一个端口。`;
+  if (code === "INSTANCE_NUMBERS_TAKEN") return `启动失败：同一数据库上已有 ${ID_INSTANCES} 个实例在运行（实例编号已用完）。请停掉多余的实例，或等已崩溃实例的编号在 1 分钟后过期。`;
   if (code === "EADDRNOTAVAIL") return `启动失败：本机没有地址 ${config.HOST}。请把 HOST 改为本机的地址（或 0.0.0.0）。`;
   if (isPostgresUrl(url)) {
     const { host, database } = postgresTarget(url);

@@ -149,23 +149,51 @@ export async function checkDatabase(db: Db): Promise<void> {
 }
 
 const ID_EPOCH = Date.UTC(2024, 0, 1);
-let lastMillis = 0;
-let sequence = Math.floor(Math.random() * 4096);
+/** Instance numbers that fit in an id (6 bits); each running instance holds one (server/db/instanceLease.ts). */
+export const ID_INSTANCES = 64;
+const ID_SEQUENCES = 64;
 
 /**
- * Time-ordered ids below 2^53 (safe in JSON and JavaScript), made by the application so that
- * tenant tables can keep (tenant_id, id) as their primary key on both dialects: milliseconds since
- * 2024 shifted by 12 bits plus a per-process sequence with a random start.
+ * Time-ordered ids below 2^53 (safe in JSON and JavaScript until 2093), made by the application so that tenant
+ * tables can keep (tenant_id, id) as their primary key on both dialects: milliseconds since 2024 × 4096 + instance
+ * number × 64 + a sequence within the millisecond. Two instances with different numbers never make the same id.
+ * The millisecond keeps its place from the first layout (× 4096 + a 12-bit sequence), so ids made after an upgrade
+ * sort after every id made before it. When a millisecond's 64 ids are used up, the next millisecond is borrowed.
  */
-export function newId(): number {
-  let millis = Date.now() - ID_EPOCH;
-  if (millis <= lastMillis) {
-    sequence = (sequence + 1) % 4096;
-    if (sequence === 0) lastMillis += 1;
-    millis = lastMillis;
-  } else {
-    sequence = Math.floor(Math.random() * 1024);
+export class IdGenerator {
+  private lastMillis = 0;
+  private sequence = 0;
+
+  constructor(
+    public instance: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  next(): number {
+    let millis = this.clock() - ID_EPOCH;
+    // Same millisecond, or the clock stepped back: stay on the last one, so ids keep increasing.
+    if (millis <= this.lastMillis) {
+      this.sequence += 1;
+      if (this.sequence === ID_SEQUENCES) {
+        this.sequence = 0;
+        this.lastMillis += 1;
+      }
+      millis = this.lastMillis;
+    } else {
+      this.sequence = 0;
+    }
+    this.lastMillis = millis;
+    return millis * 4096 + this.instance * ID_SEQUENCES + this.sequence;
   }
-  lastMillis = millis;
-  return millis * 4096 + sequence;
+}
+
+const ids = new IdGenerator(0);
+
+export function newId(): number {
+  return ids.next();
+}
+
+/** Puts this process's instance number into the ids it makes from now on (0 until one is claimed). */
+export function setIdInstance(instance: number): void {
+  ids.instance = instance;
 }

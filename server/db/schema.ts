@@ -166,6 +166,12 @@ export interface LoginRateHitTable {
   at: number;
 }
 
+export interface InstanceLeaseTable {
+  instance_no: number;
+  holder: string;
+  expires_at: number;
+}
+
 export interface CaptchaTable {
   check_key: string;
   code_hash: string;
@@ -409,6 +415,7 @@ export interface Database extends Declared {
   login_log: LoginLogTable;
   login_lock: LoginLockTable;
   login_rate_hit: LoginRateHitTable;
+  instance_lease: InstanceLeaseTable;
   captcha: CaptchaTable;
 }
 

@@ -12,6 +12,7 @@ const GLOBAL_TABLES = [
   "captcha", // sign-in before any tenant is known
   "dict",
   "dict_item",
+  "instance_lease", // one row per running instance
   "kysely_migration",
   "kysely_migration_lock",
   "login_lock", // per user name; names are unique across tenants
