@@ -33,8 +33,8 @@ export function integer(label: string, range: { min: number; max: number }, what
     let message: string | null = null;
     if (value === undefined || value === null || text === "") message = missing;
     else if (Number.isNaN(n)) message = `${label}必须是${what}`;
-    else if (!Number.isInteger(n)) message = `${label}必须是整数`;
-    else if (n < range.min) message = `${label}不能小于 ${range.min}`;
+    else if (!Number.isInteger(n)) message = `${label}必须是${what === "数字" ? "整数" : what}`;
+    else if (n < range.min) message = range.min === 0 ? `${label}不能为负数` : `${label}不能小于 ${range.min}`;
     else if (n > range.max) message = `${label}不能大于 ${range.max}`;
     if (message === null) return n;
     ctx.addIssue({ code: "custom", message });
@@ -64,7 +64,7 @@ function valueSchema(field: FieldDef): z.ZodType {
     case "treeParent":
       return recordId(label);
     case "money":
-      return integer(label, { min: field.min ?? 0, max: field.max ?? 1_000_000_000 }, "以分为单位的金额");
+      return integer(label, { min: field.min ?? 0, max: field.max ?? 1_000_000_000 }, "以分为单位的整数");
     case "boolean":
       return z
         .union([z.boolean(), z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.literal("true"), z.literal("false")], {

@@ -136,6 +136,10 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
       }
     }
     const rawQuery = searchParamsToObject(ctx.url.searchParams);
+    // A token in the query (an image source cannot send a header) that no header could carry is an illegal token.
+    if (typeof rawQuery.Authorization === "string" && !isStorable(rawQuery.Authorization)) {
+      throw new ApiError(Status.UNAUTHORIZED, messages.auth.illegalToken);
+    }
     refuseUnstorable(ctx.url.pathname, rawQuery);
     const query = (endpoint.query ?? z.object({})).parse(rawQuery);
     let body: unknown = undefined;

@@ -139,7 +139,7 @@ for (const dialect of dialects) {
       test("validation messages: rate 0–100 as an integer, dates, meal type, department only", async () => {
         const cases: Array<[Record<string, unknown>, string, string]> = [
           [{ discountRate: 101 }, "discountRate", "折扣率（%）不能大于 100"],
-          [{ discountRate: -1 }, "discountRate", "折扣率（%）不能小于 0"],
+          [{ discountRate: -1 }, "discountRate", "折扣率（%）不能为负数"],
           [{ discountRate: 7.5 }, "discountRate", "折扣率（%）必须是整数"],
           [{ discountRate: "" }, "discountRate", "请输入折扣率（%）"],
           [{ validFrom: "2026/01/01" }, "validFrom", "生效日期格式应为 YYYY-MM-DD"],

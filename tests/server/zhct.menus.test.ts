@@ -91,7 +91,7 @@ for (const dialect of dialects) {
         const otherRestaurant = await org(other.tenantId, "他家餐厅");
         expectField((await post(`${Z}/food/create`, { foodName: "红烧肉", foodTypeId: category, restaurantId: otherRestaurant, price: 1500, onShelf: "1" })).body, "restaurantId", "所选餐厅/档口不存在");
         for (const image of [await picture(other.tenantId), await picture(DEFAULT_TENANT_ID, "file"), "https://evil.example/a.png"]) {
-          expectField((await post(`${Z}/food/create`, { foodName: "红烧肉", foodTypeId: category, restaurantId: restaurant, price: 1500, onShelf: "1", image })).body, "image", "所选菜品图片不存在，请重新上传");
+          expectField((await post(`${Z}/food/create`, { foodName: "红烧肉", foodTypeId: category, restaurantId: restaurant, price: 1500, onShelf: "1", image })).body, "image", "菜品图片只能是本站上传的文件");
         }
         expectField((await post(`${Z}/food/create`, { foodName: "红烧肉", foodTypeId: category, restaurantId: restaurant, price: -1, onShelf: "1" })).body, "price", "价格（元）不能为负数");
         expectField((await post(`${Z}/food/create`, { foodName: "红烧肉", foodTypeId: category, restaurantId: restaurant, price: 12.5, onShelf: "1" })).body, "price", "以分为单位的整数");
@@ -247,7 +247,7 @@ for (const dialect of dialects) {
         expect((await post(`${Z}/foodMenu/batchCreate`, { ...base, dryRun: true })).body.status).toBe(200);
         expectField((await post(`${Z}/foodMenu/batchCreate`, { ...base, endDate: "2027-01-02" })).body, "endDate", "日期范围不能超过 366 天，请分批生成");
         expectField((await post(`${Z}/foodMenu/batchCreate`, { ...base, endDate: "2025-12-31" })).body, "endDate", "结束日期不能早于开始日期");
-        expectField((await post(`${Z}/foodMenu/batchCreate`, { ...base, beginDate: "2026-02-30" })).body, "beginDate", "开始日期不是有效日期");
+        expectField((await post(`${Z}/foodMenu/batchCreate`, { ...base, beginDate: "2026-02-30" })).body, "beginDate", "开始日期不是有效的日期");
         expectField((await post(`${Z}/foodMenu/batchCreate`, { ...base, beginDate: "2026-1-1" })).body, "beginDate", "YYYY-MM-DD");
         for (const hostile of [
           { ...base, weekdays: ["8"] },

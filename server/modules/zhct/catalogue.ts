@@ -6,29 +6,10 @@ import { nextRecord } from "../sys/rules";
 import { mealTimes } from "../../../resources/zhct/menus";
 
 export const catalogueMessages = {
-  imageNotOwn: "所选菜品图片不存在，请重新上传",
   foodInUse: (name: string, where: string) => `菜品「${name}」已用于${where}，不能删除；不再供应请改为下架`,
   timeOrder: "结束时间必须晚于开始时间",
   overlap: (name: string, begin: string, end: string) => `与本餐厅的餐次「${name}」（${begin}–${end}）时间重叠`,
 };
-
-const UPLOAD_URL = /^\/api\/v1\/sys\/file\/view\?id=(\d{1,16})$/;
-
-/** A food's picture is one this tenant uploaded as a picture (not another tenant's, not an outside address). */
-async function checkImage(ctx: SessionContext, image: unknown) {
-  if (image === undefined || image === null || image === "") return;
-  const id = UPLOAD_URL.exec(String(image))?.[1];
-  const upload = id
-    ? await ctx.services.db
-        .selectFrom("upload")
-        .select("id")
-        .where("tenant_id", "=", ctx.session.tenantId)
-        .where("id", "=", Number(id))
-        .where("kind", "=", "image")
-        .executeTakeFirst()
-    : undefined;
-  if (!upload) throw fieldError("image", catalogueMessages.imageNotOwn);
-}
 
 /** What still uses a food, by the table that says so: such a food is taken off the shelf instead. */
 const USES = [
@@ -38,8 +19,6 @@ const USES = [
 ] as const;
 
 export const foodService: ResourceService = {
-  beforeCreate: (ctx, values) => checkImage(ctx, values.image),
-  beforeUpdate: (ctx, values) => checkImage(ctx, values.image),
   async beforeDelete(ctx, current) {
     for (const use of USES) {
       const used = await ctx.services.db
