@@ -132,7 +132,8 @@ for (const dialect of dialects) {
             values[field.name] = "2026-01-01";
             break;
           case "time":
-            values[field.name] = "08:00";
+            // A row's later time field is later (a meal time ends after it begins).
+            values[field.name] = `${String(8 + Object.values(values).filter((v) => typeof v === "string" && /^\d\d:00$/.test(v)).length).padStart(2, "0")}:00`;
             break;
           case "datetime":
             values[field.name] = Date.now();
@@ -144,7 +145,8 @@ for (const dialect of dialects) {
           case "relation":
           case "treeParent": {
             const target = field.relation ? findResource(field.relation) : undefined;
-            if (!target || (field.type === "treeParent" && !field.required)) break;
+            // An optional parent of the same kind (a tree: org, food category) stays empty, or the first row would need itself.
+            if (!target || ((field.type === "treeParent" || target === def) && !field.required)) break;
             values[field.name] = target.scope === "tenant" ? await ensureRow(target, linked) : await anyGlobalId(target);
             break;
           }
