@@ -54,6 +54,21 @@ for (const dialect of dialects) {
       expect(await codes("roleCode=cook&pageSize=20&pageNum=1")).toHaveLength(12);
     });
 
+    test("racing creates of one unique code: one row, the others refused as duplicates, never a 500", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          app.call<{ fieldErrors: Record<string, string[]> }>("POST", "/api/v1/auth/role/create", {
+            token,
+            body: { roleCode: "racer", roleName: "抢注", roleType: "user", status: "1" },
+          }),
+        ),
+      );
+      expect(results.map((r) => r.body.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+      for (const refused of results.filter((r) => r.body.status === 400)) expect(refused.body.data.fieldErrors.roleCode).toEqual(["角色编码已存在"]);
+      const rows = await app.call<Page>("GET", "/api/v1/auth/role/findPage?roleCode=racer", { token });
+      expect(rows.body.data.total).toBe(1);
+    });
+
     test("an undeclared sort or filter parameter is a 400, and no SQL is built from it", async () => {
       for (const query of ["sort=password_hash,asc", "sort=roleCode;drop table role,asc", "secret=1", "pageSize=7", "sort=remark,asc"]) {
         const result = await app.call<{ fieldErrors: Record<string, string[]> }>("GET", `/api/v1/auth/role/findPage?${query}`, { token });

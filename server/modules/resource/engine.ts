@@ -272,11 +272,13 @@ export async function createRecord(ctx: SessionContext, def: ResourceDef, input:
     updated_at: now,
     updated_by: ctx.session.userId,
   };
-  await db(ctx).transaction().execute(async (trx) => {
-    await trx.insertInto(def.table).values(row).execute();
-    await service?.afterCreate?.(ctx, trx, row, input);
-    await recordOperation(trx, ctx, def, id, "create", values);
-  });
+  await refusingDuplicates(ctx, def, values, undefined, undefined, () =>
+    db(ctx).transaction().execute(async (trx) => {
+      await trx.insertInto(def.table).values(row).execute();
+      await service?.afterCreate?.(ctx, trx, row, input);
+      await recordOperation(trx, ctx, def, id, "create", values);
+    }),
+  );
   // Read back: the answer shows what the database filled in (column defaults) as getInfo will.
   return toRecord(def, await getRow(ctx, def, id));
 }
@@ -296,7 +298,7 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
     if (column in columns && columns[column] !== current[column]) changes[field.name] = [current[column], columns[column]];
   }
   const now = Math.max(ctx.now, (current.updated_at as number) + 1);
-  await db(ctx).transaction().execute(async (trx) => {
+  await refusingDuplicates(ctx, def, values, id, current, () => db(ctx).transaction().execute(async (trx) => {
     // The version check repeats in the statement, so two editors racing cannot both win.
     let query = trx
       .updateTable(def.table)
@@ -308,8 +310,27 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
     if (Number(result.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, messages.stale);
     await service?.afterUpdate?.(ctx, trx, { ...current, ...columns, updated_at: now }, current);
     await recordOperation(trx, ctx, def, id, "update", changes);
-  });
+  }));
   return toRecord(def, { ...current, ...columns, updated_at: now });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/**
+ * Two requests that both passed checkUnique before either wrote: the table's unique key refuses the later one,
+ * which then gets the answer it would have had a moment later (the field already exists), not a 500.
+ */
+async function refusingDuplicates<T>(ctx: SessionContext, def: ResourceDef, values: Row, exceptId: number | undefined, current: Row | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await checkUnique(ctx, def, values, exceptId, current);
+    throw new ApiError(Status.CONFLICT, messages.stale);
+  }
 }
 
 function isForeignKeyViolation(error: unknown): boolean {
