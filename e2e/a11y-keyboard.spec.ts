@@ -173,3 +173,17 @@ test("by keyboard alone: sort and page a list, delete a row through its confirma
   await expect(tags.getByRole("tab", { name: "首页" })).toBeFocused();
   await expect(page.getByRole("heading", { name: "新增设备" })).toBeVisible();
 });
+
+test("a refused save moves the focus to the first field in error, also when it is a date picker", async ({ page }) => {
+  await signInByKeyboard(page, "/admin/sys/holiday/create");
+  await expect(page.getByRole("heading", { name: "新增节假日" })).toBeVisible();
+  // The date (first field) is left empty; the name is typed, and Enter in it submits.
+  const name = page.getByRole("textbox", { name: "名称" });
+  await tabTo(page, name);
+  await page.keyboard.type("键盘节");
+  await page.keyboard.press("Enter");
+  const date = page.locator('[aria-invalid="true"]').first();
+  await expect(date).toBeFocused();
+  await expect(date).toHaveAccessibleDescription(/请选择日期/);
+  await expect(name).toHaveValue("键盘节");
+});

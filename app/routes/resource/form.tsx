@@ -10,6 +10,7 @@ import type { Route } from "./+types/form";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
+import { focusFirstInvalid } from "~/lib/form-focus";
 import { t } from "~/lib/messages";
 import { apiPath, requireResource } from "~/lib/resource.server";
 import { flashCookie } from "~/lib/session.server";
@@ -79,6 +80,11 @@ export default function ResourceForm({ loaderData, actionData }: Route.Component
       submitting.current = true;
     },
   });
+  const formRef = useRef<HTMLFormElement>(null);
+  const formProps = getFormProps(form);
+  useEffect(() => {
+    if (actionData) focusFirstInvalid(formRef.current);
+  }, [actionData]);
   const dirty = form.dirty && !submitting.current;
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
@@ -100,7 +106,16 @@ export default function ResourceForm({ loaderData, actionData }: Route.Component
         {def.title}
       </Title>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form
+          method="post"
+          {...formProps}
+          ref={formRef}
+          onSubmit={(event) => {
+            formProps.onSubmit(event);
+            const element = event.currentTarget;
+            if (event.defaultPrevented && !submitting.current) requestAnimationFrame(() => focusFirstInvalid(element));
+          }}
+        >
           <Stack gap="md">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">
