@@ -33,7 +33,7 @@ test.describe.configure({ timeout: 90_000 });
 
 test("by keyboard alone: sign in, open a list from the menu, filter it, edit a row, read the error, fix it and save", async ({ page, request }) => {
   const api = await apiAs(request, keyboard.userName, keyboard.password);
-  const created = await api.post("/api/v1/sys/device/create", { deviceCode: "KB-GATE-01", deviceName: "键盘测试结算台", deviceType: "box", status: "1", ip: "10.0.0.8" });
+  const created = await api.post("/api/v1/sys/device/create", { deviceCode: "KB-DOOR-01", deviceName: "键盘测试结算台", deviceType: "box", status: "1", ip: "10.0.0.8" });
   expect(created.status, created.message).toBe(200);
 
   await signInByKeyboard(page, "/login");
@@ -53,9 +53,9 @@ test("by keyboard alone: sign in, open a list from the menu, filter it, edit a r
   // The filter bar is a form: Enter in a field searches.
   const code = page.getByRole("search").getByRole("textbox", { name: "设备编码" });
   await tabTo(page, code);
-  await page.keyboard.type("KB-GATE");
+  await page.keyboard.type("KB-DOOR");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/deviceCode=KB-GATE/);
+  await expect(page).toHaveURL(/deviceCode=KB-DOOR/);
   const rows = page.locator("tbody tr");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("键盘测试结算台");
@@ -82,7 +82,7 @@ test("by keyboard alone: sign in, open a list from the menu, filter it, edit a r
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/admin\/sys\/device\/index$/);
   await expect(page.getByText("保存成功")).toBeVisible();
-  const saved = await api.get("/api/v1/sys/device/findPage?deviceCode=KB-GATE-01");
+  const saved = await api.get("/api/v1/sys/device/findPage?deviceCode=KB-DOOR-01");
   expect(saved.data.records[0].ip).toBe("10.0.0.30");
 });
 

@@ -90,12 +90,13 @@ test.describe("two instances on one PostgreSQL database behind a proxy", () => {
       const info = await send(b.port, "GET", "/api/v1/auth/user/info", { token });
       expect(info.body?.data).toMatchObject({ settings: { tagsView: false, theme: "#12ab34" } });
 
-      // A ticket asked of one is exchanged on the other, once.
-      const ticket = (await send(a.port, "POST", "/api/v1/auth/ticket", { token })).body?.data as { ticket: string };
-      const exchanged = await send(b.port, "POST", "/api/v1/auth/ticket/exchange", { body: { ticket: ticket.ticket } });
+      // A ticket asked of one is exchanged on the other, once (from the page of the host it was issued for, decision 011).
+      const ticket = (await send(a.port, "POST", "/api/v1/auth/ticket", { token, body: { path: "/admin/dashboard" } })).body?.data as { ticket: string };
+      const fromSite = { Origin: `http://127.0.0.1:${a.port}` };
+      const exchanged = await send(b.port, "POST", "/api/v1/auth/ticket/exchange", { body: { ticket: ticket.ticket }, headers: fromSite });
       expect(exchanged.body?.status).toBe(200);
       expect(String(exchanged.headers["set-cookie"])).toContain("Admin-Token=");
-      expect((await send(a.port, "POST", "/api/v1/auth/ticket/exchange", { body: { ticket: ticket.ticket } })).body?.status).toBe(401);
+      expect((await send(a.port, "POST", "/api/v1/auth/ticket/exchange", { body: { ticket: ticket.ticket }, headers: fromSite })).body?.status).toBe(401);
 
       // The complaint poll counts the same on both; processed on one, gone from the other's count.
       const now = Date.now();

@@ -113,6 +113,11 @@ export function canteenTheme(themeColor: string) {
     components: {
       Modal: { defaultProps: { closeButtonProps: { "aria-label": "关闭" } } },
       Drawer: { defaultProps: { closeButtonProps: { "aria-label": "关闭" } } },
+      // A notification (the complaint alert) likewise; its text under a title is Mantine's gray-6, 3.3:1 on white.
+      Notification: {
+        defaultProps: { closeButtonProps: { "aria-label": "关闭" } },
+        styles: { description: { color: "var(--mantine-color-dimmed)" } },
+      },
       // The placeholder that takes a menu's first focus is a div inside role=menu, which allows only menu items.
       Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     },
