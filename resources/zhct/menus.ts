@@ -168,3 +168,22 @@ export const foodMenuBowls = defineResource({
     { name: "foodId", label: "菜品", type: "relation", relation: "zhct/food", required: true, filter: "eq" },
   ],
 });
+
+/** One date × menu type of a batch: what it will do (or did) and why. The batch-create answer of the API and its screen. */
+export interface BatchDay {
+  date: string;
+  week: number;
+  foodMenuTypeId: number;
+  typeName: string;
+  action: "create" | "replace" | "keep" | "holiday" | "empty";
+  note: string;
+  items: number;
+}
+
+export interface BatchResult {
+  dryRun: boolean;
+  days: BatchDay[];
+  created: number;
+  replaced: number;
+  skipped: number;
+}

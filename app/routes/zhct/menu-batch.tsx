@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { IconArrowLeft, IconCheck, IconEye } from "@tabler/icons-react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { foodMenu, foodMenuTypeTemplate } from "../../../resources/zhct/menus";
+import { foodMenu, foodMenuTypeTemplate, type BatchDay, type BatchResult } from "../../../resources/zhct/menus";
 import type { Route } from "./+types/menu-batch";
 import { apiCall } from "~/lib/api.server";
 import { t } from "~/lib/messages";
@@ -18,23 +18,6 @@ const WEEK = [
 const WEEK_NAME: Record<number, string> = Object.fromEntries(WEEK.map(([v, l]) => [Number(v), l]));
 const DAY = 86_400_000;
 const WEEK_VIEW = `${foodMenu.screenBase}/${foodMenu.screen}/index`;
-
-interface BatchDay {
-  date: string;
-  week: number;
-  foodMenuTypeId: number;
-  typeName: string;
-  action: "create" | "replace" | "keep" | "holiday" | "empty";
-  note: string;
-  items: number;
-}
-interface BatchResult {
-  dryRun: boolean;
-  days: BatchDay[];
-  created: number;
-  replaced: number;
-  skipped: number;
-}
 
 const ACTIONS: Record<BatchDay["action"], { label: string; color: string }> = {
   create: { label: "新建", color: "green" },

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { permissionCode, type FieldDef } from "../../../resources/define";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
-import { foodMenu, foodMenuTemplate } from "../../../resources/zhct/menus";
+import { foodMenu, foodMenuTemplate, type BatchDay, type BatchResult } from "../../../resources/zhct/menus";
 import { newId } from "../../db";
 import { preparedQuery, runPrepared } from "../../db/prepared";
 import type { Database } from "../../db/schema";
@@ -147,25 +147,6 @@ export const batchCreateBody = z.strictObject({
   dryRun: field("dryRun", "仅预览", "boolean"),
 });
 export type BatchCreateInput = z.output<typeof batchCreateBody>;
-
-/** One date × menu type of a batch: what it will do (or did) and why. */
-export interface BatchDay {
-  date: string;
-  week: number;
-  foodMenuTypeId: number;
-  typeName: string;
-  action: "create" | "replace" | "keep" | "holiday" | "empty";
-  note: string;
-  items: number;
-}
-
-export interface BatchResult {
-  dryRun: boolean;
-  days: BatchDay[];
-  created: number;
-  replaced: number;
-  skipped: number;
-}
 
 const DAY = 86_400_000;
 function dayNumber(date: string, field: string, label: string): number {
