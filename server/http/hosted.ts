@@ -137,6 +137,12 @@ export function hostedFetch({ respond, onError, release, config }: HostedOptions
     })());
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stop());
 
+  // react-router-serve's request listener (node-fetch-server 0.2) turns the request into a web Request outside any
+  // try: a method a Request cannot carry (TRACE, TRACK) or a Host that is not one rejects a promise nobody
+  // awaits, which would end the process. The request goes unanswered (decision 020); the process lives on.
+  process.on("unhandledRejection", (reason) => {
+    console.error(`未处理的请求错误（进程继续运行）：${reason instanceof Error ? reason.message : String(reason)}`);
+  });
   // The host listens after importing the build; a port in use or not allowed is an error event nobody handles.
   // It gets the same one line as under `npm start` instead of a stack trace.
   process.on("uncaughtException", (error) => {
