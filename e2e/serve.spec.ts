@@ -95,7 +95,7 @@ test.describe("react-router-serve", () => {
         expect(page.status).toBe(200);
         expect(page.headers["content-encoding"]).toBe("gzip");
         const html = gunzipSync(page.body).toString("utf8");
-        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(page.headers["content-security-policy"] ?? "")?.[1];
+        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(String(page.headers["content-security-policy"] ?? ""))?.[1];
         expect(nonce).toBeTruthy();
         expect(html).toContain(`nonce="${nonce}"`);
         expect(html).toContain("智慧餐厅后台管理");
