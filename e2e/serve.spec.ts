@@ -193,6 +193,48 @@ test.describe("react-router-serve", () => {
     }
   });
 
+  test("uploads are stored and served back; a body too large is refused part way and the process lives on", async () => {
+    const sqlite = freshSqlite();
+    const server = serve(processPorts.a, { DATABASE_URL: sqlite.url, UPLOAD_DIR: join(sqlite.url, "..", "uploads") });
+    try {
+      await waitHealthy(server);
+      const token = await adminSession(server.port);
+      const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==", "base64");
+      const form = new FormData();
+      form.append("file", new Blob([png], { type: "image/png" }), "a.png");
+      const upload = await fetch(`http://127.0.0.1:${server.port}/api/v1/sys/file/upload?kind=image`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
+      const uploaded = (await upload.json()) as { status: number; data: { url: string } };
+      expect(uploaded.status).toBe(200);
+      const file = await get(server.port, uploaded.data.url, { Authorization: `Bearer ${token}` });
+      expect(file.status).toBe(200);
+      expect(Buffer.compare(file.body, png)).toBe(0);
+      expect(file.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+
+      // Sent without a length, so the refusal comes while reading: react-router-serve's request stream must not be
+      // cancelled under it (it would throw outside any handler and end the process).
+      const big = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < 48; i++) controller.enqueue(new Uint8Array(64 * 1024).fill(97));
+          controller.close();
+        },
+      });
+      const refused = await fetch(`http://127.0.0.1:${server.port}/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: big,
+        duplex: "half",
+      } as RequestInit);
+      expect(refused.status).toBe(413);
+      expect(((await refused.json()) as { message: string }).message).toContain("1 MB");
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await get(server.port, "/healthz")).status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      await stopServer(server);
+      sqlite.dispose();
+    }
+  });
+
   test("SIGTERM: every request received is answered, no acknowledged write is lost, the process exits 0", async () => {
     const sqlite = freshSqlite();
     const server: ServerProcess = serve(processPorts.a, { DATABASE_URL: sqlite.url, SHUTDOWN_TIMEOUT_SECONDS: "5" });

@@ -46,6 +46,34 @@ export function throughProxy(request: Request, socketAddress: string): { request
   return { request: new Request(url, init), clientAddress };
 }
 
+/**
+ * The request's body as a stream that is never cancelled underneath. node-fetch-server 0.2 (react-router-serve's)
+ * keeps pushing the socket's data into the body stream it made; once that stream is cancelled (a body refused as
+ * too large part way, 413), its next push throws outside any handler and would end the process. So a refusal here
+ * stops reading for us, while the rest of the body is read and dropped.
+ */
+export function uncancellableBody(request: Request): Request {
+  if (!request.body) return request;
+  const reader = request.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await reader.read();
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel() {
+      void (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })().catch(() => {});
+    },
+  });
+  return new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: "half" } as RequestInit);
+}
+
 export interface HostedOptions {
   respond: Respond;
   onError(error: unknown): Response;
@@ -102,7 +130,8 @@ export function hostedFetch({ respond, onError, release, config }: HostedOptions
     let response: Response | undefined;
     try {
       const socketAddress = client?.address ?? "";
-      const { request, clientAddress } = config.TRUST_PROXY ? throughProxy(incoming, socketAddress) : { request: incoming, clientAddress: socketAddress };
+      const guarded = uncancellableBody(incoming);
+      const { request, clientAddress } = config.TRUST_PROXY ? throughProxy(guarded, socketAddress) : { request: guarded, clientAddress: socketAddress };
       try {
         response = await respond(request, clientAddress);
       } catch (error) {
