@@ -23,5 +23,13 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } },
+    {
+      // The sign-in, list, form and logout journeys again, against `react-router-serve ./build/server/index.js`
+      // (decision 020); only the tests tagged @journey, so CI pays for a handful.
+      name: "react-router-serve",
+      testMatch: /(auth|resources)\.spec\.ts$/,
+      grep: /@journey/,
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, baseURL: `http://127.0.0.1:${E2E_PORTS.serve}` },
+    },
   ],
 });

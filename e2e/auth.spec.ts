@@ -4,7 +4,7 @@ import { ADMIN_INITIAL_PASSWORD, E2E_PORTS, e2eUsers } from "./support/servers";
 
 const { operator } = e2eUsers;
 
-test("an anonymous visit to a protected page signs in and returns there", async ({ page }) => {
+test("an anonymous visit to a protected page signs in and returns there", { tag: "@journey" }, async ({ page }) => {
   await page.goto("/admin/dashboard?from=bookmark");
   await expect(page).toHaveURL(/\/login\?redirect=%2Fadmin%2Fdashboard%3Ffrom%3Dbookmark$/);
   await expect(page).toHaveTitle(/智慧餐厅后台管理/);
@@ -95,7 +95,7 @@ test("first sign-in must change the password before anything else", async ({ pag
   await expect(page.getByTestId("stat-userCount")).toHaveText(/\d+/);
 });
 
-test("logout goes to the sign-in page and the old token is refused", async ({ page, request }) => {
+test("logout goes to the sign-in page and the old token is refused", { tag: "@journey" }, async ({ page, request }) => {
   await signInFresh(page, operator.userName, operator.password);
   const token = (await page.context().cookies()).find((c) => c.name === "Admin-Token");
   expect(token?.httpOnly).toBe(true);
@@ -123,7 +123,7 @@ test("only a same-site relative redirect is followed after sign-in", async ({ pa
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/admin\/dashboard$/);
 });
 
-test("pages carry the security headers and run under the nonce CSP without violations", async ({ page }) => {
+test("pages carry the security headers and run under the nonce CSP without violations", { tag: "@journey" }, async ({ page }) => {
   const violations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
@@ -143,7 +143,7 @@ test("pages carry the security headers and run under the nonce CSP without viola
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("sign-in works and lands on the page asked for", async ({ page }) => {
+  test("sign-in works and lands on the page asked for", { tag: "@journey" }, async ({ page }) => {
     const { nojs } = e2eUsers;
     await page.goto("/admin/dashboard");
     await expect(page).toHaveURL(/\/login\?redirect=/);

@@ -20,7 +20,7 @@ test.beforeAll(async ({ request }) => {
   }
 });
 
-test("tenant create, edit, filter and delete through the screens", async ({ page }) => {
+test("tenant create, edit, filter and delete through the screens", { tag: "@journey" }, async ({ page }) => {
   await signInFresh(page, operator.userName, operator.password, LIST);
   await expect(page).toHaveURL(LIST);
   await page.getByRole("link", { name: "新增" }).click();
@@ -63,7 +63,7 @@ test("tenant create, edit, filter and delete through the screens", async ({ page
   await expect(page.getByText("暂无数据")).toBeVisible();
 });
 
-test("a required field left empty gets its message and nothing typed is lost", async ({ page }) => {
+test("a required field left empty gets its message and nothing typed is lost", { tag: "@journey" }, async ({ page }) => {
   await signInFresh(page, operator.userName, operator.password, "/admin/sys/tenant/create");
   await page.getByLabel("联系人").fill("李四");
   await page.getByRole("button", { name: "保存" }).click();
@@ -156,7 +156,7 @@ test("a filtered, sorted, paged list reopened from its URL shows the same rows",
   expect(await again.locator("tbody tr td:nth-child(3)").allTextContents()).toEqual(shown);
 });
 
-test("export of the current filter as CSV and XLSX", async ({ page }) => {
+test("export of the current filter as CSV and XLSX", { tag: "@journey" }, async ({ page }) => {
   await signInFresh(page, operator.userName, operator.password, `${LIST}?status=0&sort=tenantCode,asc`);
   await page.waitForLoadState("networkidle");
   const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "导出 CSV" }).click()]);
@@ -284,7 +284,7 @@ test("a user's hidden columns and row spacing apply to every row and are kept fo
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a list can be filtered, sorted and paged", async ({ page }) => {
+  test("a list can be filtered, sorted and paged", { tag: "@journey" }, async ({ page }) => {
     await signInFresh(page, operator.userName, operator.password, LIST);
     await page.getByLabel("租户名称").fill("连锁食堂");
     await page.getByLabel("状态").selectOption("1");

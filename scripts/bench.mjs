@@ -24,6 +24,8 @@ const OTHER_TENANT = 2;
 // The list query under test: 20 rows, one filter, newest first, a late page.
 /** `BENCH_CASES=menus` runs only the canteen's cases (with small BENCH_USERS / BENCH_ROWS, a quick check). */
 const ONLY_MENUS = env.BENCH_CASES === "menus";
+/** `BENCH_CASES=servers` runs only `npm start` against `react-router-serve` (decision 020). */
+const ONLY_SERVERS = env.BENCH_CASES === "servers";
 const FIND_PAGE_QUERY = { pageSize: 20, pageNum: 100, action: "update", sort: "time,desc" };
 
 const log = (...args) => console.error("[bench]", ...args);
@@ -421,6 +423,66 @@ async function measure(dialect, databaseUrl, bareUrl) {
   }
 }
 
+/**
+ * `npm start` against `react-router-serve ./build/server/index.js` (decision 020), both on the same database at
+ * once, A B B A: the API's findPage and the users list page. Neither request asks for gzip, so both servers send
+ * the same bytes and the difference is the listener (ours: an API read's short path; theirs: Express, morgan's
+ * log line per request, compression's checks, and every body passed through a counting stream).
+ */
+async function measureServers(dialect, databaseUrl) {
+  const servePort = PORT + 2;
+  const own = startServer(databaseUrl);
+  await own.ready;
+  let output = "";
+  const serve = spawn(process.execPath, ["node_modules/@react-router/serve/bin.js", "./build/server/index.js"], {
+    env: { ...env, NODE_ENV: "production", PORT: String(servePort), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, CANTEEN_CAPTCHA: "off", CANTEEN_BENCH: "1", LOGIN_RATE_PER_MINUTE: "100000" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  serve.stderr.on("data", (c) => (output += c));
+  try {
+    for (let i = 0; ; i++) {
+      if (serve.exitCode !== null || i > 240) throw new Error(`react-router-serve did not start:\n${output}`);
+      const ok = await fetch(`http://127.0.0.1:${servePort}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // The other cases may have signed in first and changed the first admin's password already.
+    const changed = await fetch(`http://127.0.0.1:${PORT}/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: enc("admin"), password: enc(`${ADMIN_PASSWORD}!`) }),
+    }).then((r) => r.json());
+    const token = changed.data?.token ?? (await signIn());
+    const query = new URLSearchParams(Object.entries(FIND_PAGE_QUERY).map(([k, v]) => [k, String(v)])).toString();
+    const apiPath = `/api/v1/sys/operationLog/findPage?${query}`;
+    const listPath = "/admin/auth/user/index?pageSize=20&sort=userName,asc&pageNum=200";
+    log(`${dialect}: npm start vs react-router-serve, API findPage…`);
+    const auth = { Authorization: `Bearer ${token}` };
+    const [ownApi, serveApi] = await loadPair([`http://127.0.0.1:${PORT}${apiPath}`, auth], [`http://127.0.0.1:${servePort}${apiPath}`, auth]);
+    log(`${dialect}: npm start vs react-router-serve, list page…`);
+    const cookie = { Cookie: `Admin-Token=${token}` };
+    const [ownList, serveList] = await loadPair([`http://127.0.0.1:${PORT}${listPath}`, cookie], [`http://127.0.0.1:${servePort}${listPath}`, cookie]);
+    const ratio = (a, b) => Number((b.rps / a.rps).toFixed(2));
+    return { api: { start: ownApi, serve: serveApi, ratio: ratio(ownApi, serveApi) }, list: { start: ownList, serve: serveList, ratio: ratio(ownList, serveList) } };
+  } finally {
+    await new Promise((resolve) => (serve.exitCode !== null ? resolve() : (serve.once("exit", resolve), serve.kill("SIGTERM"))));
+    await own.stop();
+  }
+}
+
+function serversTable(results) {
+  const lines = ["| measure | SQLite | PostgreSQL |", "|---|---|---|"];
+  const cell = (r) => `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`;
+  const row = (label, pick) => lines.push(`| ${label} | ${pick(results.sqlite.servers)} | ${results.postgres?.servers ? pick(results.postgres.servers) : "not run"} |`);
+  row("API findPage, `npm start`", (s) => cell(s.api.start));
+  row("API findPage, `react-router-serve`", (s) => cell(s.api.serve));
+  row("react-router-serve / npm start, API", (s) => `${Math.round(s.api.ratio * 100)} %`);
+  row("list page SSR, `npm start`", (s) => cell(s.list.start));
+  row("list page SSR, `react-router-serve`", (s) => cell(s.list.serve));
+  row("react-router-serve / npm start, list page", (s) => `${Math.round(s.list.ratio * 100)} %`);
+  return lines.join("\n");
+}
+
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 function table(results) {
@@ -464,10 +526,12 @@ build();
 const started = Date.now();
 const sqliteFile = join(dir, "bench.db");
 await prepareSqlite(sqliteFile);
-const results = { sqlite: await measure("sqlite", sqliteFile, sqliteFile) };
+const results = { sqlite: ONLY_SERVERS ? {} : await measure("sqlite", sqliteFile, sqliteFile) };
+if (!ONLY_MENUS) results.sqlite.servers = await measureServers("sqlite", sqliteFile);
 if (env.BENCH_DATABASE_URL) {
   const url = await preparePostgres(env.BENCH_DATABASE_URL);
-  results.postgres = await measure("postgres", url, url);
+  results.postgres = ONLY_SERVERS ? {} : await measure("postgres", url, url);
+  if (!ONLY_MENUS) results.postgres.servers = await measureServers("postgres", url);
 }
 const report = {
   date: new Date().toISOString(),
@@ -480,5 +544,6 @@ const report = {
 };
 mkdirSync("bench/results", { recursive: true });
 writeFileSync("bench/results/latest.json", `${JSON.stringify(report, null, 2)}\n`);
-console.log(table(results));
+if (!ONLY_SERVERS) console.log(table(results));
+if (!ONLY_MENUS) console.log(`\n${serversTable(results)}`);
 console.log(`\nwritten: bench/results/latest.json (${statSync("bench/results/latest.json").size} bytes)`);

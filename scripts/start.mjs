@@ -28,6 +28,8 @@ if (mayBuild && (!existsSync(entry) || statSync(entry).mtimeMs < sourceTime)) {
 
 if (process.argv.includes("--build-only")) process.exit(0);
 
+// The build serves any other host that imports it (decision 020); this flag says we listen ourselves.
+globalThis[Symbol.for("canteen.ownListener")] = true;
 const { start, loadConfig, ConfigError, startupErrorMessage } = await import(new URL(`../${entry}`, import.meta.url).href);
 let config;
 try {

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import "../resources/z";
-import { loadConfig, type Config } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
@@ -14,7 +14,9 @@ import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
-import { createListener } from "./http/listener";
+import { hostedFetch, type HostedFetch } from "./http/hosted";
+import { createListener, type Respond } from "./http/listener";
+import { startupErrorMessage } from "./startupErrors";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -67,10 +69,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** After the signal, a kept-alive connection that stays quiet this long is closed (one that asks is answered). */
-const IDLE_GRACE_MS = 500;
+/**
+ * The whole product as one web handler: what `start` listens with, and what another host of the server build
+ * (`react-router-serve`, decision 020) calls through the build's `fetch` export.
+ */
+export interface AppHandler {
+  respond: Respond;
+  /** The response for an error `respond` threw: 503 for a database fault (logged once), else a logged 500. */
+  onError(error: unknown): Response;
+  /** Releases the instance number and closes the database; after the last request. */
+  release(): Promise<void>;
+}
 
-export async function start(config: Config = loadConfig()): Promise<RunningServer> {
+/** Validated configuration in, migrated and seeded database, ready handler out; nothing listens yet. */
+export async function prepare(config: Config): Promise<AppHandler> {
   const database = await openDatabase(config.DATABASE_URL);
   const seeded = await database
     .exclusive(async () => {
@@ -142,21 +154,28 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
     return response;
   }
 
-  const server = http.createServer(
-    createListener(respond, {
-      trustProxy: config.TRUST_PROXY,
-      isApiPath,
-      onError: (error) => {
-        const fault = databaseFault(error);
-        if (fault) {
-          logDatabaseFault(error);
-          return new Response(faultMessage(fault), { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-        }
-        console.error(error);
-        return new Response("服务器内部错误", { status: 500 });
-      },
-    }),
-  );
+  const onError = (error: unknown) => {
+    const fault = databaseFault(error);
+    if (fault) {
+      logDatabaseFault(error);
+      return new Response(faultMessage(fault), { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    }
+    console.error(error);
+    return new Response("服务器内部错误", { status: 500 });
+  };
+  const release = async () => {
+    await lease?.release().catch((error: unknown) => logDatabaseFault(error));
+    await database.close();
+  };
+  return { respond, onError, release };
+}
+
+/** After the signal, a kept-alive connection that stays quiet this long is closed (one that asks is answered). */
+const IDLE_GRACE_MS = 500;
+
+export async function start(config: Config = loadConfig()): Promise<RunningServer> {
+  const app = await prepare(config);
+  const server = http.createServer(createListener(app.respond, { trustProxy: config.TRUST_PROXY, isApiPath, onError: app.onError }));
 
   // Requests in flight per connection, so that a shutdown can tell busy connections from idle ones.
   const inFlight = new Map<net.Socket, number>();
@@ -189,8 +208,7 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
       resolve();
     });
   }).catch(async (error: unknown) => {
-    await lease?.release().catch(() => {});
-    await database.close().catch(() => {});
+    await app.release().catch(() => {});
     throw error;
   });
   console.log(`智慧餐厅后台管理 已启动：http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
@@ -214,11 +232,42 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
           inFlight.forEach((_, socket) => socket.destroy());
         }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
       });
-      await lease?.release().catch((error: unknown) => logDatabaseFault(error));
-      await database.close();
+      await app.release();
       console.log("已停止");
     })());
   return { server, close };
 }
-export { loadConfig, ConfigError } from "./config";
-export { startupErrorMessage } from "./startupErrors";
+export { loadConfig, ConfigError, startupErrorMessage };
+
+/**
+ * `scripts/start.mjs` sets this before importing the build, then calls `start` (our own listener). Any other host
+ * that imports the build — `react-router-serve ./build/server/index.js` — gets the product through `fetch` below,
+ * configured, migrated and seeded while it is imported, before the host listens (decision 020).
+ */
+const OWN_LISTENER = Symbol.for("canteen.ownListener");
+
+async function forAnotherHost(): Promise<HostedFetch | undefined> {
+  if ((globalThis as Record<symbol, unknown>)[OWN_LISTENER]) return undefined;
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+  try {
+    return hostedFetch({ ...(await prepare(config)), config });
+  } catch (error) {
+    const message = startupErrorMessage(error, config);
+    if (!message) throw error;
+    console.error(message);
+    process.exit(1);
+  }
+}
+
+const hosted = await forAnotherHost();
+/** `react-router-serve` sends every request that is not a built file here, when the build exports `fetch`. */
+export { hosted as fetch };
+/** Where `react-router-serve` finds the built files it serves itself. */
+export { assetsBuildDirectory, publicPath } from "virtual:react-router/server-build";

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { migrateToLatest, openDatabase } from "../../server/db";
 import { DEFAULT_TENANT_ID, seed } from "../../server/db/seed";
 import { createUserAccount } from "../../server/modules/auth/userAccounts";
+import { SERVER_COMMANDS } from "./processes";
 import { ADMIN_INITIAL_PASSWORD, E2E_PORTS, e2eUsers } from "./servers";
 import { finishShellFixtures, prepareShellFixtures } from "./shell-fixtures";
 
@@ -36,9 +37,9 @@ async function waitForHealth(port: number, child: ChildProcess, log: () => strin
   throw new Error(`e2e server on ${port} did not start:\n${log()}`);
 }
 
-function startServer(port: number, database: string, captcha: "on" | "off") {
+function startServer(port: number, database: string, captcha: "on" | "off", command: keyof typeof SERVER_COMMANDS) {
   let output = "";
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+  const child = spawn(process.execPath, [...SERVER_COMMANDS[command]], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -63,11 +64,13 @@ export default async function globalSetup() {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const servers = [
-    { port: E2E_PORTS.main, file: join(dir, "main.db"), captcha: "off" as const },
-    { port: E2E_PORTS.captcha, file: join(dir, "captcha.db"), captcha: "on" as const },
+    { port: E2E_PORTS.main, file: join(dir, "main.db"), captcha: "off" as const, command: "start" as const },
+    { port: E2E_PORTS.captcha, file: join(dir, "captcha.db"), captcha: "on" as const, command: "start" as const },
+    // The journeys of the `react-router-serve` project run against the standard server (decision 020).
+    { port: E2E_PORTS.serve, file: join(dir, "serve.db"), captcha: "off" as const, command: "serve" as const },
   ];
   for (const server of servers) await prepareDatabase(server.file);
-  const started = servers.map((s) => ({ ...s, ...startServer(s.port, s.file, s.captcha) }));
+  const started = servers.map((s) => ({ ...s, ...startServer(s.port, s.file, s.captcha, s.command) }));
   await Promise.all(started.map((s) => waitForHealth(s.port, s.child, s.log)));
   return async () => {
     for (const s of started) s.child.kill("SIGTERM");

@@ -21,10 +21,17 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
-/** `node scripts/start.mjs --no-build` as an operator starts it, with `env` on top of a fresh environment. */
-export function spawnServer(port: number, env: Record<string, string>, options: { uid?: number } = {}): ServerProcess {
+/** The two ways an operator starts the built server (decision 020). */
+export const SERVER_COMMANDS = {
+  start: ["scripts/start.mjs", "--no-build"],
+  // What `npx react-router-serve ./build/server/index.js` runs, without npx in between (signals reach the server).
+  serve: ["node_modules/@react-router/serve/bin.js", "./build/server/index.js"],
+} as const;
+
+/** `node scripts/start.mjs --no-build` (or react-router-serve) as an operator starts it, with `env` on top of a fresh environment. */
+export function spawnServer(port: number, env: Record<string, string>, options: { uid?: number; command?: keyof typeof SERVER_COMMANDS } = {}): ServerProcess {
   let output = "";
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+  const child = spawn(process.execPath, [...SERVER_COMMANDS[options.command ?? "start"]], {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",

@@ -1,6 +1,7 @@
 // E2E_PORT_BASE lets several runs share a machine (each gets its own servers and databases).
 const base = Number(process.env.E2E_PORT_BASE ?? 3210);
-export const E2E_PORTS = { main: base, captcha: base + 1 } as const;
+/** `serve` is the same product started by `react-router-serve` (the playwright project of that name). */
+export const E2E_PORTS = { main: base, captcha: base + 1, serve: base + 2 } as const;
 export const ADMIN_INITIAL_PASSWORD = "E2e-Admin-First-1";
 
 /** Accounts the e2e run creates in the default tenant (role 1 is the seeded `admin` role). */
