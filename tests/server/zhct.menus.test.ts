@@ -101,6 +101,21 @@ for (const dialect of dialects) {
         expect((await get(`${Z}/food/getInfo`, { id: created.id }, other.token)).http).toBe(404);
       });
 
+      test("every food has its nutrition row, made with it and gone with it; the row is edited, not created or deleted", async () => {
+        const f = await food();
+        const rows = (await get(`${Z}/foodNutrition/findPage`, { foodId: f.id })).body.data as { records: Row[] };
+        expect(rows.records).toEqual([expect.objectContaining({ foodId: f.id, energy: null, protein: null })]);
+        const id = rows.records[0].id;
+        expectField((await post(`${Z}/foodNutrition/update`, { id, energy: -1 })).body, "energy", "能量（千卡）不能为负数");
+        // The food it belongs to is fixed: a foodId sent along is ignored.
+        const other = await food();
+        expect(await ok(`${Z}/foodNutrition/update`, { id, energy: 520, sodium: 800, foodId: other.id })).toMatchObject({ foodId: f.id, energy: 520, sodium: 800 });
+        expect((await post(`${Z}/foodNutrition/create`, { foodId: f.id, energy: 1 })).http).toBe(404);
+        expect((await get(`${Z}/foodNutrition/delete`, { id })).http).toBe(404);
+        expect((await get(`${Z}/food/delete`, { id: f.id })).body.status).toBe(200);
+        expect((await get(`${Z}/foodNutrition/findPage`, { foodId: f.id })).body.data).toMatchObject({ total: 0 });
+      });
+
       test("a food used by a menu cannot be deleted, only taken off the shelf; an unused one can", async () => {
         const used = await food();
         const unused = await food();
