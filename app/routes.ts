@@ -41,8 +41,8 @@ const resourceRoutes = resources.flatMap((def) => {
   return [
     route(base, "routes/resource/home.tsx", { id: `${key}:home` }),
     route(`${base}/index`, "routes/resource/list.tsx", { id: `${key}:list` }),
-    ...(def.actions.includes("create") ? [route(`${base}/create`, "routes/resource/form.tsx", { id: `${key}:create` })] : []),
-    ...(def.actions.includes("update") ? [route(`${base}/edit/:id`, "routes/resource/form.tsx", { id: `${key}:edit` })] : []),
+    ...(def.actions.includes("create") && !def.indexOnly ? [route(`${base}/create`, "routes/resource/form.tsx", { id: `${key}:create` })] : []),
+    ...(def.actions.includes("update") && !def.indexOnly ? [route(`${base}/edit/:id`, "routes/resource/form.tsx", { id: `${key}:edit` })] : []),
   ].filter((r) => !ownScreens.has(r.path ?? ""));
 });
 

@@ -187,3 +187,33 @@ test("a refused save moves the focus to the first field in error, also when it i
   await expect(date).toHaveAccessibleDescription(/请选择日期/);
   await expect(name).toHaveValue("键盘节");
 });
+
+test("hand-written forms: a save the server refuses, or the browser refuses on a picker, moves the focus to the field in error and keeps what was typed", async ({ page }) => {
+  // User create: the name is taken, which only the server knows.
+  await signInByKeyboard(page, "/admin/auth/user/create");
+  await expect(page.getByRole("heading", { name: "新增用户" })).toBeVisible();
+  const userName = page.getByRole("textbox", { name: "用户名" });
+  await tabTo(page, userName);
+  await page.keyboard.type(keyboard.userName);
+  const realName = page.getByRole("textbox", { name: "姓名" });
+  await tabTo(page, realName);
+  await page.keyboard.type("键盘重名");
+  await page.keyboard.press("Enter");
+  await expect(userName).toHaveAccessibleDescription(/用户名已存在/);
+  await expect(userName).toBeFocused();
+  await expect(realName).toHaveValue("键盘重名");
+
+  // An index-only list's form (devicefood): the device, a picker whose name is on a hidden input, is left empty.
+  await page.goto("/zhct/devicefood/index");
+  await hydrated(page);
+  const create = page.getByRole("main").getByRole("link", { name: "新增", exact: true });
+  await tabTo(page, create);
+  await page.keyboard.press("Enter");
+  const editor = page.getByTestId("index-editor");
+  await expect(editor).toBeFocused();
+  await tabTo(page, editor.getByRole("button", { name: "保存" }));
+  await page.keyboard.press("Enter");
+  const device = editor.getByRole("textbox", { name: "设备" });
+  await expect(device).toBeFocused();
+  await expect(device).toHaveAttribute("aria-invalid", "true");
+});

@@ -130,3 +130,22 @@ test("the side navigation, its collapsed bar, the menus, drawers and dialogs of 
   await expect(page.getByTestId("menu-drawer").getByRole("dialog")).toBeVisible();
   await expectNone(page, "menu drawer (800 px)");
 });
+
+test("at a phone's width (390 px) sign-in, a list, a form, an index-only list's form and the week of menus have no WCAG 2.1 A/AA violation", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/login");
+  await page.waitForLoadState("networkidle");
+  const found = await violations(page, "/login (390 px)");
+  const { a11y } = e2eUsers;
+  await signInFresh(page, a11y.userName, a11y.password, "/admin/dashboard");
+  for (const path of ["/admin/auth/user/index", "/admin/auth/role/create", "/zhct/devicefood/index?create=1", "/zhct/foodmenu/index"]) {
+    await open(page, path);
+    found.push(...(await violations(page, `${path} (390 px)`)));
+  }
+  // The open navigation drawer, as a phone user reaches every screen.
+  await page.getByTestId("mobile-menu-button").click();
+  await expect(page.getByTestId("menu-drawer").getByRole("dialog")).toBeVisible();
+  found.push(...(await violations(page, "menu drawer (390 px)")));
+  expect(found, found.join("\n")).toEqual([]);
+});

@@ -142,3 +142,90 @@ test("catalogue to published menu: category, food with picture, meal time, menu 
   await page.goto(`/zhct/foodmenu/list?menuDateBegin=${MONDAY}&menuDateEnd=2027-03-02`);
   await expect(page.locator("tbody tr")).toHaveCount(2);
 });
+
+test("index-only screens: each food's nutrition is edited on its list, also without scripts; dishware and device foods are assigned in a form above their rows", async ({ page, request, browser }) => {
+  test.setTimeout(120_000);
+  const api = await apiAs(request, canteen.userName, canteen.password);
+  const ok = async (path: string, body: Record<string, unknown>) => {
+    const result = await api.post(path, body);
+    expect(result.status, result.message).toBe(200);
+    return result.data as { id: number };
+  };
+  const restaurant = await ok("/api/v1/auth/org/create", { orgName: "西区餐厅", orgType: "restaurant", sort: 0, status: "1" });
+  const category = await ok("/api/v1/zhct/foodType/create", { typeName: "西区热菜", sort: 0, status: "1" });
+  await ok("/api/v1/zhct/food/create", { foodName: "西区土豆丝", foodTypeId: category.id, restaurantId: restaurant.id, price: 600, onShelf: "1" });
+  await ok("/api/v1/zhct/bowls/create", { bowlsCode: "XQ-01", bowlsName: "西区蓝碗", price: 0, status: "1" });
+  await ok("/api/v1/sys/device/create", { deviceCode: "XQ-POS-01", deviceName: "西区收银机", deviceType: "box", status: "1" });
+  const menuType = await ok("/api/v1/zhct/foodMenuType/create", { typeName: "西区午餐", restaurantId: restaurant.id, mealType: "lunch", menuMode: "2", sort: 0, status: "1" });
+  await ok("/api/v1/zhct/foodMenu/create", { menuDate: "2027-04-05", foodMenuTypeId: menuType.id, status: "0" });
+
+  await signInFresh(page, canteen.userName, canteen.password, "/zhct/foodnutrition/index");
+  // The food has its nutrition row from the start; the list is the only screen: no 新增, no create page.
+  const row = page.locator("tbody tr", { hasText: "西区土豆丝" });
+  await expect(row).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "新增", exact: true })).toHaveCount(0);
+  expect((await page.request.get("/zhct/foodnutrition/create")).status()).toBe(404);
+  await row.getByRole("link", { name: "编辑" }).click();
+  await expect(page).toHaveURL(/\/zhct\/foodnutrition\/index\?edit=\d+$/);
+  const editor = page.getByTestId("index-editor");
+  await expect(editor.getByRole("heading", { name: "编辑菜品营养" })).toBeVisible();
+  await editor.getByRole("spinbutton", { name: "能量（千卡）" }).fill("-5");
+  await editor.getByRole("spinbutton", { name: "蛋白质（克）" }).fill("12");
+  await editor.getByRole("button", { name: "保存" }).click();
+  await expect(editor.getByText("能量（千卡）不能为负数")).toBeVisible();
+  await expect(editor.getByRole("spinbutton", { name: "蛋白质（克）" })).toHaveValue("12");
+  await editor.getByRole("spinbutton", { name: "能量（千卡）" }).fill("180");
+  await editor.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL(/\/zhct\/foodnutrition\/index$/);
+  await expect(page.getByText("保存成功")).toBeVisible();
+  await expect(page.locator("tbody tr", { hasText: "西区土豆丝" })).toContainText("180");
+
+  // Without scripts the same form is a plain page form: the server refuses and keeps the values, then saves.
+  const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+  const noJs = await plain.newPage();
+  const editHref = await page.locator("tbody tr", { hasText: "西区土豆丝" }).getByRole("link", { name: "编辑" }).getAttribute("href");
+  await noJs.goto(editHref as string);
+  const plainEditor = noJs.getByTestId("index-editor");
+  await plainEditor.getByRole("spinbutton", { name: "钠（毫克）" }).fill("-3");
+  await plainEditor.getByRole("spinbutton", { name: "脂肪（克）" }).fill("7");
+  await plainEditor.getByRole("button", { name: "保存" }).click();
+  await expect(plainEditor.getByRole("spinbutton", { name: "脂肪（克）" })).toHaveValue("7");
+  await expect(plainEditor.getByRole("spinbutton", { name: "钠（毫克）" })).toHaveAttribute("aria-invalid", "true");
+  await plainEditor.getByRole("spinbutton", { name: "钠（毫克）" }).fill("320");
+  await plainEditor.getByRole("button", { name: "保存" }).click();
+  await expect(noJs).toHaveURL(/\/zhct\/foodnutrition\/index$/);
+  await expect(noJs.locator("tbody tr", { hasText: "西区土豆丝" })).toContainText("320");
+  await plain.close();
+
+  // Dishware for a menu's food: 新增 opens the form above the rows; a second assignment of the same dishware is refused.
+  for (const attempt of ["first", "again"]) {
+    await page.goto("/zhct/foodmenubowls/index");
+    await page.getByRole("main").getByRole("link", { name: "新增", exact: true }).click();
+    await expect(page).toHaveURL(/\/zhct\/foodmenubowls\/index\?create=1$/);
+    const form = page.getByTestId("index-editor");
+    await expect(form).toBeFocused();
+    await pick(page, "菜单", "2027-04-05");
+    await pick(page, "餐具", "西区蓝碗");
+    await pick(page, "菜品", "西区土豆丝");
+    await form.getByRole("button", { name: "保存" }).click();
+    if (attempt === "first") {
+      await expect(page).toHaveURL(/\/zhct\/foodmenubowls\/index$/);
+      await expect(page.locator("tbody tr", { hasText: "西区蓝碗" })).toContainText("西区土豆丝");
+    } else {
+      await expect(form.getByText("该菜单已为此餐具指定菜品")).toBeVisible();
+    }
+  }
+  expect((await page.request.get("/zhct/foodmenubowls/create")).status()).toBe(404);
+
+  // A device's foods: assigned the same way, then edited from the row.
+  await page.goto("/zhct/devicefood/index");
+  await page.getByRole("main").getByRole("link", { name: "新增", exact: true }).click();
+  await pick(page, "设备", "西区收银机");
+  await pick(page, "菜品", "西区土豆丝");
+  await page.getByTestId("index-editor").getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("保存成功")).toBeVisible();
+  const sold = page.locator("tbody tr", { hasText: "西区收银机" });
+  await expect(sold).toContainText("西区土豆丝");
+  await sold.getByRole("link", { name: "编辑" }).click();
+  await expect(page.getByTestId("index-editor").getByRole("textbox", { name: "设备" })).toHaveValue("西区收银机");
+});

@@ -54,6 +54,11 @@ export interface FieldDef {
   secret?: boolean;
   /** Relation fields: the referencing rows go with the row they name (a menu's items with the menu). */
   onDelete?: "cascade";
+  /**
+   * Relation fields: the row named must hold one of these values in a field of its own (a restaurant field names an
+   * org of type restaurant). The server refuses any other; the form's picker offers only those when there is one.
+   */
+  relationWhere?: { field: string; values: readonly string[] };
 }
 
 export const SECRET_MASK = "******";
@@ -89,6 +94,11 @@ export interface ResourceDef {
    * action's label) and an absolute `path`.
    */
   rowLinks?: Array<{ action: string; path: string; entity?: string; label?: string }>;
+  /**
+   * Index only (spec §2): the list is the resource's one screen. Its rows are created and edited in a form above
+   * them (`?create=1`, `?edit=<id>`), with no create or edit pages.
+   */
+  indexOnly?: boolean;
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
   /** Lookups by several fields that a screen or an API makes (within the tenant), each an index. */

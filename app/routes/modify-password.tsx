@@ -8,6 +8,7 @@ import { apiCall } from "~/lib/api.server";
 import { t } from "~/lib/messages";
 import { HOME_PATH } from "~/lib/paths";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 const schema = z
   .object({
@@ -47,6 +48,7 @@ export default function ModifyPassword({ loaderData, actionData }: Route.Compone
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   return (
     <Card withBorder radius="md" padding="xl" maw={520} mx="auto" mt="xl">
       <Title order={3} mb="md">
@@ -57,7 +59,7 @@ export default function ModifyPassword({ loaderData, actionData }: Route.Compone
           {t.password.firstLogin}
         </Alert>
       )}
-      <Form method="post" {...getFormProps(form)}>
+      <Form method="post" {...focusOnRefusal(getFormProps(form))}>
         <Stack>
           {form.errors?.[0] && (
             <Alert color="red" variant="light" role="alert">

@@ -11,6 +11,7 @@ import { apiCall } from "~/lib/api.server";
 import { t } from "~/lib/messages";
 import { CHANGE_PASSWORD_PATH } from "~/lib/paths";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 interface Profile {
   userName: string;
@@ -72,6 +73,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const name = profile.realName || profile.userName;
   return (
     <Grid gutter="md">
@@ -101,7 +103,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           <Title order={4} mb="md">
             个人资料
           </Title>
-          <Form method="post" {...getFormProps(form)}>
+          <Form method="post" {...focusOnRefusal(getFormProps(form))}>
             <Stack>
               {form.errors?.[0] && (
                 <Alert color="red" variant="light" role="alert">

@@ -59,7 +59,7 @@ export const food = defineResource({
   fields: [
     { name: "foodName", label: "菜品名称", type: "text", required: true, filter: "like", sortable: true, max: 50 },
     { name: "foodTypeId", label: "菜品分类", type: "relation", relation: "zhct/foodType", required: true, filter: "eq" },
-    { name: "restaurantId", label: "餐厅/档口", type: "relation", relation: "auth/org", required: true, filter: "eq" },
+    { name: "restaurantId", label: "餐厅/档口", type: "relation", relation: "auth/org", required: true, filter: "eq", relationWhere: { field: "orgType", values: ["restaurant", "stall"] } },
     { name: "price", label: "价格（元）", type: "money", required: true, sortable: true },
     { name: "outsiderPrice", label: "外部人员价格（元）", type: "money" },
     { name: "unit", label: "单位", type: "text", max: 10, defaultValue: "份" },
@@ -71,7 +71,10 @@ export const food = defineResource({
   ],
 });
 
-/** Per portion; grams except energy (kcal) and sodium (mg). */
+/**
+ * Per portion; grams except energy (kcal) and sodium (mg). Every food has its row, made with the food and gone with
+ * it: the screen is the nutrition table of every food, each row edited on the list (decision 015).
+ */
 export const foodNutrition = defineResource({
   module: "zhct",
   entity: "foodNutrition",
@@ -82,9 +85,10 @@ export const foodNutrition = defineResource({
   scope: "tenant",
   labelField: "foodId",
   defaultSort: { field: "createdAt", dir: "desc" },
-  actions: ["create", "update", "delete", "export"],
+  actions: ["update", "export"],
+  indexOnly: true,
   fields: [
-    { name: "foodId", label: "菜品", type: "relation", relation: "zhct/food", required: true, unique: true, filter: "eq", onDelete: "cascade" },
+    { name: "foodId", label: "菜品", type: "relation", relation: "zhct/food", required: true, unique: true, readOnly: true, filter: "eq", onDelete: "cascade" },
     { name: "energy", label: "能量（千卡）", type: "number", min: 0, max: 100_000, sortable: true },
     { name: "protein", label: "蛋白质（克）", type: "number", min: 0, max: 100_000 },
     { name: "fat", label: "脂肪（克）", type: "number", min: 0, max: 100_000 },
@@ -105,6 +109,7 @@ export const deviceFood = defineResource({
   labelField: "foodId",
   defaultSort: { field: "createdAt", dir: "desc" },
   actions: ["create", "update", "delete"],
+  indexOnly: true,
   uniqueKeys: [{ fields: ["deviceId", "foodId"], message: "该设备已在售此菜品" }],
   fields: [
     { name: "deviceId", label: "设备", type: "relation", relation: "sys/device", required: true, filter: "eq", onDelete: "cascade" },

@@ -14,7 +14,7 @@ export const mealTimes = defineResource({
   actions: ["create", "update", "delete", "export"],
   uniqueKeys: [{ fields: ["restaurantId", "mealTimeName"], message: "该餐厅已有同名餐次" }],
   fields: [
-    { name: "restaurantId", label: "餐厅", type: "relation", relation: "auth/org", required: true, filter: "eq" },
+    { name: "restaurantId", label: "餐厅", type: "relation", relation: "auth/org", required: true, filter: "eq", relationWhere: { field: "orgType", values: ["restaurant"] } },
     { name: "mealTimeName", label: "餐次名称", type: "text", required: true, filter: "like", max: 20 },
     { name: "mealType", label: "餐别", type: "enum", dict: "foodMenuType", required: true, filter: "eq" },
     { name: "beginTime", label: "开始时间", type: "time", required: true, sortable: true },
@@ -29,8 +29,8 @@ export const mealTimes = defineResource({
 
 const menuTypeFields = [
   { name: "typeName", label: "类型名称", type: "text", required: true, filter: "like", sortable: true, max: 50 },
-  { name: "restaurantId", label: "餐厅", type: "relation", relation: "auth/org", required: true, filter: "eq" },
-  { name: "stallId", label: "档口", type: "relation", relation: "auth/org" },
+  { name: "restaurantId", label: "餐厅", type: "relation", relation: "auth/org", required: true, filter: "eq", relationWhere: { field: "orgType", values: ["restaurant"] } },
+  { name: "stallId", label: "档口", type: "relation", relation: "auth/org", relationWhere: { field: "orgType", values: ["stall"] }, description: "本餐厅下的档口" },
   { name: "mealType", label: "餐别", type: "enum", dict: "foodMenuType", required: true, filter: "eq" },
   { name: "menuMode", label: "菜单模式", type: "enum", dict: "foodMenuMode", required: true, defaultValue: "2" },
   { name: "mealTimeId", label: "餐次时间", type: "relation", relation: "zhct/mealTimes" },
@@ -161,6 +161,7 @@ export const foodMenuBowls = defineResource({
   labelField: "bowlsId",
   defaultSort: { field: "createdAt", dir: "desc" },
   actions: ["create", "update", "delete"],
+  indexOnly: true,
   uniqueKeys: [{ fields: ["foodMenuId", "bowlsId"], message: "该菜单已为此餐具指定菜品" }],
   fields: [
     { name: "foodMenuId", label: "菜单", type: "relation", relation: "zhct/foodMenu", required: true, filter: "eq", onDelete: "cascade" },

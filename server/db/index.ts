@@ -16,6 +16,7 @@ import * as sys from "./migrations/0004_sys";
 import * as loginRate from "./migrations/0013_login_rate";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
+import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "0004_sys": sys,
   "0013_login_rate": loginRate,
   "0009_zhct_catalogue": migration0009,
+  "0018_index_only_screens": indexOnlyScreens,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

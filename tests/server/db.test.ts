@@ -3,7 +3,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { builtInDicts } from "../../resources/dicts";
 import { loadConfig } from "../../server/config";
 import { migrateToLatest, type Db } from "../../server/db";
-import { seed } from "../../server/db/seed";
+import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seed, stableId } from "../../server/db/seed";
+import * as indexOnlyScreens from "../../server/db/migrations/0018_index_only_screens";
 import { createApi } from "../../server/http/api";
 import { loginBody, ORIGIN } from "../helpers/api";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
@@ -47,6 +48,33 @@ for (const dialect of dialects) {
         // The schema is usable afterwards.
         await seed(db, { adminPassword: "Migrated-Pass-2026" });
         expect(await count(db, "tenant")).toBe(1);
+      });
+
+      test("0018 gives each food made before it its nutrition row and drops the nutrition screen's old create and delete buttons", async () => {
+        const { db } = await freshDatabase();
+        await seed(db, { adminPassword: "Migrated-Pass-2026" });
+        const now = Date.now();
+        const audit = { created_at: now, created_by: null, updated_at: now, updated_by: null };
+        // The database as 0009's seed left it: the buttons granted to the admin role, foods without nutrition.
+        const page = stableId("page:/zhct/foodnutrition/index");
+        const buttons = ["create", "delete"].map((action) => stableId(`button:/zhct/foodnutrition/index:${action}`));
+        for (const [i, id] of buttons.entries()) {
+          await db.insertInto("menu").values({ id, subsystem_id: 2, parent_id: page, menu_name: `按钮${i}`, menu_path: null, menu_icon: null, menu_type: "button", permission: `zhct:foodNutrition:${i ? "delete" : "create"}`, sort: i, menu_target: "other", status: 1, ...audit }).execute();
+          await db.insertInto("role_menu").values({ tenant_id: DEFAULT_TENANT_ID, role_id: ADMIN_ROLE_ID, menu_id: id }).execute();
+        }
+        await db.insertInto("food_type").values({ tenant_id: DEFAULT_TENANT_ID, id: 7, type_name: "热菜", parent_id: null, sort: 0, status: 1, remark: null, ...audit }).execute();
+        const food = { tenant_id: DEFAULT_TENANT_ID, food_type_id: 7, restaurant_id: 1, price: 100, outsider_price: null, unit: "份", dish_class: null, on_shelf: 1, image: null, ingredients: null, description: null, ...audit };
+        await db.insertInto("food").values([{ ...food, id: 11, food_name: "旧菜" }, { ...food, id: 12, food_name: "已有营养" }]).execute();
+        await db.insertInto("food_nutrition").values({ tenant_id: DEFAULT_TENANT_ID, id: 99, food_id: 12, energy: 300, protein: null, fat: null, carbohydrate: null, fibre: null, sodium: null, ...audit }).execute();
+
+        await indexOnlyScreens.up(db);
+        const rows = await db.selectFrom("food_nutrition").select(["id", "food_id", "energy"]).orderBy("food_id").execute();
+        expect(rows.map((r) => [Number(r.id), Number(r.food_id), r.energy])).toEqual([[11, 11, null], [99, 12, 300]]);
+        expect(await db.selectFrom("menu").select("id").where("id", "in", buttons).execute()).toEqual([]);
+        expect(await db.selectFrom("role_menu").select("menu_id").where("menu_id", "in", buttons).execute()).toEqual([]);
+        // The seed does not bring them back.
+        await seed(db);
+        expect(await db.selectFrom("menu").select("id").where("id", "in", buttons).execute()).toEqual([]);
       });
 
       test("a new database migrates while another one of the same server is migrated", async () => {

@@ -84,7 +84,32 @@ for (const dialect of dialects) {
         const row = await sql<{ param_code: string }>`select param_code from parameter_config where id = ${id}`.execute(app.database.db);
         return { parameterCode: row.rows[0].param_code };
       },
+      // A menu type's stall is a stall of its restaurant.
+      "zhct/foodMenuType": (who) => restaurantWithStall(who),
+      "zhct/foodMenuTypeTemplate": (who) => restaurantWithStall(who),
     };
+
+    /** Rows another row's create makes (a food's nutrition): found, not written. */
+    const madeWith: Record<string, (who: Who) => Promise<number>> = {
+      "zhct/foodNutrition": async (who) => {
+        const foodId = await ensureRow(findResource("zhct/food") as ResourceDef, who);
+        const row = await sql<{ id: number }>`select id from food_nutrition where food_id = ${foodId}`.execute(app.database.db);
+        return Number(row.rows[0].id);
+      },
+    };
+
+    async function restaurantWithStall(who: Who): Promise<Row> {
+      const restaurantId = await idOverrides.restaurantId(who);
+      const cacheKey = "stall";
+      if (!rows[who].has(cacheKey)) {
+        const created = await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", {
+          token: tokenOf(who),
+          body: { parentId: restaurantId, orgName: `${MARK[who]}档口`, orgType: "stall", status: "1" },
+        });
+        rows[who].set(cacheKey, created.body.data.id);
+      }
+      return { restaurantId, stallId: rows[who].get(cacheKey) as number };
+    }
 
     /** Ids the parameter's name does not lead to: a restaurant is an org of type restaurant. */
     const idOverrides: Record<string, (who: Who) => Promise<number>> = {
@@ -147,6 +172,10 @@ for (const dialect of dialects) {
             const target = field.relation ? findResource(field.relation) : undefined;
             // An optional parent of the same kind (a tree: org, food category) stays empty, or the first row would need itself.
             if (!target || ((field.type === "treeParent" || target === def) && !field.required)) break;
+            if (idOverrides[field.name]) {
+              values[field.name] = await idOverrides[field.name](linked);
+              break;
+            }
             values[field.name] = target.scope === "tenant" ? await ensureRow(target, linked) : await anyGlobalId(target);
             break;
           }
@@ -164,6 +193,12 @@ for (const dialect of dialects) {
       const key = resourceKey(def);
       const known = rows[who].get(key);
       if (known) return known;
+      const parent = madeWith[key];
+      if (parent) {
+        const id = await parent(who);
+        rows[who].set(key, id);
+        return id;
+      }
       const values = await sampleValues(def, who);
       let id: number | undefined;
       let refused: string | undefined;

@@ -35,12 +35,12 @@ for (const dialect of dialects) {
       expect(errors.join()).toMatch(message);
     }
 
-    async function org(tenantId: number, name: string, type = "restaurant"): Promise<number> {
+    async function org(tenantId: number, name: string, type = "restaurant", parentId: number | null = null): Promise<number> {
       const id = newId();
       const now = Date.now();
       await app.database.db
         .insertInto("org")
-        .values({ tenant_id: tenantId, id, parent_id: null, org_name: name, org_code: null, org_type: type, sort: 0, status: 1, remark: null, created_at: now, created_by: null, updated_at: now, updated_by: null })
+        .values({ tenant_id: tenantId, id, parent_id: parentId, org_name: name, org_code: null, org_type: type, sort: 0, status: 1, remark: null, created_at: now, created_by: null, updated_at: now, updated_by: null })
         .execute();
       return id;
     }
@@ -101,6 +101,21 @@ for (const dialect of dialects) {
         expect((await get(`${Z}/food/getInfo`, { id: created.id }, other.token)).http).toBe(404);
       });
 
+      test("every food has its nutrition row, made with it and gone with it; the row is edited, not created or deleted", async () => {
+        const f = await food();
+        const rows = (await get(`${Z}/foodNutrition/findPage`, { foodId: f.id })).body.data as { records: Row[] };
+        expect(rows.records).toEqual([expect.objectContaining({ foodId: f.id, energy: null, protein: null })]);
+        const id = rows.records[0].id;
+        expectField((await post(`${Z}/foodNutrition/update`, { id, energy: -1 })).body, "energy", "能量（千卡）不能为负数");
+        // The food it belongs to is fixed: a foodId sent along is ignored.
+        const other = await food();
+        expect(await ok(`${Z}/foodNutrition/update`, { id, energy: 520, sodium: 800, foodId: other.id })).toMatchObject({ foodId: f.id, energy: 520, sodium: 800 });
+        expect((await post(`${Z}/foodNutrition/create`, { foodId: f.id, energy: 1 })).http).toBe(404);
+        expect((await get(`${Z}/foodNutrition/delete`, { id })).http).toBe(404);
+        expect((await get(`${Z}/food/delete`, { id: f.id })).body.status).toBe(200);
+        expect((await get(`${Z}/foodNutrition/findPage`, { foodId: f.id })).body.data).toMatchObject({ total: 0 });
+      });
+
       test("a food used by a menu cannot be deleted, only taken off the shelf; an unused one can", async () => {
         const used = await food();
         const unused = await food();
@@ -110,6 +125,33 @@ for (const dialect of dialects) {
         expect(refused.body.message).toBe(`菜品「${used.foodName}」已用于菜单模板，不能删除；不再供应请改为下架`);
         await ok(`${Z}/food/update`, { id: used.id, onShelf: "0" });
         expect((await get(`${Z}/food/delete`, { id: unused.id })).body.status).toBe(200);
+      });
+    });
+
+    describe("restaurants and stalls", () => {
+      test("a restaurant field names an org of type restaurant, a stall field a stall of the menu type's restaurant", async () => {
+        const hq = await org(DEFAULT_TENANT_ID, "后勤总部", "org");
+        const department = await org(DEFAULT_TENANT_ID, "财务部", "department");
+        const floor = await org(DEFAULT_TENANT_ID, "二楼", "department", restaurant);
+        const noodles = await org(DEFAULT_TENANT_ID, "面食档口", "stall", floor);
+        const elsewhere = await org(DEFAULT_TENANT_ID, "三号餐厅");
+        const otherStall = await org(DEFAULT_TENANT_ID, "烧腊档口", "stall", elsewhere);
+        const mealTime = { mealTimeName: "早餐", mealType: "breakfast", beginTime: "06:00", endTime: "08:00", orderDaysAhead: 0, standardPrice: "0", status: "1" };
+        expectField((await post(`${Z}/mealTimes/create`, { ...mealTime, restaurantId: hq })).body, "restaurantId", "所选餐厅「后勤总部」不是餐厅，请重新选择");
+        expectField((await post(`${Z}/food/create`, { foodName: "馒头", foodTypeId: category, restaurantId: department, price: 100, onShelf: "1" })).body, "restaurantId", "所选餐厅/档口「财务部」不是餐厅或档口，请重新选择");
+        expect(await food({ restaurantId: noodles })).toMatchObject({ restaurantId: noodles });
+
+        for (const entity of ["foodMenuType", "foodMenuTypeTemplate"]) {
+          const type = { typeName: `早餐${uid()}`, mealType: "breakfast", menuMode: "3", sort: 0, status: "1" };
+          expectField((await post(`${Z}/${entity}/create`, { ...type, restaurantId: noodles })).body, "restaurantId", "所选餐厅「面食档口」不是餐厅，请重新选择");
+          expectField((await post(`${Z}/${entity}/create`, { ...type, restaurantId: restaurant, stallId: floor })).body, "stallId", "所选档口「二楼」不是档口，请重新选择");
+          expectField((await post(`${Z}/${entity}/create`, { ...type, restaurantId: restaurant, stallId: otherStall })).body, "stallId", "档口「烧腊档口」不属于餐厅「一号餐厅」，请选择该餐厅下的档口");
+          // A stall under a floor of the restaurant belongs to it; moving the type to another restaurant keeps the stall and is refused.
+          const created = await ok(`${Z}/${entity}/create`, { ...type, restaurantId: restaurant, stallId: noodles });
+          expectField((await post(`${Z}/${entity}/update`, { id: created.id, restaurantId: elsewhere })).body, "stallId", "档口「面食档口」不属于餐厅「三号餐厅」");
+          await ok(`${Z}/${entity}/update`, { id: created.id, restaurantId: elsewhere, stallId: otherStall });
+          expect((await get(`${Z}/${entity}/getInfo`, { id: created.id })).body.data).toMatchObject({ restaurantId: elsewhere, stallId: otherStall });
+        }
       });
     });
 

@@ -16,6 +16,7 @@ export function RelationSelect({
   initialOptions,
   required,
   error,
+  where,
 }: {
   name: string;
   label: string;
@@ -24,6 +25,8 @@ export function RelationSelect({
   initialOptions: Option[];
   required?: boolean;
   error?: string;
+  /** The kind the server accepts (an org of type restaurant): searches ask only for it when it is one value. */
+  where?: { field: string; values: readonly string[] };
 }) {
   const [options, setOptions] = useState(initialOptions);
   const [search, setSearch] = useState("");
@@ -35,14 +38,15 @@ export function RelationSelect({
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
       const filter = target.fields.find((f) => f.name === target.labelField)?.filter === "like" ? `&${target.labelField}=${encodeURIComponent(search.trim())}` : "";
-      const response = await fetch(`/api/v1/${target.module}/${target.entity}/findPage?pageSize=50${filter}`);
+      const only = where?.values.length === 1 ? `&${where.field}=${encodeURIComponent(where.values[0])}` : "";
+      const response = await fetch(`/api/v1/${target.module}/${target.entity}/findPage?pageSize=50${filter}${only}`);
       const envelope = (await response.json()) as { status: number; data: { records: Array<Record<string, unknown>> } };
       if (envelope.status !== 200) return;
       const found = envelope.data.records.map((r) => ({ value: String(r.id), label: String(r[target.labelField]) }));
       setOptions((current) => [...current, ...found].filter((o, i, all) => all.findIndex((x) => x.value === o.value) === i));
     }, 300);
     return () => clearTimeout(timer.current);
-  }, [search, target]);
+  }, [search, target, where]);
 
   return (
     <Select

@@ -101,6 +101,7 @@ function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Me
           initialOptions={options[field.name] ?? []}
           required={field.required}
           error={error}
+          where={field.relationWhere}
         />
       );
     default:

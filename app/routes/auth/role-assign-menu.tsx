@@ -12,6 +12,7 @@ import { apiCall } from "~/lib/api.server";
 import { ta } from "~/lib/auth-messages";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 const LIST = `${role.screenBase}/${role.screen}/index`;
 
@@ -102,6 +103,7 @@ export default function RoleAssignMenu({ loaderData, actionData }: Route.Compone
   const { roleName, tree, selectedIds } = loaderData;
   const navigation = useNavigation();
   const [form] = useForm({ id: "role-assign-menu", lastResult: actionData, onValidate: ({ formData }) => parseWithZod(formData, { schema }) });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const selected = new Set(selectedIds);
   return (
     <Stack gap="md" maw={960}>
@@ -110,7 +112,7 @@ export default function RoleAssignMenu({ loaderData, actionData }: Route.Compone
         {ta.assignMenu.hint}
       </Text>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)} onChange={cascade}>
+        <Form method="post" {...focusOnRefusal(getFormProps(form))} onChange={cascade}>
           <Stack gap="xs">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">

@@ -11,6 +11,7 @@ import { apiCall } from "~/lib/api.server";
 import { ta } from "~/lib/auth-messages";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 type Row = Record<string, unknown>;
 type Kind = "assignRole" | "assignWarehouse" | "assignRestaurant";
@@ -99,6 +100,7 @@ export default function UserAssign({ loaderData, actionData }: Route.ComponentPr
   const { kind, userName, options, selectedIds } = loaderData;
   const navigation = useNavigation();
   const [form] = useForm({ id: `user-${kind}`, lastResult: actionData, onValidate: ({ formData }) => parseWithZod(formData, { schema }) });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const chosen = new Set(selectedIds);
   return (
     <Stack gap="md" maw={960}>
@@ -107,7 +109,7 @@ export default function UserAssign({ loaderData, actionData }: Route.ComponentPr
         {hints[kind].hint}
       </Text>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form method="post" {...focusOnRefusal(getFormProps(form))}>
           <Stack gap="md">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">

@@ -14,6 +14,7 @@ import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
 import { ta } from "~/lib/auth-messages";
 import { useDicts } from "~/lib/dicts";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
 
@@ -94,6 +95,7 @@ export default function UserCreate({ loaderData, actionData }: Route.ComponentPr
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(lastResult);
   const title = underOrg ? ta.userCreate.underOrg(underOrg.name) : ta.userCreate.title;
 
   if (created) {
@@ -124,7 +126,7 @@ export default function UserCreate({ loaderData, actionData }: Route.ComponentPr
     <Stack gap="md" maw={960}>
       <Title order={3}>{title}</Title>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form method="post" {...focusOnRefusal(getFormProps(form))}>
           <Stack gap="md">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">

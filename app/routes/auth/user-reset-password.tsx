@@ -10,6 +10,7 @@ import { apiCall } from "~/lib/api.server";
 import { ta } from "~/lib/auth-messages";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 const LIST = `${user.screenBase}/${user.screen}/index`;
 
@@ -51,6 +52,7 @@ export default function UserResetPassword({ loaderData, actionData }: Route.Comp
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   return (
     <Card withBorder radius="md" padding="xl" maw={520}>
       <Title order={3} mb="xs">
@@ -59,7 +61,7 @@ export default function UserResetPassword({ loaderData, actionData }: Route.Comp
       <Text c="dimmed" size="sm" mb="md">
         {ta.resetPassword.hint}
       </Text>
-      <Form method="post" {...getFormProps(form)}>
+      <Form method="post" {...focusOnRefusal(getFormProps(form))}>
         <Stack>
           {form.errors?.[0] && (
             <Alert color="red" variant="light" role="alert">

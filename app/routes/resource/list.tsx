@@ -1,5 +1,6 @@
 import "mantine-react-table/styles.css";
 import { ResourceTable } from "#resource-table";
+import type { SubmissionResult } from "@conform-to/react";
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mantine/core";
 import { IconDownload, IconPlus } from "@tabler/icons-react";
 import { Suspense, useEffect, useRef } from "react";
@@ -8,6 +9,7 @@ import { apiPath, permissionCode, resourceKey } from "../../../resources/define"
 import { findResource } from "../../../resources/index";
 import type { Route } from "./+types/list";
 import { FilterBar } from "~/components/resource/FilterBar";
+import { ResourceEditor } from "~/components/resource/ResourceEditor";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
 import type { Row } from "~/components/resource/ResourceTable";
@@ -16,6 +18,7 @@ import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { useCurrentUser, usePermissions } from "~/lib/permissions";
+import { loadForm, saveForm } from "~/lib/resource-form.server";
 import { listQuery, requireResource } from "~/lib/resource.server";
 import { hrefWith } from "~/lib/list-url";
 import { flashCookie } from "~/lib/session.server";
@@ -42,6 +45,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     options[field.name] = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: String(r[target.labelField]) }));
   }
   const exportQuery = new URLSearchParams(Object.entries(query).filter(([k]) => k !== "pageNum" && k !== "pageSize"));
+  // An index-only resource (spec §2) is created and edited in a form above its rows: `?create=1`, `?edit=<id>`.
+  const editId = url.searchParams.get("edit");
+  const editing = editId !== null || url.searchParams.has("create");
+  const editor = def.indexOnly && editing && def.actions.includes(editId !== null ? "update" : "create") ? await loadForm(request, context, def, editId ?? undefined) : null;
   return data(
     {
       // The declaration travels with the data, so the page does not load every resource's (see `pageTitle`).
@@ -52,6 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       options,
       exportQuery: exportQuery.toString(),
       confirmDelete: url.searchParams.get("delete"),
+      editor,
     },
     { status: result.status === 400 ? 400 : 200 },
   );
@@ -64,6 +72,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = new URL(request.url);
   back.searchParams.delete("delete");
   back.searchParams.delete("index");
+  if (def.indexOnly && (intent === "create" || intent === "edit") && def.actions.includes(intent === "create" ? "create" : "update")) {
+    form.delete("intent");
+    back.searchParams.delete("create");
+    back.searchParams.delete("edit");
+    return saveForm(request, context, def, intent, form, back.pathname + back.search);
+  }
   if (intent === "delete") {
     const result = await apiCall(request, context, "GET", apiPath(def, "delete"), { query: { id: String(form.get("id")) } });
     if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
@@ -84,7 +98,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function ResourceList({ loaderData, actionData }: Route.ComponentProps) {
-  const { def, page, params, options, error, confirmDelete, exportQuery } = loaderData;
+  const { def, page, params, options, error, confirmDelete, exportQuery, editor } = loaderData;
   const location = useLocation();
   const dicts = useDicts();
   const can = usePermissions();
@@ -103,7 +117,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
       label: link.label ?? def.workflowActions?.[link.action] ?? link.action,
       to: link.path.startsWith("/") ? link.path.replace(":id", String(id)) : `${base}/${link.path.replace(":id", String(id))}`,
     })),
-    ...(canUpdate ? [{ key: "edit", label: "编辑", to: `${base}/edit/${id}` }] : []),
+    ...(canUpdate ? [{ key: "edit", label: "编辑", to: def.indexOnly ? hrefFor({ edit: String(id), create: null, delete: null }) : `${base}/edit/${id}` }] : []),
     ...(canDelete ? [{ key: "delete", label: "删除", to: hrefFor({ delete: String(id) }), danger: true }] : []),
   ];
 
@@ -114,7 +128,16 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   useEffect(() => {
     if (targetId !== undefined) confirmRef.current?.focus();
   }, [targetId]);
-  const problem = actionData?.error ?? batch.data?.error ?? error;
+  // The index-only form opens above the rows: the focus goes to it, as to the delete confirmation.
+  const editorRef = useRef<HTMLDivElement>(null);
+  const editorFor = editor ? `${editor.mode}-${editor.record?.id ?? "new"}` : null;
+  useEffect(() => {
+    if (editorFor) editorRef.current?.focus();
+  }, [editorFor]);
+  // The delete intents answer `{ error }` (a message); a refused save answers conform's reply.
+  const listError = (value: unknown) => (value && typeof (value as { error?: unknown }).error === "string" ? ((value as { error: string }).error) : undefined);
+  const saveResult = actionData && !listError(actionData) ? (actionData as unknown as SubmissionResult<string[]>) : undefined;
+  const problem = listError(actionData) ?? listError(batch.data) ?? error;
   const exportHref = (format: string) => `${apiPath(def, "export")}?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
 
   return (
@@ -133,7 +156,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
             </>
           )}
           {def.actions.includes("create") && can(permissionCode(def, "create")) && (
-            <Button component={Link} to={`${base}/create`} leftSection={<IconPlus size={16} />}>
+            <Button component={Link} to={def.indexOnly ? hrefFor({ create: "1", edit: null, delete: null }) : `${base}/create`} leftSection={<IconPlus size={16} />}>
               新增
             </Button>
           )}
@@ -172,6 +195,23 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
             </Button>
           </Group>
         </Alert>
+      )}
+      {editor && (
+        <Paper ref={editorRef} tabIndex={-1} withBorder radius="md" p="lg" aria-labelledby="index-editor-title" component="section" data-testid="index-editor">
+          <Title order={4} id="index-editor-title" mb="md">
+            {editor.mode === "edit" ? `编辑${def.title}` : `新增${def.title}`}
+          </Title>
+          <ResourceEditor
+            def={def}
+            formKey={editor.key}
+            mode={editor.mode}
+            record={editor.record}
+            options={editor.options}
+            lastResult={saveResult}
+            cancelTo={hrefFor({ create: null, edit: null })}
+            intent={editor.mode}
+          />
+        </Paper>
       )}
       <FilterBar def={def} params={params} dicts={dicts} options={options} resetTo={location.pathname} />
       <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onAppLinkClick}>

@@ -12,6 +12,7 @@ import { apiCall } from "~/lib/api.server";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
 import { ts } from "~/lib/sys-messages";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 interface DeviceParams {
   id: number;
@@ -60,6 +61,7 @@ export default function DeviceSetting({ loaderData, actionData }: Route.Componen
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const rows = fields.params.getFieldList();
   return (
     <Stack gap="md" maw={960}>
@@ -68,7 +70,7 @@ export default function DeviceSetting({ loaderData, actionData }: Route.Componen
         {ts.device.hint}
       </Text>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form method="post" {...focusOnRefusal(getFormProps(form))}>
           <Stack gap="sm">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">

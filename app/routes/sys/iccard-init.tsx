@@ -14,6 +14,7 @@ import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
 import { ts } from "~/lib/sys-messages";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 type Row = Record<string, unknown>;
 const BASE = `${iccardInit.screenBase}/${iccardInit.screen}`;
@@ -54,6 +55,7 @@ export default function IccardInit({ loaderData, actionData }: Route.ComponentPr
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const metas = fields as unknown as Parameters<typeof ResourceFields>[0]["metas"];
   const c = ts.iccard.columns;
   return (
@@ -63,7 +65,7 @@ export default function IccardInit({ loaderData, actionData }: Route.ComponentPr
         {ts.iccard.hint}
       </Text>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form method="post" {...focusOnRefusal(getFormProps(form))}>
           <Stack gap="md">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">

@@ -12,6 +12,7 @@ import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
 import { ts } from "~/lib/sys-messages";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 type Row = Record<string, unknown>;
 interface TreeNode {
@@ -91,12 +92,13 @@ export default function MenuForm({ loaderData, actionData }: Route.ComponentProp
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const metas = fields as unknown as Parameters<typeof ResourceFields>[0]["metas"];
   return (
     <Stack gap="md" maw={960}>
       <Title order={3}>{mode === "edit" ? ts.menu.editTitle(subsystem.name) : ts.menu.createTitle(subsystem.name)}</Title>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form method="post" {...focusOnRefusal(getFormProps(form))}>
           <Stack gap="md">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">

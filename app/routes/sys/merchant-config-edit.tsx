@@ -12,6 +12,7 @@ import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
 import { ts } from "~/lib/sys-messages";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 type Row = Record<string, unknown>;
 
@@ -74,13 +75,14 @@ export default function MerchantConfigEdit({ loaderData, actionData }: Route.Com
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const metas = fields as unknown as Parameters<typeof ResourceFields>[0]["metas"];
   const m = ts.merchantConfig;
   return (
     <Stack gap="md" maw={960}>
       <Title order={3}>{m.title}</Title>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form method="post" {...focusOnRefusal(getFormProps(form))}>
           <Stack gap="md">
             {form.errors?.[0] && (
               <Alert color="red" variant="light" role="alert">

@@ -13,6 +13,7 @@ import { useDicts } from "~/lib/dicts";
 import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
+import { useFocusOnRefusal } from "~/lib/form-focus";
 
 export const PROCESS_CODE = permissionCode(def, "process");
 const LIST_PATH = `${def.screenBase}/${def.screen}/index`;
@@ -73,6 +74,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+  const focusOnRefusal = useFocusOnRefusal(actionData);
   const statusLabel = dicts.mealOrderComplaintsProcessStatus?.find((o) => o.value === complaint.status)?.label ?? complaint.status;
   const unprocessed = complaint.status === "0";
   return (
@@ -119,7 +121,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
       {unprocessed && (
         <Permission code={PROCESS_CODE}>
           <Card withBorder radius="md" padding="lg" data-testid="process-form">
-            <Form method="post" {...getFormProps(form)}>
+            <Form method="post" {...focusOnRefusal(getFormProps(form))}>
               <Stack>
                 {form.errors?.[0] && (
                   <Alert color="red" variant="light" role="alert">

@@ -137,7 +137,8 @@ export default function MenuWeek({ loaderData }: Route.ComponentProps) {
           {error}
         </Alert>
       )}
-      <Paper withBorder radius="md" className={classes.weekPaper}>
+      {/* Wider than a phone: the region scrolls sideways, so a keyboard user must be able to reach it (its days may hold no link). */}
+      <Paper withBorder radius="md" className={classes.weekPaper} component="section" tabIndex={0} aria-label="一周菜单，可左右滚动">
         <Table withColumnBorders className={classes.week} data-testid="menu-week">
           <Table.Thead>
             <Table.Tr>

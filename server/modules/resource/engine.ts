@@ -24,6 +24,7 @@ export const messages = {
   duplicate: (field: FieldDef) => `${field.label}已存在`,
   superOnly: "只有超级管理员可以管理此数据",
   relationMissing: (field: FieldDef) => `所选${field.label}不存在`,
+  relationKind: (field: FieldDef, name: string, kinds: string) => `所选${field.label}「${name}」不是${kinds}，请重新选择`,
   notInDict: (field: FieldDef) => `${field.label}不是可选的值`,
 };
 
@@ -211,9 +212,18 @@ export async function checkRelations(ctx: SessionContext, def: ResourceDef, valu
     const value = values[field.name];
     const target = findResource(field.relation);
     if (value === undefined || value === null || !target) continue;
+    const kind = field.relationWhere && target.fields.find((f) => f.name === field.relationWhere?.field);
+    const label = target.fields.find((f) => f.name === target.labelField);
     let query = db(ctx).selectFrom(target.table).select("id").where("id", "=", value);
+    if (kind && label) query = query.select([`${columnOf(kind)} as kind`, `${columnOf(label)} as label`]);
     if (target.scope === "tenant") query = query.where("tenant_id", "=", ctx.session.tenantId);
-    if (!(await query.executeTakeFirst())) throw fieldError(field.name, messages.relationMissing(field));
+    const row: Row | undefined = await query.executeTakeFirst();
+    if (!row) throw fieldError(field.name, messages.relationMissing(field));
+    const allowed = field.relationWhere?.values;
+    if (kind && allowed && !allowed.includes(String(row.kind))) {
+      const names = allowed.map((v) => builtInDicts[kind.dict ?? ""]?.options.find((o) => o.value === v)?.label ?? v);
+      throw fieldError(field.name, messages.relationKind(field, String(row.label ?? row.id), names.join("或")));
+    }
   }
 }
 

@@ -1,14 +1,16 @@
 import { resourceKey } from "../../../resources/define";
 import { food } from "../../../resources/zhct/catalogue";
-import { foodMenu, foodMenuItem, foodMenuTemplate, mealTimes } from "../../../resources/zhct/menus";
+import { foodMenu, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "../../../resources/zhct/menus";
 import type { ResourceService } from "../resource/engine";
-import { foodService, mealTimesService } from "./catalogue";
+import { foodService, mealTimesService, menuTypeService } from "./catalogue";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 
 /** The rules of the canteen entities, by resource key. */
 export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(food)]: foodService,
   [resourceKey(mealTimes)]: mealTimesService,
+  [resourceKey(foodMenuType)]: menuTypeService(foodMenuType),
+  [resourceKey(foodMenuTypeTemplate)]: menuTypeService(foodMenuTypeTemplate),
   [resourceKey(foodMenu)]: foodMenuService,
   [resourceKey(foodMenuItem)]: foodMenuItemService,
   [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,

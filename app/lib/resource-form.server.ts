@@ -1,0 +1,55 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type AppLoadContext } from "react-router";
+import { formFields, resourceKey, type ResourceDef } from "../../resources/define";
+import { formSchema } from "../../resources/forms";
+import { findResource } from "../../resources/index";
+import { apiCall } from "./api.server";
+import { apiPath } from "./resource.server";
+import { flashCookie } from "./session.server";
+
+type Row = Record<string, unknown>;
+export type FormMode = "create" | "edit";
+
+/** What a resource's form needs: the record being edited and the first options of each picker. */
+export async function loadForm(request: Request, context: AppLoadContext, def: ResourceDef, id: string | undefined) {
+  const mode: FormMode = id ? "edit" : "create";
+  let record: Row | null = null;
+  if (id) {
+    const result = await apiCall<Row>(request, context, "GET", apiPath(def, "getInfo"), { query: { id } });
+    if (result.status === 404 || result.status === 400) throw data(null, { status: 404 });
+    if (result.status !== 200) throw data(null, { status: 401 });
+    record = result.data;
+  }
+  const options: Record<string, { value: string; label: string }[]> = {};
+  for (const field of formFields(def).filter((f) => (f.type === "relation" || f.type === "treeParent") && f.relation)) {
+    const target = findResource(field.relation as string);
+    if (!target) continue;
+    // A picker limited to one kind (restaurants among the orgs) offers only that kind.
+    const only = field.relationWhere?.values.length === 1 ? { [field.relationWhere.field]: field.relationWhere.values[0] } : {};
+    const page = await apiCall<{ records: Row[] }>(request, context, "GET", apiPath(target, "findPage"), { query: { pageSize: 100, ...only } });
+    const list = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: String(r[target.labelField]) }));
+    const current = record?.[field.name];
+    if (current !== null && current !== undefined && !list.some((o) => o.value === String(current))) {
+      list.unshift({ value: String(current), label: String(record?.[`${field.name}Label`] ?? current) });
+    }
+    options[field.name] = list;
+  }
+  return { key: resourceKey(def), mode, record, options };
+}
+
+/**
+ * Saves a submitted form through the API: the browser's schema again, then the server's rules. A refusal answers
+ * conform's reply (the typed values and each field's message); a save goes to `back` with a flash.
+ */
+export async function saveForm(request: Request, context: AppLoadContext, def: ResourceDef, mode: FormMode, formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: formSchema(def, mode) });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await apiCall(request, context, "POST", apiPath(def, mode === "create" ? "create" : "update"), { body: submission.value });
+  if (result.status !== 200) {
+    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
+    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), {
+      status: result.status === 409 ? 409 : 400,
+    });
+  }
+  return redirect(back, { headers: { "Set-Cookie": flashCookie("保存成功") } });
+}
