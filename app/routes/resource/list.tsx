@@ -1,13 +1,15 @@
 import "mantine-react-table/styles.css";
 import { ResourceTable } from "#resource-table";
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mantine/core";
-import { IconDownload, IconPlus } from "@tabler/icons-react";
+import { IconDownload, IconFileImport, IconPlus } from "@tabler/icons-react";
 import { Suspense, useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
 import { apiPath, permissionCode, resourceKey } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
+import { importMessages, type ImportReport } from "../../../resources/imports";
 import type { Route } from "./+types/list";
 import { FilterBar } from "~/components/resource/FilterBar";
+import { ImportPanel } from "~/components/resource/ImportPanel";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
 import type { Row } from "~/components/resource/ResourceTable";
@@ -52,6 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       options,
       exportQuery: exportQuery.toString(),
       confirmDelete: url.searchParams.get("delete"),
+      importOpen: url.searchParams.get("import") === "1" && def.actions.includes("import"),
     },
     { status: result.status === 400 ? 400 : 200 },
   );
@@ -75,6 +78,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
     return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie(`已删除 ${ids.length} 条记录`) } });
   }
+  if (intent === "importCheck" || intent === "import") {
+    const file = form.get("file");
+    if (!file || typeof file === "string" || file.size === 0) return data({ importError: importMessages.missing }, { status: 400 });
+    const result = await apiCall<ImportReport>(request, context, "POST", apiPath(def, "import"), {
+      query: { dryRun: intent === "importCheck" ? "1" : "0" },
+      rawBody: { bytes: new Uint8Array(await file.arrayBuffer()), type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" },
+    });
+    if (result.status === 200 && intent === "import") {
+      back.searchParams.delete("import");
+      return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie(importMessages.done(result.data.imported)) } });
+    }
+    if (result.status === 200) return data({ importReport: result.data });
+    // A refused import carries its report; a refused file only its message.
+    const report = result.data && typeof result.data === "object" && "errors" in result.data ? result.data : null;
+    return data({ importReport: report, importError: report ? null : result.message || "Error" }, { status: result.status === 403 ? 403 : 400 });
+  }
   return data({ error: "未知操作" }, { status: 400 });
 }
 
@@ -84,7 +103,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function ResourceList({ loaderData, actionData }: Route.ComponentProps) {
-  const { def, page, params, options, error, confirmDelete, exportQuery } = loaderData;
+  const { def, page, params, options, error, confirmDelete, exportQuery, importOpen } = loaderData;
   const location = useLocation();
   const dicts = useDicts();
   const can = usePermissions();
@@ -114,7 +133,8 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   useEffect(() => {
     if (targetId !== undefined) confirmRef.current?.focus();
   }, [targetId]);
-  const problem = actionData?.error ?? batch.data?.error ?? error;
+  const actionResult = actionData as { error?: string; importReport?: ImportReport | null; importError?: string | null } | undefined;
+  const problem = actionResult?.error ?? (batch.data as { error?: string } | undefined)?.error ?? error;
   const exportHref = (format: string) => `${apiPath(def, "export")}?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
 
   return (
@@ -131,6 +151,11 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
                 导出 CSV
               </Button>
             </>
+          )}
+          {def.actions.includes("import") && can(permissionCode(def, "import")) && (
+            <Button component={Link} to={hrefFor({ import: "1" })} variant="default" leftSection={<IconFileImport size={16} />}>
+              导入
+            </Button>
           )}
           {def.actions.includes("create") && can(permissionCode(def, "create")) && (
             <Button component={Link} to={`${base}/create`} leftSection={<IconPlus size={16} />}>
@@ -153,6 +178,9 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         <Alert color="red" variant="light" role="alert">
           {problem}
         </Alert>
+      )}
+      {importOpen && can(permissionCode(def, "import")) && (
+        <ImportPanel def={def} report={actionResult?.importReport ?? null} error={actionResult?.importError ?? null} closeHref={hrefFor({ import: null })} />
       )}
       {target && (
         <Alert ref={confirmRef} tabIndex={-1} color="orange" variant="light" title="确认删除" data-testid="confirm-delete">
