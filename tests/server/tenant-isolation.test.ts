@@ -84,6 +84,8 @@ for (const dialect of dialects) {
         const row = await sql<{ param_code: string }>`select param_code from parameter_config where id = ${id}`.execute(app.database.db);
         return { parameterCode: row.rows[0].param_code };
       },
+      // Credit is off by default, and a credit limit without it is refused.
+      "zhct/payLimitConfig": async () => ({ creditLimit: 0 }),
     };
 
     /** Ids the parameter's name does not lead to: a restaurant is an org of type restaurant. */
