@@ -26,6 +26,7 @@ import { holiday } from "./sys/holiday";
 import { operationLog } from "./sys/operationLog";
 import { mealOrderComplaints } from "./zhct/mealOrderComplaints";
 import { bowls, deviceFood, food, foodNutrition, foodType } from "./zhct/catalogue";
+import { userInfoSendMessage } from "./zhct/messages";
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./zhct/settings";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
@@ -33,7 +34,7 @@ import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, 
 export const zhctResources = [
   bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
   mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
-  payLimitConfig, onlinePayRule, merchantDivide, integralStrategy,
+  payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
 ] as const;
 
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */

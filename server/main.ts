@@ -10,6 +10,7 @@ import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
+import { startOutboxDispatcher } from "./modules/zhct/outbox";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
@@ -193,6 +194,8 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
     await database.close().catch(() => {});
     throw error;
   });
+  // Sends what modules put in the message outbox; several instances share it without sending a message twice.
+  const dispatcher = startOutboxDispatcher(database.db);
   console.log(`智慧餐厅后台管理 已启动：http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
 
   let closing: Promise<void> | null = null;
@@ -214,6 +217,7 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
           inFlight.forEach((_, socket) => socket.destroy());
         }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
       });
+      await dispatcher.stop();
       await lease?.release().catch((error: unknown) => logDatabaseFault(error));
       await database.close();
       console.log("已停止");

@@ -15,6 +15,7 @@ import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
 import * as loginRate from "./migrations/0013_login_rate";
 import * as migration0016 from "./migrations/0016_zhct_pay_settings";
+import * as migration0017 from "./migrations/0017_zhct_message_outbox";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import type { Database } from "./schema";
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "0013_login_rate": loginRate,
   "0009_zhct_catalogue": migration0009,
   "0016_zhct_pay_settings": migration0016,
+  "0017_zhct_message_outbox": migration0017,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
