@@ -106,6 +106,8 @@ export function resourceEndpoints(
         path: `${base}/importTemplate`,
         summary: `下载${def.title}导入模板（xlsx）`,
         access,
+        // No parameters: any other is refused, as findPage refuses undeclared ones.
+        query: z.strictObject({}),
         handle: (ctx) => importTemplate(session(ctx), def, lookup),
       }),
       endpoint({
