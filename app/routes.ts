@@ -31,6 +31,7 @@ const zhctScreens = [
   route("zhct/foodmenu/list", "routes/resource/list.tsx", { id: "zhct/foodMenu:list-view" }),
   route("zhct/foodmenu/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenu:batch-create" }),
   route("zhct/foodmenuTemplate/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenuTemplate:batch-create" }),
+  route("zhct/userinfosendmessage/resend/:id", "routes/zhct/message-resend.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 

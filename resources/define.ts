@@ -63,7 +63,8 @@ export interface FieldDef {
 
 export const SECRET_MASK = "******";
 
-export type ResourceAction = "create" | "update" | "delete" | "export";
+/** `import`: rows from an XLSX made from the declared form fields (a template to download, a dry run, then one transaction). */
+export type ResourceAction = "create" | "update" | "delete" | "export" | "import";
 
 export interface ResourceDef {
   module: string;
@@ -145,6 +146,11 @@ const SHORT_TYPES = new Set<FieldType>(["text", "number", "money", "enum", "bool
 
 export function listFields(def: ResourceDef): FieldDef[] {
   return def.fields.filter((f) => !f.secret && (f.list ?? SHORT_TYPES.has(f.type)));
+}
+
+/** The columns of an import template: what a form edits, except pictures and files, which a spreadsheet cannot carry. */
+export function importFields(def: ResourceDef): FieldDef[] {
+  return formFields(def).filter((f) => f.type !== "image" && f.type !== "file");
 }
 
 export function formFields(def: ResourceDef): FieldDef[] {

@@ -69,6 +69,7 @@ const table = {
   holidayType: { name: "日期类型", items: [[1, "节假日"], [2, "调休工作日"]] },
   iccardInitResult: { name: "IC卡初始化结果", items: [[1, "成功"], [0, "失败"]] },
   imageType: { name: "图片类型", items: [["logo", "标志"], ["banner", "横幅"], ["other", "其他"]] },
+  messageState: { name: "消息状态", items: [[0, "待发送"], [1, "已发送"], [2, "发送失败"]] },
 } satisfies DictTable;
 
 export type DictCode = keyof typeof table;

@@ -16,4 +16,4 @@ export const menuGroups: MenuGroup[] = [
 ];
 
 /** Button labels of the generated permission codes. */
-export const actionLabels = { create: "新增", update: "修改", delete: "删除", export: "导出" } as const;
+export const actionLabels = { create: "新增", update: "修改", delete: "删除", export: "导出", import: "导入" } as const;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import ExcelJS from "exceljs";
 import pg from "pg";
 
 const env = process.env;
@@ -23,9 +24,12 @@ const TENANT = 1;
 const OTHER_TENANT = 2;
 // The list query under test: 20 rows, one filter, newest first, a late page.
 /** `BENCH_CASES=menus` runs only the canteen's cases (with small BENCH_USERS / BENCH_ROWS, a quick check). */
-const ONLY_MENUS = env.BENCH_CASES === "menus";
+const ONLY_MENUS = env.BENCH_CASES === "menus" || env.BENCH_CASES === "import";
 /** `BENCH_CASES=servers` runs only `npm start` against `react-router-serve` (decision 020). */
 const ONLY_SERVERS = env.BENCH_CASES === "servers";
+/** `BENCH_CASES=import` runs only the XLSX import of BENCH_IMPORT_ROWS dishes (default 20,000). */
+const ONLY_IMPORT = env.BENCH_CASES === "import";
+const IMPORT_ROWS = Number(env.BENCH_IMPORT_ROWS ?? 20_000);
 const FIND_PAGE_QUERY = { pageSize: 20, pageNum: 100, action: "update", sort: "time,desc" };
 
 const log = (...args) => console.error("[bench]", ...args);
@@ -384,6 +388,57 @@ async function runLighthouse(paths, token) {
   return results;
 }
 
+/** The server's resident memory now (kB), from /proc. */
+function rssOf(pid) {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * XLSX import (decision 018): a file of IMPORT_ROWS dishes made from the downloaded template, checked (dry run) and
+ * then imported in one transaction through the API; the time of each and the server's peak RSS (sampled every 20 ms).
+ */
+async function measureImport(token, pid) {
+  const auth = { Authorization: `Bearer ${token}` };
+  const call = async (path, body) => {
+    const envelope = await (await fetch(`http://127.0.0.1:${PORT}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: JSON.stringify(body) })).json();
+    if (envelope.status !== 200) throw new Error(`${path}: ${envelope.message}`);
+    return envelope.data;
+  };
+  const suffix = Date.now().toString(36);
+  await call("/api/v1/auth/org/create", { orgName: `导入压测餐厅${suffix}`, orgType: "restaurant", sort: 0, status: "1" });
+  for (let i = 0; i < 20; i++) await call("/api/v1/zhct/foodType/create", { typeName: `导入压测分类${suffix}-${i}`, sort: i, status: "1" });
+  const template = await (await fetch(`http://127.0.0.1:${PORT}/api/v1/zhct/food/importTemplate`, { headers: auth })).arrayBuffer();
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(template);
+  const sheet = workbook.worksheets[0];
+  const classes = ["荤菜", "半荤", "素菜", "主食", "其他"];
+  for (let i = 0; i < IMPORT_ROWS; i++) {
+    sheet.addRow([`导入菜品${i}`, `导入压测分类${suffix}-${i % 20}`, `导入压测餐厅${suffix}`, (500 + (i % 3000)) / 100, "", "份", classes[i % 5], i % 7 ? "是" : "否", "食材", ""]);
+  }
+  const file = Buffer.from(await workbook.xlsx.writeBuffer());
+  const send = async (dryRun) => {
+    const before = rssOf(pid);
+    let peak = before;
+    const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${PORT}/api/v1/zhct/food/import?dryRun=${dryRun ? 1 : 0}`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" },
+      body: file,
+    });
+    const envelope = await response.json();
+    const ms = Math.round(performance.now() - started);
+    clearInterval(timer);
+    peak = Math.max(peak, rssOf(pid));
+    if (envelope.status !== 200) throw new Error(`import: ${envelope.message}`);
+    return { ms, rows: envelope.data.total, imported: envelope.data.imported, rssBeforeMiB: Math.round(before / 1024), rssPeakMiB: Math.round(peak / 1024) };
+  };
+  const check = await send(true);
+  const write = await send(false);
+  return { rows: IMPORT_ROWS, fileBytes: file.length, dryRun: check, import: write };
+}
+
 async function measure(dialect, databaseUrl, bareUrl) {
   const server = startServer(databaseUrl);
   await server.ready;
@@ -404,6 +459,10 @@ async function measure(dialect, databaseUrl, bareUrl) {
       result.api = { findPage: api, bare: raw, ratio: Number((api.rps / raw.rps).toFixed(2)) };
       result.ssr = { list: ssr, plain, ratio: Number((ssr.rps / plain.rps).toFixed(2)) };
     }
+    log(`${dialect}: XLSX import of ${IMPORT_ROWS} dishes…`);
+    result.import = await measureImport(token, server.child.pid);
+    log(JSON.stringify(result.import));
+    if (ONLY_IMPORT) return result;
     log(`${dialect}: menus, batch create (31 days × ${MENU_TYPES.length} meal types × ${MENU_FOODS} dishes)…`);
     const menus = await prepareMenus(token);
     const bareMenus = await bareHandler(dialect, bareUrl, findByDateStatements(menus.restaurantId));
@@ -500,6 +559,10 @@ function table(results) {
     both("findByDate / bare", (r) => `${Math.round(r.menus.ratio * 100)} %`);
     return lines.join("\n");
   };
+  const imp = (r, step) => `${(r.import[step].ms / 1000).toFixed(1)} s, peak RSS ${r.import[step].rssPeakMiB} MiB (from ${r.import[step].rssBeforeMiB})`;
+  both(`XLSX import of ${IMPORT_ROWS} dishes, dry run`, (r) => imp(r, "dryRun"));
+  both(`XLSX import of ${IMPORT_ROWS} dishes, one transaction`, (r) => imp(r, "import"));
+  if (ONLY_IMPORT) return lines.join("\n");
   if (ONLY_MENUS) return menuLines();
   both("API findPage (20 rows, 1 filter, sorted, page 100)", (r) => cell(r.api.findPage));
   both("bare handler, same query", (r) => cell(r.api.bare));

@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
+import { startOutboxDispatcher } from "./modules/zhct/outbox";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
@@ -163,7 +164,10 @@ export async function prepare(config: Config): Promise<AppHandler> {
     console.error(error);
     return new Response("服务器内部错误", { status: 500 });
   };
+  // Sends what modules put in the message outbox; several instances share it without sending a message twice.
+  const dispatcher = startOutboxDispatcher(database.db);
   const release = async () => {
+    await dispatcher.stop();
     await lease?.release().catch((error: unknown) => logDatabaseFault(error));
     await database.close();
   };

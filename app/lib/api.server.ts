@@ -11,6 +11,8 @@ export interface ApiResult<T> {
 export interface ApiCallOptions {
   query?: Record<string, string | number | boolean | null | undefined>;
   body?: unknown;
+  /** A body sent as it is (an uploaded spreadsheet), with its type. */
+  rawBody?: { bytes: Uint8Array<ArrayBuffer>; type: string };
   headers?: Record<string, string>;
 }
 
@@ -32,8 +34,11 @@ export async function apiCall<T = unknown>(
     if (value) headers.set(name, value);
   }
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
+  if (options.rawBody) {
+    headers.set("Content-Type", options.rawBody.type);
+    body = options.rawBody.bytes;
+  } else if (options.body !== undefined) {
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(options.body);
   }

@@ -11,7 +11,7 @@ export function requireResource(request: Request): ResourceDef {
 export { apiPath } from "../../resources/define";
 
 /** Parameters that steer the screen, not the query. */
-const SCREEN_PARAMS = new Set(["delete", "create", "edit"]);
+const SCREEN_PARAMS = new Set(["delete", "create", "edit", "import"]);
 
 const startOfDay = (date: string) => new Date(`${date}T00:00:00`).getTime();
 const endOfDay = (date: string) => new Date(`${date}T23:59:59.999`).getTime();

@@ -34,7 +34,7 @@ export const foodType = defineResource({
   scope: "tenant",
   labelField: "typeName",
   defaultSort: { field: "sort", dir: "asc" },
-  actions: ["create", "update", "delete", "export"],
+  actions: ["create", "update", "delete", "export", "import"],
   fields: [
     { name: "typeName", label: "分类名称", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 50 },
     { name: "parentId", label: "上级分类", type: "relation", relation: "zhct/foodType", filter: "eq" },
@@ -55,7 +55,7 @@ export const food = defineResource({
   scope: "tenant",
   labelField: "foodName",
   defaultSort: { field: "foodName", dir: "asc" },
-  actions: ["create", "update", "delete", "export"],
+  actions: ["create", "update", "delete", "export", "import"],
   fields: [
     { name: "foodName", label: "菜品名称", type: "text", required: true, filter: "like", sortable: true, max: 50 },
     { name: "foodTypeId", label: "菜品分类", type: "relation", relation: "zhct/foodType", required: true, filter: "eq" },

@@ -14,6 +14,8 @@ import * as shell from "./migrations/0003_shell";
 import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
 import * as loginRate from "./migrations/0013_login_rate";
+import * as migration0016 from "./migrations/0016_zhct_pay_settings";
+import * as migration0017 from "./migrations/0017_zhct_message_outbox";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
@@ -43,6 +45,8 @@ const migrations: Record<string, Migration> = {
   "0013_login_rate": loginRate,
   "0009_zhct_catalogue": migration0009,
   "0018_index_only_screens": indexOnlyScreens,
+  "0016_zhct_pay_settings": migration0016,
+  "0017_zhct_message_outbox": migration0017,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

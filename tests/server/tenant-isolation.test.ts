@@ -87,6 +87,8 @@ for (const dialect of dialects) {
       // A menu type's stall is a stall of its restaurant.
       "zhct/foodMenuType": (who) => restaurantWithStall(who),
       "zhct/foodMenuTypeTemplate": (who) => restaurantWithStall(who),
+      // Credit is off by default, and a credit limit without it is refused.
+      "zhct/payLimitConfig": async () => ({ creditLimit: 0 }),
     };
 
     /** Rows another row's create makes (a food's nutrition): found, not written. */

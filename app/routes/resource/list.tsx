@@ -2,14 +2,16 @@ import "mantine-react-table/styles.css";
 import { ResourceTable } from "#resource-table";
 import type { SubmissionResult } from "@conform-to/react";
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mantine/core";
-import { IconDownload, IconPlus } from "@tabler/icons-react";
+import { IconDownload, IconFileImport, IconPlus } from "@tabler/icons-react";
 import { Suspense, useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
 import { apiPath, permissionCode, resourceKey } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
+import { importMessages, type ImportReport } from "../../../resources/imports";
 import type { Route } from "./+types/list";
 import { FilterBar } from "~/components/resource/FilterBar";
 import { ResourceEditor } from "~/components/resource/ResourceEditor";
+import { ImportPanel } from "~/components/resource/ImportPanel";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
 import type { Row } from "~/components/resource/ResourceTable";
@@ -60,6 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       exportQuery: exportQuery.toString(),
       confirmDelete: url.searchParams.get("delete"),
       editor,
+      importOpen: url.searchParams.get("import") === "1" && def.actions.includes("import"),
     },
     { status: result.status === 400 ? 400 : 200 },
   );
@@ -89,6 +92,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
     return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie(`已删除 ${ids.length} 条记录`) } });
   }
+  if (intent === "importCheck" || intent === "import") {
+    const file = form.get("file");
+    if (!file || typeof file === "string" || file.size === 0) return data({ importError: importMessages.missing }, { status: 400 });
+    const result = await apiCall<ImportReport>(request, context, "POST", apiPath(def, "import"), {
+      query: { dryRun: intent === "importCheck" ? "1" : "0" },
+      rawBody: { bytes: new Uint8Array(await file.arrayBuffer()), type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" },
+    });
+    if (result.status === 200 && intent === "import") {
+      back.searchParams.delete("import");
+      return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie(importMessages.done(result.data.imported)) } });
+    }
+    if (result.status === 200) return data({ importReport: result.data });
+    // A refused import carries its report; a refused file only its message.
+    const report = result.data && typeof result.data === "object" && "errors" in result.data ? result.data : null;
+    return data({ importReport: report, importError: report ? null : result.message || "Error" }, { status: result.status === 403 ? 403 : 400 });
+  }
   return data({ error: "未知操作" }, { status: 400 });
 }
 
@@ -98,7 +117,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function ResourceList({ loaderData, actionData }: Route.ComponentProps) {
-  const { def, page, params, options, error, confirmDelete, exportQuery, editor } = loaderData;
+  const { def, page, params, options, error, confirmDelete, exportQuery, editor, importOpen } = loaderData;
   const location = useLocation();
   const dicts = useDicts();
   const can = usePermissions();
@@ -136,8 +155,9 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   }, [editorFor]);
   // The delete intents answer `{ error }` (a message); a refused save answers conform's reply.
   const listError = (value: unknown) => (value && typeof (value as { error?: unknown }).error === "string" ? ((value as { error: string }).error) : undefined);
-  const saveResult = actionData && !listError(actionData) ? (actionData as unknown as SubmissionResult<string[]>) : undefined;
+  const saveResult = actionData && !listError(actionData) && !("importReport" in actionData) ? (actionData as unknown as SubmissionResult<string[]>) : undefined;
   const problem = listError(actionData) ?? listError(batch.data) ?? error;
+  const actionResult = actionData as { importReport?: ImportReport | null; importError?: string | null } | undefined;
   const exportHref = (format: string) => `${apiPath(def, "export")}?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
 
   return (
@@ -154,6 +174,11 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
                 导出 CSV
               </Button>
             </>
+          )}
+          {def.actions.includes("import") && can(permissionCode(def, "import")) && (
+            <Button component={Link} to={hrefFor({ import: "1" })} variant="default" leftSection={<IconFileImport size={16} />}>
+              导入
+            </Button>
           )}
           {def.actions.includes("create") && can(permissionCode(def, "create")) && (
             <Button component={Link} to={def.indexOnly ? hrefFor({ create: "1", edit: null, delete: null }) : `${base}/create`} leftSection={<IconPlus size={16} />}>
@@ -176,6 +201,9 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         <Alert color="red" variant="light" role="alert">
           {problem}
         </Alert>
+      )}
+      {importOpen && can(permissionCode(def, "import")) && (
+        <ImportPanel def={def} report={actionResult?.importReport ?? null} error={actionResult?.importError ?? null} closeHref={hrefFor({ import: null })} />
       )}
       {target && (
         <Alert ref={confirmRef} tabIndex={-1} color="orange" variant="light" title="确认删除" data-testid="confirm-delete">

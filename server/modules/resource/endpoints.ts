@@ -4,6 +4,7 @@ import { z } from "../../../resources/z";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { createRecord, deleteRecords, findPage, getInfo, updateRecord, type ResourceService } from "./engine";
 import { exportResponse } from "./export";
+import { importRows, importTemplate, readImportFile } from "./import";
 import type { Row } from "./rows";
 
 const idQuery = z.object({ id: recordId() });
@@ -93,6 +94,32 @@ export function resourceEndpoints(
         handle: (ctx, { query }) => {
           const { format, ...params } = query;
           return exportResponse(session(ctx), def, { ...params, pageNum: 1, pageSize: 20 }, format, lookup);
+        },
+      }),
+    );
+  }
+  if (def.actions.includes("import")) {
+    const access = permission(permissionCode(def, "import"));
+    list.push(
+      endpoint({
+        method: "GET",
+        path: `${base}/importTemplate`,
+        summary: `下载${def.title}导入模板（xlsx）`,
+        access,
+        // No parameters: any other is refused, as findPage refuses undeclared ones.
+        query: z.strictObject({}),
+        handle: (ctx) => importTemplate(session(ctx), def, lookup),
+      }),
+      endpoint({
+        method: "POST",
+        path: `${base}/import`,
+        summary: `导入${def.title}（xlsx，multipart 字段 file 或请求体本身；dryRun=1 只检查不写入；否则全部成功或全部不导入）`,
+        access,
+        rawBody: true,
+        query: z.object({ dryRun: z.enum(["0", "1", "true", "false"], { error: "dryRun 只能是 0 或 1" }).optional() }),
+        handle: async (ctx, { query }) => {
+          const bytes = await readImportFile(ctx.request);
+          return importRows(session(ctx), def, bytes, query.dryRun === "1" || query.dryRun === "true", lookup, service);
         },
       }),
     );

@@ -36,6 +36,11 @@ export interface ResourceService {
   beforeDelete?(ctx: SessionContext, current: Row): Promise<void> | void;
   /** Runs inside the create's transaction, after the insert (child rows, links). */
   afterCreate?(ctx: SessionContext, trx: AnyDb, record: Row, input: Row): Promise<void>;
+  /**
+   * Runs inside an import's transaction, after its rows are inserted, with all of them (columns as stored): what
+   * afterCreate does, once for the batch. Without it an import calls afterCreate for each row.
+   */
+  afterImport?(ctx: SessionContext, trx: AnyDb, rows: Row[]): Promise<void>;
   /** Runs inside the update's transaction, after the update (rows kept in step with it). */
   afterUpdate?(ctx: SessionContext, trx: AnyDb, row: Row, current: Row): Promise<void>;
   /** Runs inside the delete's transaction, before each row goes (its own rows; checks that see the batch). */

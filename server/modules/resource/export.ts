@@ -34,7 +34,8 @@ function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, s
   }
 }
 
-async function loadDicts(ctx: SessionContext): Promise<Map<string, Map<string, string>>> {
+/** Each dictionary's value → label: the server's active items, or the built-in list while the server has none. */
+export async function loadDicts(ctx: SessionContext): Promise<Map<string, Map<string, string>>> {
   const dicts = new Map<string, Map<string, string>>();
   for (const [code, dict] of Object.entries(builtInDicts)) dicts.set(code, new Map(dict.options.map((o) => [o.value, o.label])));
   const items = await ctx.services.db.selectFrom("dict_item").select(["dict_code", "item_value", "item_text"]).where("status", "=", 1).execute();

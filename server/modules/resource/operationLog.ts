@@ -5,6 +5,23 @@ import type { SessionContext } from "../../http/endpoint";
 
 const secretNames = (def: ResourceDef) => new Set(def.fields.filter((f) => f.secret).map((f) => f.name));
 
+/** The operation_log row of one create, update or delete (an import writes many in one statement). */
+export function operationRow(ctx: SessionContext, def: ResourceDef, entityId: number | null, action: string, changes: unknown) {
+  return {
+    tenant_id: ctx.session.tenantId,
+    id: newId(),
+    user_id: ctx.session.userId,
+    user_name: ctx.session.userName,
+    module: def.module,
+    entity: resourceKey(def),
+    entity_id: entityId,
+    action,
+    changes: JSON.stringify(changes, (key, value) => (/password/i.test(key) || secretNames(def).has(key) ? SECRET_MASK : value)),
+    ip: ctx.ip,
+    created_at: ctx.now,
+  };
+}
+
 /** Every create, update and delete leaves who, what, when and the changed fields. */
 export async function recordOperation(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -15,20 +32,5 @@ export async function recordOperation(
   action: "create" | "update" | "delete" | string,
   changes: unknown,
 ) {
-  await trx
-    .insertInto("operation_log")
-    .values({
-      tenant_id: ctx.session.tenantId,
-      id: newId(),
-      user_id: ctx.session.userId,
-      user_name: ctx.session.userName,
-      module: def.module,
-      entity: resourceKey(def),
-      entity_id: entityId,
-      action,
-      changes: JSON.stringify(changes, (key, value) => (/password/i.test(key) || secretNames(def).has(key) ? SECRET_MASK : value)),
-      ip: ctx.ip,
-      created_at: ctx.now,
-    })
-    .execute();
+  await trx.insertInto("operation_log").values(operationRow(ctx, def, entityId, action, changes)).execute();
 }

@@ -3,6 +3,7 @@ import { food } from "../../../resources/zhct/catalogue";
 import { foodMenu, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "../../../resources/zhct/menus";
 import type { ResourceService } from "../resource/engine";
 import { foodService, mealTimesService, menuTypeService } from "./catalogue";
+import { settingsServices } from "./settings";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 
 /** The rules of the canteen entities, by resource key. */
@@ -14,4 +15,5 @@ export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(foodMenu)]: foodMenuService,
   [resourceKey(foodMenuItem)]: foodMenuItemService,
   [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,
+  ...settingsServices,
 };
