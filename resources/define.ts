@@ -89,6 +89,8 @@ export interface ResourceDef {
    * action's label) and an absolute `path`.
    */
   rowLinks?: Array<{ action: string; path: string; entity?: string; label?: string }>;
+  /** Buttons above the list to workflow screens that are not about one row (top-up, refund), under the resource's path. */
+  headerLinks?: Array<{ action: string; path: string; label?: string }>;
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
   /** Lookups by several fields that a screen or an API makes (within the tenant), each an index. */

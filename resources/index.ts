@@ -26,12 +26,14 @@ import { holiday } from "./sys/holiday";
 import { operationLog } from "./sys/operationLog";
 import { mealOrderComplaints } from "./zhct/mealOrderComplaints";
 import { bowls, deviceFood, food, foodNutrition, foodType } from "./zhct/catalogue";
+import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
 export const zhctResources = [
   bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
   mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
+  userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
 ] as const;
 
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */

@@ -14,6 +14,7 @@ import * as shell from "./migrations/0003_shell";
 import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
 import * as loginRate from "./migrations/0013_login_rate";
+import * as migration0014 from "./migrations/0014_zhct_ledger";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import type { Database } from "./schema";
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "0004_sys": sys,
   "0013_login_rate": loginRate,
   "0009_zhct_catalogue": migration0009,
+  "0014_zhct_ledger": migration0014,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

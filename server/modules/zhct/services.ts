@@ -3,6 +3,8 @@ import { food } from "../../../resources/zhct/catalogue";
 import { foodMenu, foodMenuItem, foodMenuTemplate, mealTimes } from "../../../resources/zhct/menus";
 import type { ResourceService } from "../resource/engine";
 import { foodService, mealTimesService } from "./catalogue";
+import { userIcCard, userInfo } from "../../../resources/zhct/ledger";
+import { userIcCardService, userInfoService } from "./accounts";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 
 /** The rules of the canteen entities, by resource key. */
@@ -12,4 +14,6 @@ export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(foodMenu)]: foodMenuService,
   [resourceKey(foodMenuItem)]: foodMenuItemService,
   [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,
+  [resourceKey(userInfo)]: userInfoService,
+  [resourceKey(userIcCard)]: userIcCardService,
 };
