@@ -86,6 +86,15 @@ for (const dialect of dialects) {
       },
     };
 
+    /** Rows that creating another row makes already (a diner opens its accounts): found, not inserted again. */
+    const madeWith: Record<string, (who: Who) => Promise<number>> = {
+      "zhct/userAccount": async (who) => {
+        const diner = await ensureRow(findResource("zhct/userInfo") as ResourceDef, who);
+        const row = await sql<{ id: number }>`select id from user_account where tenant_id = ${tenants[who].tenantId} and user_info_id = ${diner} and account_type = 'cash'`.execute(app.database.db);
+        return Number(row.rows[0].id);
+      },
+    };
+
     /** Ids the parameter's name does not lead to: a restaurant is an org of type restaurant. */
     const idOverrides: Record<string, (who: Who) => Promise<number>> = {
       restaurantId: async (who) => {
@@ -164,6 +173,11 @@ for (const dialect of dialects) {
       const key = resourceKey(def);
       const known = rows[who].get(key);
       if (known) return known;
+      if (madeWith[key]) {
+        const made = await madeWith[key](who);
+        rows[who].set(key, made);
+        return made;
+      }
       const values = await sampleValues(def, who);
       let id: number | undefined;
       let refused: string | undefined;
