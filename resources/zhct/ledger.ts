@@ -83,6 +83,8 @@ export const userAccountLedger = defineResource({
   labelField: "busiType",
   defaultSort: { field: "occurredAt", dir: "desc" },
   actions: ["export"],
+  // A line is reversed at most once.
+  uniqueKeys: [{ fields: ["reversalOf"], message: "该流水已冲正" }],
   // A diner's lines newest first (their page), and a month's lines of the tenant (settlement, daily report).
   indexes: [["userInfoId", "occurredAt"], ["occurredAt"]],
   fields: [

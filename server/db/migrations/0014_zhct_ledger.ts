@@ -81,7 +81,7 @@ export const created: TableSpec[] = [
       { name: "updated_at", type: "bigint", notNull: true },
       { name: "updated_by", type: "bigint", notNull: false },
     ],
-    unique: [],
+    unique: [["tenant_id", "reversal_of"]],
     foreignKeys: [
       { columns: ["tenant_id"], table: "tenant", to: ["id"] },
       { columns: ["tenant_id", "user_info_id"], table: "user_info", to: ["tenant_id", "id"] },

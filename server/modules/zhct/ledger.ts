@@ -36,6 +36,8 @@ export const ledgerMessages = {
   dinerMissing: "人员不存在",
   lockedMonth: (month: string) => `${month} 已正式结算，不能再记入该月的流水`,
   zero: "金额不能为 0",
+  reversed: "该流水已冲正",
+  reversalOfReversal: "冲正流水不能再冲正",
 };
 
 export type Trx = Kysely<Database>;
@@ -181,14 +183,18 @@ export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
   return { id, accountId: updated.id, accountType: posting.accountType, amount, balanceAfter: Number(updated.balance), busiType: posting.busiType, occurredAt };
 }
 
-/** Undoes a line with one of the opposite sign that names it (409 余额不足 if the money is already spent). */
+/** Undoes a line with one of the opposite sign that names it, once (409 余额不足 if the money is already spent). */
 export async function reverse(trx: Trx, tenantId: number, lineId: number, by: Omit<Posting, "tenantId" | "userInfoId" | "accountType" | "amount" | "busiType" | "payFlag" | "reversalOf"> = {}): Promise<LedgerLine> {
   const line = await trx
     .selectFrom("user_account_ledger")
-    .select(["user_info_id", "account_type", "amount", "pay_flag"])
+    .select(["user_info_id", "account_type", "amount", "pay_flag", "reversal_of"])
     .where("tenant_id", "=", tenantId)
     .where("id", "=", lineId)
     .executeTakeFirstOrThrow();
+  if (line.reversal_of !== null) throw new ApiError(Status.CONFLICT, ledgerMessages.reversalOfReversal);
+  // The unique key on reversal_of also stops two reversals racing (the later one's transaction fails).
+  const done = await trx.selectFrom("user_account_ledger").select("id").where("tenant_id", "=", tenantId).where("reversal_of", "=", lineId).executeTakeFirst();
+  if (done) throw new ApiError(Status.CONFLICT, ledgerMessages.reversed);
   return post(trx, {
     ...by,
     tenantId,
