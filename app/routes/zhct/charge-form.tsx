@@ -43,7 +43,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   });
   if (result.status !== 200) {
     const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
+    // The form's key already moved money with other values (resent after going back): a new form is a new key.
+    const message = /Idempotency-Key/.test(result.message) ? "此表单已办理过一笔业务，请重新打开充值或退款页面再办理" : result.message || "Error";
+    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [message] }), { status: result.status === 409 ? 409 : 400 });
   }
   return redirect(`${BASE}/receipt/${result.data.id}`, { headers: { "Set-Cookie": flashCookie(kind === "refund" ? "退款成功" : "充值成功") } });
 }
