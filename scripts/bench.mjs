@@ -605,6 +605,8 @@ const report = {
   seconds: Math.round((Date.now() - started) / 1000),
 };
 mkdirSync("bench/results", { recursive: true });
-writeFileSync("bench/results/latest.json", `${JSON.stringify(report, null, 2)}\n`);
+// A partial run keeps the full run's file.
+const output = ONLY_LEDGER ? "bench/results/ledger.json" : "bench/results/latest.json";
+writeFileSync(output, `${JSON.stringify(report, null, 2)}\n`);
 console.log(table(results));
-console.log(`\nwritten: bench/results/latest.json (${statSync("bench/results/latest.json").size} bytes)`);
+console.log(`\nwritten: ${output} (${statSync(output).size} bytes)`);

@@ -12,11 +12,14 @@ export const chargeFormSchema = z.object({
   amount: z
     .string({ error: "请输入金额" })
     .trim()
-    .refine((v) => !/^\d+\.\d{3,}$/.test(v), "金额最多两位小数")
-    .refine((v) => YUAN.test(v), "金额应为以元为单位的数字，如 100 或 12.50")
-    .transform((v) => Math.round(Number(v) * 100))
-    .refine((fen) => fen >= 1, "金额至少 0.01 元")
-    .refine((fen) => fen <= MAX_FEN, `金额不能超过 ${MAX_FEN / 100} 元`),
+    .transform((v, ctx) => {
+      const problem = /^\d+\.\d{3,}$/.test(v) ? "金额最多两位小数" : !YUAN.test(v) ? "金额应为以元为单位的数字，如 100 或 12.50" : null;
+      const fen = problem ? 0 : Math.round(Number(v) * 100);
+      const message = problem ?? (fen < 1 ? "金额至少 0.01 元" : fen > MAX_FEN ? `金额不能超过 ${MAX_FEN / 100} 元` : null);
+      if (message === null) return fen;
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }),
   accountType: z.enum(["cash", "subsidy"], { error: "请选择账户" }),
   payFlag: z.string({ error: "请选择支付方式" }).regex(/^\d{1,4}$/, "请选择支付方式"),
   remark: z.string().trim().max(200, "备注不能超过 200 个字符").optional(),
