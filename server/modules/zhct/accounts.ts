@@ -40,17 +40,6 @@ export const userInfoService: ResourceService = {
   },
 };
 
-async function dinerOf(ctx: SessionContext, trx: Trx | null, id: number) {
-  const diner = await (trx ?? ctx.services.db)
-    .selectFrom("user_info")
-    .select(["id", "user_code", "user_name", "user_status"])
-    .where("tenant_id", "=", ctx.session.tenantId)
-    .where("id", "=", id)
-    .executeTakeFirst();
-  if (!diner) throw fieldError("userInfoId", accountMessages.dinerMissing);
-  return diner;
-}
-
 // ---- Top-up, refund, reversal ---------------------------------------------------------------------------------
 
 const field = (name: string, label: string, type: FieldDef["type"], extra: Partial<FieldDef> = {}) => fieldSchema({ name, label, type, ...extra }, false);
@@ -113,9 +102,9 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
   if (amount < settings.minAmount || amount > settings.maxAmount) throw fieldError("amount", accountMessages.amountRange(settings.minAmount, settings.maxAmount));
   const payFlag = String(input.payFlag ?? "0");
   await checkPayFlag(ctx, payFlag);
-  await dinerOf(ctx, null, input.userInfoId as number);
   const accountType = (input.accountType ?? "cash") as AccountType;
   const busiType = kind === "charge" ? BusiType.TOP_UP : BusiType.REFUND;
+  // Every diner of the tenant has both accounts: no account is no such diner (one query fewer per top-up).
   return idempotent(ctx, input, async (trx, key) => {
     const id = newId();
     const line = await post(trx, {
@@ -132,6 +121,9 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
       idempotencyKey: key,
       remark: (input.remark as string | null | undefined) ?? null,
       occurredAt: ctx.now,
+    }).catch((error: unknown) => {
+      if (error instanceof ApiError && error.message === ledgerMessages.accountMissing) throw fieldError("userInfoId", accountMessages.dinerMissing);
+      throw error;
     });
     await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), ledgerId: line.id, remark: (input.remark as string | null | undefined) ?? null });
     return { id, balance: line.balanceAfter };
