@@ -34,7 +34,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   ]);
   return {
     diner: diner.data,
-    accounts: accounts.data?.records ?? [],
+    // Cash first, then subsidy, as the counter names them.
+    accounts: [...(accounts.data?.records ?? [])].sort((a, b) => String(a.accountType).localeCompare(String(b.accountType))),
     cards: cards.data?.records ?? [],
     ledger: ledger.status === 200 ? ledger.data : { records: [], total: 0, pageNum: 1, pageSize: 20 },
   };
