@@ -32,6 +32,12 @@ const zhctScreens = [
   route("zhct/foodmenu/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenu:batch-create" }),
   route("zhct/foodmenuTemplate/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenuTemplate:batch-create" }),
   route("zhct/userinfosendmessage/resend/:id", "routes/zhct/message-resend.tsx"),
+  route("zhct/useraccountcharge/:kind", "routes/zhct/charge-form.tsx", { id: "zhct/userAccountCharge:form" }),
+  route("zhct/useraccountcharge/receipt/:id", "routes/zhct/charge-receipt.tsx"),
+  route("zhct/useraccountcharge/reverse/:id", "routes/zhct/charge-reverse.tsx"),
+  route("zhct/usericcard/:op/:id", "routes/zhct/card-action.tsx"),
+  route("zhct/userinfo/account/:id", "routes/zhct/userinfo-account.tsx"),
+  route("zhct/userinfo/audit/:id", "routes/zhct/userinfo-audit.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 

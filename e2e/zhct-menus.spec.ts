@@ -40,7 +40,7 @@ test("catalogue to published menu: category, food with picture, meal time, menu 
   const group = (info.data.menuTreeList as Node[]).find((m) => m.menuPath === "/zhct") as Node;
   expect(group.menuName).toBe("智慧餐厅");
   const screens = (group.children ?? []).map((c) => [c.menuName, c.menuPath]);
-  expect(screens.map(([name]) => name)).toEqual(["餐具管理", "菜品分类", "菜品管理", "菜品营养", "菜单餐具", "设备菜品", "餐次时间", "菜单类型", "模板菜单类型", "每日菜单", "菜单菜品", "菜单模板", "支付限额配置", "线上充值规则", "商户分账", "积分策略", "短信通知记录", "订餐申诉"]);
+  expect(screens.map(([name]) => name)).toEqual(["餐具管理", "菜品分类", "菜品管理", "菜品营养", "菜单餐具", "设备菜品", "餐次时间", "菜单类型", "模板菜单类型", "每日菜单", "菜单菜品", "菜单模板", "人员管理", "账户管理", "账户流水", "充值管理", "IC卡管理", "支付限额配置", "线上充值规则", "商户分账", "积分策略", "短信通知记录", "订餐申诉"]);
   for (const [name, path] of screens) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);

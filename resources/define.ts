@@ -100,6 +100,8 @@ export interface ResourceDef {
    * them (`?create=1`, `?edit=<id>`), with no create or edit pages.
    */
   indexOnly?: boolean;
+  /** Buttons above the list to workflow screens that are not about one row (top-up, refund), under the resource's path. */
+  headerLinks?: Array<{ action: string; path: string; label?: string }>;
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
   /** Lookups by several fields that a screen or an API makes (within the tenant), each an index. */

@@ -40,7 +40,9 @@ const table = {
   orgType: { name: "机构类型", items: [["org", "机构"], ["department", "部门"], ["restaurant", "餐厅"], ["stall", "档口"]] },
   foodMenuMode: { name: "菜单模式", items: [[1, "机构"], [2, "餐厅"], [3, "档口"]] },
   dishClass: { name: "菜品类别", items: [[1, "荤菜"], [2, "半荤"], [3, "素菜"], [4, "主食"], [5, "其他"]] },
-  busiType: { name: "业务类型", items: [[0, "充值"], [1, "退款"], [2, "就餐消费"]] },
+  // 3–6 extend spec §3 for the ledger (decision 017): a reversal, the monthly subsidy grant and clearing, a consumption given back.
+  busiType: { name: "业务类型", items: [[0, "充值"], [1, "退款"], [2, "就餐消费"], [3, "冲正"], [4, "补贴发放"], [5, "补贴清零"], [6, "消费退回"]] },
+  accountType: { name: "账户类型", items: [["cash", "现金账户"], ["subsidy", "补贴账户"]] },
   ticketType: { name: "餐券类型", items: [[1, "加班"], [2, "接待"], [3, "外卖"], [5, "值班"]] },
   approvedStatus: { name: "审批状态", items: [[-1, "未审批"], [0, "驳回"], [1, "通过"]] },
   usedStatus: { name: "使用状态", items: [[0, "未使用"], [1, "已使用"], [2, "部分使用"]] },

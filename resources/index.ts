@@ -28,12 +28,14 @@ import { mealOrderComplaints } from "./zhct/mealOrderComplaints";
 import { bowls, deviceFood, food, foodNutrition, foodType } from "./zhct/catalogue";
 import { userInfoSendMessage } from "./zhct/messages";
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./zhct/settings";
+import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
 export const zhctResources = [
   bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
   mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
+  userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
   payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
 ] as const;
 

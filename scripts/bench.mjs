@@ -30,6 +30,12 @@ const ONLY_SERVERS = env.BENCH_CASES === "servers";
 /** `BENCH_CASES=import` runs only the XLSX import of BENCH_IMPORT_ROWS dishes (default 20,000). */
 const ONLY_IMPORT = env.BENCH_CASES === "import";
 const IMPORT_ROWS = Number(env.BENCH_IMPORT_ROWS ?? 20_000);
+/** `BENCH_CASES=ledger` runs only the top-up case (issue 12) at full size: 20,000 diners, 3,000,000 ledger lines. */
+const ONLY_LEDGER = env.BENCH_CASES === "ledger";
+const DINERS = Number(env.BENCH_DINERS ?? 20_000);
+const LEDGER_ROWS = Number(env.BENCH_LEDGER_ROWS ?? 3_000_000);
+const DINER_BASE = 500_000_000;
+const ACCOUNT_BASE = 600_000_000;
 const FIND_PAGE_QUERY = { pageSize: 20, pageNum: 100, action: "update", sort: "time,desc" };
 
 const log = (...args) => console.error("[bench]", ...args);
@@ -94,6 +100,20 @@ function seedSql(dialect) {
               ${name("1380000", 4)}, i % 2, null, case when i % 7 = 0 then 2 else 1 end, ${now} - i * 1000, ${now} - i * 1000
        from (${series(USERS + Math.ceil(USERS / 9))}) as s`,
     `insert into login_name (user_name, tenant_id, user_id) select user_name, tenant_id, id from "user" where id > 100000`,
+    // Diners with a cash and a subsidy account; line i belongs to diner (i % DINERS) + 1, 1.00 each, so a cash
+    // balance is 1.00 × its lines.
+    `insert into user_info (tenant_id, id, user_code, user_name, user_info_role_type, audit_status, user_status, created_at, updated_at)
+       select ${TENANT}, ${DINER_BASE} + i, ${name("D", 6)}, ${name("食客", 6)}, 'user', 1, 1, ${now}, ${now} from (${series(DINERS)}) as s`,
+    `insert into user_account (tenant_id, id, user_info_id, account_type, balance, created_at, updated_at)
+       select ${TENANT}, ${ACCOUNT_BASE} + i, ${DINER_BASE} + i, 'cash',
+              100 * (case when i = 1 then ${Math.floor(LEDGER_ROWS / DINERS)} when i - 1 > ${LEDGER_ROWS} then 0 else (${LEDGER_ROWS} - (i - 1)) / ${DINERS} + 1 end),
+              ${now}, ${now} from (${series(DINERS)}) as s`,
+    `insert into user_account (tenant_id, id, user_info_id, account_type, balance, created_at, updated_at)
+       select ${TENANT}, ${ACCOUNT_BASE} + ${DINERS} + i, ${DINER_BASE} + i, 'subsidy', 0, ${now}, ${now} from (${series(DINERS)}) as s`,
+    `insert into user_account_ledger (tenant_id, id, user_info_id, account_id, account_type, busi_type, amount, balance_after, pay_flag, operator_name, occurred_at, created_at, updated_at)
+       select ${TENANT}, 700000000 + i, ${DINER_BASE} + (i % ${DINERS}) + 1, ${ACCOUNT_BASE} + (i % ${DINERS}) + 1, 'cash', 0, 100,
+              100 * ((i - 1) / ${DINERS} + 1), 0, 'bench', ${now} - (${LEDGER_ROWS} - i) * 10, ${now} - (${LEDGER_ROWS} - i) * 10, ${now}
+       from (${series(LEDGER_ROWS)}) as s`,
     `insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at)
        select ${TENANT}, 10000000 + i, 1, 'admin', 'zhct', 'zhct/mealOrder', i,
               case i % 3 when 0 then 'create' when 1 then 'update' else 'delete' end,
@@ -439,6 +459,99 @@ async function measureImport(token, pid) {
   return { rows: IMPORT_ROWS, fileBytes: file.length, dryRun: check, import: write };
 }
 
+/** POSTs under load, each request's body made fresh (a top-up of a random diner). */
+function loadPost(url, headers, makeBody, seconds = SECONDS) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections: CONNECTIONS, duration: seconds, method: "POST", headers: { "Content-Type": "application/json", ...headers }, requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(makeBody()) }) }] },
+      (error, result) => {
+        if (error) return reject(error);
+        if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+        resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 });
+      },
+    );
+  });
+}
+
+const topUpBody = () => ({ userInfoId: DINER_BASE + 1 + Math.floor(Math.random() * DINERS), amount: 100 });
+
+/**
+ * A top-up as a bare handler: the same transaction as the API's (the account's conditional update, the ledger line,
+ * the charge document; BEGIN IMMEDIATE and synchronous=FULL on SQLite), without authentication, validation, tenant
+ * settings, idempotency or the operation log.
+ */
+function bareTopUp(dialect, databaseUrl) {
+  let id = Date.now() * 4096;
+  let transact;
+  if (dialect === "sqlite") {
+    const db = new Database(databaseUrl);
+    db.pragma("busy_timeout = 5000");
+    db.pragma("synchronous = FULL");
+    const update = db.prepare("update user_account set balance = balance + ?, updated_at = ? where tenant_id = ? and user_info_id = ? and account_type = 'cash' and balance + ? >= 0 returning id, balance");
+    const line = db.prepare("insert into user_account_ledger (tenant_id, id, user_info_id, account_id, account_type, busi_type, amount, balance_after, pay_flag, operator_name, doc_type, doc_id, occurred_at, created_at, updated_at) values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, 'bare', 'charge', ?, ?, ?, ?)");
+    const doc = db.prepare("insert into user_account_charge (tenant_id, id, charge_no, user_info_id, account_type, busi_type, amount, balance_after, pay_flag, ledger_id, operator_name, charged_at, created_at, updated_at) values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, ?, 'bare', ?, ?, ?)");
+    const run = db.transaction(({ userInfoId, amount }) => {
+      const now = Date.now();
+      const account = update.get(amount, now, TENANT, userInfoId, amount);
+      const lineId = ++id;
+      const docId = ++id;
+      line.run(TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now, now, now);
+      doc.run(TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now, now, now);
+      return { id: docId, balance: account.balance };
+    });
+    transact = async (body) => run.immediate(body);
+  } else {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    transact = async ({ userInfoId, amount }) => {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const now = Date.now();
+        const account = (await client.query("update user_account set balance = balance + $1, updated_at = $2 where tenant_id = $3 and user_info_id = $4 and account_type = 'cash' and balance + $1 >= 0 returning id, balance", [amount, now, TENANT, userInfoId])).rows[0];
+        const lineId = ++id;
+        const docId = ++id;
+        await client.query("insert into user_account_ledger (tenant_id, id, user_info_id, account_id, account_type, busi_type, amount, balance_after, pay_flag, operator_name, doc_type, doc_id, occurred_at, created_at, updated_at) values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, 'bare', 'charge', $7, $8, $8, $8)", [TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now]);
+        await client.query("insert into user_account_charge (tenant_id, id, charge_no, user_info_id, account_type, busi_type, amount, balance_after, pay_flag, ledger_id, operator_name, charged_at, created_at, updated_at) values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, $7, 'bare', $8, $8, $8)", [TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now]);
+        await client.query("commit");
+        return { id: docId, balance: Number(account.balance) };
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      } finally {
+        client.release();
+      }
+    };
+  }
+  const server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk) => (text += chunk));
+    req.on("end", async () => {
+      const body = JSON.stringify(await transact(JSON.parse(text)));
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(BARE_PORT, "127.0.0.1", () => resolve(server)));
+}
+
+/** Top-ups through the API against the bare transaction, A B B A as loadPair does. */
+async function measureTopUps(dialect, bareUrl, auth) {
+  const bare = await bareTopUp(dialect, bareUrl);
+  const api = [`http://127.0.0.1:${PORT}/api/v1/zhct/userAccountCharge/create`, auth];
+  const raw = [`http://127.0.0.1:${BARE_PORT}/`, {}];
+  const half = Math.max(1, Math.round(SECONDS / 2));
+  await loadPost(...api, topUpBody, 1);
+  await loadPost(...raw, topUpBody, 1);
+  const a1 = await loadPost(...api, topUpBody, half);
+  const b1 = await loadPost(...raw, topUpBody, half);
+  const b2 = await loadPost(...raw, topUpBody, half);
+  const a2 = await loadPost(...api, topUpBody, half);
+  await new Promise((r) => bare.close(r));
+  const merge = (x, y) => ({ rps: Math.round((x.rps + y.rps) / 2), p50: Math.round((x.p50 + y.p50) / 2), p99: Math.max(x.p99, y.p99) });
+  const [topUp, bareTopUps] = [merge(a1, a2), merge(b1, b2)];
+  return { topUp, bare: bareTopUps, ratio: Number((topUp.rps / bareTopUps.rps).toFixed(2)) };
+}
+
 async function measure(dialect, databaseUrl, bareUrl) {
   const server = startServer(databaseUrl);
   await server.ready;
@@ -449,6 +562,12 @@ async function measure(dialect, databaseUrl, bareUrl) {
     const query = new URLSearchParams(Object.entries(FIND_PAGE_QUERY).map(([k, v]) => [k, String(v)])).toString();
     const userQuery = "pageSize=20&sort=userName,asc&pageNum=200";
     const result = {};
+    if (!ONLY_MENUS) {
+      log(`${dialect}: top-ups through the API vs a bare transaction (${DINERS} diners, ${LEDGER_ROWS} ledger lines)…`);
+      result.ledger = await measureTopUps(dialect, bareUrl, auth);
+      log(JSON.stringify(result.ledger));
+      if (ONLY_LEDGER) return result;
+    }
     if (!ONLY_MENUS) {
       const bare = await bareHandler(dialect, bareUrl, findPageStatements());
       log(`${dialect}: API findPage vs bare handler…`);
@@ -563,7 +682,14 @@ function table(results) {
   both(`XLSX import of ${IMPORT_ROWS} dishes, dry run`, (r) => imp(r, "dryRun"));
   both(`XLSX import of ${IMPORT_ROWS} dishes, one transaction`, (r) => imp(r, "import"));
   if (ONLY_IMPORT) return lines.join("\n");
+  const ledgerLines = () => {
+    both(`API top-up (${DINERS} diners, ${LEDGER_ROWS} ledger lines)`, (r) => cell(r.ledger?.topUp));
+    both("bare handler, same transaction", (r) => cell(r.ledger?.bare));
+    both("top-up API / bare", (r) => (r.ledger ? `${Math.round(r.ledger.ratio * 100)} %` : "—"));
+  };
   if (ONLY_MENUS) return menuLines();
+  ledgerLines();
+  if (ONLY_LEDGER) return lines.join("\n");
   both("API findPage (20 rows, 1 filter, sorted, page 100)", (r) => cell(r.api.findPage));
   both("bare handler, same query", (r) => cell(r.api.bare));
   both("API / bare", (r) => `${Math.round(r.api.ratio * 100)} %`);
@@ -590,23 +716,25 @@ const started = Date.now();
 const sqliteFile = join(dir, "bench.db");
 await prepareSqlite(sqliteFile);
 const results = { sqlite: ONLY_SERVERS ? {} : await measure("sqlite", sqliteFile, sqliteFile) };
-if (!ONLY_MENUS) results.sqlite.servers = await measureServers("sqlite", sqliteFile);
+if (!ONLY_MENUS && !ONLY_LEDGER) results.sqlite.servers = await measureServers("sqlite", sqliteFile);
 if (env.BENCH_DATABASE_URL) {
   const url = await preparePostgres(env.BENCH_DATABASE_URL);
   results.postgres = ONLY_SERVERS ? {} : await measure("postgres", url, url);
-  if (!ONLY_MENUS) results.postgres.servers = await measureServers("postgres", url);
+  if (!ONLY_MENUS && !ONLY_LEDGER) results.postgres.servers = await measureServers("postgres", url);
 }
 const report = {
   date: new Date().toISOString(),
   node: process.version,
-  sizes: { users: USERS, operationLogRows: ROWS },
+  sizes: { users: USERS, operationLogRows: ROWS, diners: DINERS, ledgerLines: LEDGER_ROWS },
   load: { connections: CONNECTIONS, seconds: SECONDS },
   findPageQuery: FIND_PAGE_QUERY,
   results,
   seconds: Math.round((Date.now() - started) / 1000),
 };
 mkdirSync("bench/results", { recursive: true });
-writeFileSync("bench/results/latest.json", `${JSON.stringify(report, null, 2)}\n`);
+// A partial run keeps the full run's file.
+const output = ONLY_LEDGER ? "bench/results/ledger.json" : "bench/results/latest.json";
+writeFileSync(output, `${JSON.stringify(report, null, 2)}\n`);
 if (!ONLY_SERVERS) console.log(table(results));
-if (!ONLY_MENUS) console.log(`\n${serversTable(results)}`);
-console.log(`\nwritten: bench/results/latest.json (${statSync("bench/results/latest.json").size} bytes)`);
+if (!ONLY_MENUS && !ONLY_LEDGER) console.log(`\n${serversTable(results)}`);
+console.log(`\nwritten: ${output} (${statSync(output).size} bytes)`);

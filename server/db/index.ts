@@ -14,6 +14,7 @@ import * as shell from "./migrations/0003_shell";
 import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
 import * as loginRate from "./migrations/0013_login_rate";
+import * as migration0014 from "./migrations/0014_zhct_ledger";
 import * as migration0016 from "./migrations/0016_zhct_pay_settings";
 import * as migration0017 from "./migrations/0017_zhct_message_outbox";
 import { logDatabaseFault } from "./faults";
@@ -44,9 +45,10 @@ const migrations: Record<string, Migration> = {
   "0004_sys": sys,
   "0013_login_rate": loginRate,
   "0009_zhct_catalogue": migration0009,
-  "0018_index_only_screens": indexOnlyScreens,
+  "0014_zhct_ledger": migration0014,
   "0016_zhct_pay_settings": migration0016,
   "0017_zhct_message_outbox": migration0017,
+  "0018_index_only_screens": indexOnlyScreens,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

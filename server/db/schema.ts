@@ -417,6 +417,17 @@ export interface Database extends Declared {
   login_rate_hit: LoginRateHitTable;
   instance_lease: InstanceLeaseTable;
   captcha: CaptchaTable;
+  idempotency_key: IdempotencyKeyTable;
+}
+
+/** A money-moving request's Idempotency-Key (migration 0014, decision 017). */
+export interface IdempotencyKeyTable {
+  tenant_id: number;
+  idem_key: string;
+  request_hash: string;
+  /** The JSON of the first answer's data. */
+  response: string;
+  created_at: number;
 }
 
 export type UserRow = Selectable<UserTable>;

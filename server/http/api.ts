@@ -13,6 +13,7 @@ import { allResourceEndpoints } from "../modules/resource/registry";
 import { permissionEndpoints } from "../modules/auth/permissionEndpoints";
 import { tenantEndpoints } from "../modules/sys/tenant";
 import { menuEndpoints } from "../modules/zhct/menus";
+import { accountEndpoints } from "../modules/zhct/accounts";
 import { outboxEndpoints } from "../modules/zhct/outbox";
 import { tokenFrom } from "../auth/tokens";
 import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
@@ -99,7 +100,7 @@ function isAbort(request: Request, error: unknown): boolean {
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
   // Hand-written endpoints come first and win over the generated action of the same path.
   const routes = new Map<string, Endpoint>();
-  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...additional, ...allResourceEndpoints()]) {
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...additional, ...allResourceEndpoints()]) {
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];

@@ -91,11 +91,16 @@ for (const dialect of dialects) {
       "zhct/payLimitConfig": async () => ({ creditLimit: 0 }),
     };
 
-    /** Rows another row's create makes (a food's nutrition): found, not written. */
+    /** Rows that creating another row makes already (a food's nutrition, a diner's accounts): found, not inserted again. */
     const madeWith: Record<string, (who: Who) => Promise<number>> = {
       "zhct/foodNutrition": async (who) => {
         const foodId = await ensureRow(findResource("zhct/food") as ResourceDef, who);
         const row = await sql<{ id: number }>`select id from food_nutrition where food_id = ${foodId}`.execute(app.database.db);
+        return Number(row.rows[0].id);
+      },
+      "zhct/userAccount": async (who) => {
+        const diner = await ensureRow(findResource("zhct/userInfo") as ResourceDef, who);
+        const row = await sql<{ id: number }>`select id from user_account where tenant_id = ${tenants[who].tenantId} and user_info_id = ${diner} and account_type = 'cash'`.execute(app.database.db);
         return Number(row.rows[0].id);
       },
     };

@@ -175,6 +175,13 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
               </Button>
             </>
           )}
+          {(def.headerLinks ?? [])
+            .filter((link) => can(permissionCode(def, link.action)))
+            .map((link) => (
+              <Button key={link.action} component={Link} to={`${base}/${link.path}`} variant={link.action === def.headerLinks?.[0]?.action ? "filled" : "light"}>
+                {link.label ?? def.workflowActions?.[link.action] ?? link.action}
+              </Button>
+            ))}
           {def.actions.includes("import") && can(permissionCode(def, "import")) && (
             <Button component={Link} to={hrefFor({ import: "1" })} variant="default" leftSection={<IconFileImport size={16} />}>
               导入

@@ -4,6 +4,8 @@ import { foodMenu, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTem
 import type { ResourceService } from "../resource/engine";
 import { foodService, mealTimesService, menuTypeService } from "./catalogue";
 import { settingsServices } from "./settings";
+import { userIcCard, userInfo } from "../../../resources/zhct/ledger";
+import { userIcCardService, userInfoService } from "./accounts";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 
 /** The rules of the canteen entities, by resource key. */
@@ -15,5 +17,7 @@ export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(foodMenu)]: foodMenuService,
   [resourceKey(foodMenuItem)]: foodMenuItemService,
   [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,
+  [resourceKey(userInfo)]: userInfoService,
+  [resourceKey(userIcCard)]: userIcCardService,
   ...settingsServices,
 };

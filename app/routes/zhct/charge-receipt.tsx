@@ -1,0 +1,85 @@
+import { Button, Divider, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { IconArrowLeft, IconPrinter } from "@tabler/icons-react";
+import { data, Link } from "react-router";
+import { dictLabel } from "../../../resources/dicts";
+import { userAccountCharge as def } from "../../../resources/zhct/ledger";
+import type { Route } from "./+types/charge-receipt";
+import { apiCall } from "~/lib/api.server";
+import { useDicts } from "~/lib/dicts";
+import { formatFen, formatTime } from "~/lib/format";
+import { t } from "~/lib/messages";
+import { requireUserInfo } from "~/lib/session.server";
+import classes from "./receipt.module.css";
+
+type Row = Record<string, unknown>;
+const BASE = `${def.screenBase}/${def.screen}`;
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireUserInfo(request, context);
+  const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userAccountCharge/getInfo", { query: { id: params.id } });
+  if (result.status === 403) throw data(null, { status: 401 });
+  if (result.status !== 200) throw data(result.message, { status: 404 });
+  const diner = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: String(result.data.userInfoId) } });
+  return { charge: result.data, diner: diner.status === 200 ? diner.data : null };
+}
+
+export function meta() {
+  return [{ title: `回单 - ${t.appTitle}` }];
+}
+
+/** The printable receipt of a top-up, refund or reversal: the shell and buttons are hidden in print. */
+export default function ChargeReceipt({ loaderData }: Route.ComponentProps) {
+  const { charge, diner } = loaderData;
+  const dicts = useDicts();
+  const busi = dictLabel(dicts, "busiType", charge.busiType);
+  const rows: Array<[string, string]> = [
+    ["单号", String(charge.chargeNo)],
+    ["人员", diner ? `${String(diner.userName)}（${String(diner.userCode)}）` : String(charge.userInfoId)],
+    ["业务类型", busi],
+    ["账户", dictLabel(dicts, "accountType", charge.accountType)],
+    ["金额", `${formatFen(Number(charge.amount))} 元`],
+    ["变动后余额", `${formatFen(Number(charge.balanceAfter))} 元`],
+    ["支付方式", dictLabel(dicts, "userAccountFlag", charge.payFlag)],
+    ["操作人", String(charge.operatorName ?? "")],
+    ["时间", formatTime(Number(charge.chargedAt))],
+    ["备注", String(charge.remark ?? "")],
+  ];
+  return (
+    <Stack gap="md" maw={560} className={classes.page}>
+      <Group justify="space-between" className={classes.noPrint}>
+        <Button component={Link} to={`${BASE}/index`} variant="default" leftSection={<IconArrowLeft size={16} />}>
+          返回列表
+        </Button>
+        <Button component="a" href="#print" onClick={(e) => { e.preventDefault(); window.print(); }} leftSection={<IconPrinter size={16} />}>
+          打印回单
+        </Button>
+      </Group>
+      <Paper withBorder radius="md" p="lg" className={classes.receipt} data-testid="receipt">
+        <Title order={3} ta="center">
+          {busi}回单
+        </Title>
+        <Text size="sm" c="dimmed" ta="center">
+          {t.appTitle}
+        </Text>
+        <Divider my="sm" />
+        <Table withRowBorders={false} verticalSpacing={4}>
+          <Table.Tbody>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={120} fw={500} c="dimmed">
+                  {label}
+                </Table.Th>
+                <Table.Td data-field={label}>{value}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        <Divider my="sm" />
+        <Group justify="space-between">
+          <Text size="sm">经办人签字：</Text>
+          <Text size="sm">顾客签字：</Text>
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}

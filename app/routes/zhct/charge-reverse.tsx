@@ -1,0 +1,85 @@
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { IconArrowBackUp, IconArrowLeft } from "@tabler/icons-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { userAccountCharge as def } from "../../../resources/zhct/ledger";
+import type { Route } from "./+types/charge-reverse";
+import { apiCall } from "~/lib/api.server";
+import { formatFen, formatTime } from "~/lib/format";
+import { t } from "~/lib/messages";
+import { flashCookie, requireUserInfo } from "~/lib/session.server";
+
+type Row = Record<string, unknown>;
+const BASE = `${def.screenBase}/${def.screen}`;
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireUserInfo(request, context);
+  const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userAccountCharge/getInfo", { query: { id: params.id } });
+  if (result.status === 403) throw data(null, { status: 401 });
+  if (result.status !== 200) throw data(result.message, { status: 404 });
+  return { charge: result.data, idempotencyKey: crypto.randomUUID() };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = await request.formData();
+  const remark = String(form.get("remark") ?? "").trim();
+  if (remark.length > 200) return data({ error: null, remarkError: "备注不能超过 200 个字符", remark }, { status: 400 });
+  const result = await apiCall<{ id: number }>(request, context, "POST", "/api/v1/zhct/userAccountCharge/reverse", {
+    body: { id: Number(params.id), ...(remark ? { remark } : {}) },
+    headers: { "Idempotency-Key": String(form.get("idempotencyKey") ?? crypto.randomUUID()) },
+  });
+  if (result.status !== 200) return data({ error: result.message || "Error", remarkError: null, remark }, { status: result.status === 409 ? 409 : 400 });
+  return redirect(`${BASE}/receipt/${result.data.id}`, { headers: { "Set-Cookie": flashCookie("冲正成功") } });
+}
+
+export function meta() {
+  return [{ title: `冲正 - ${t.appTitle}` }];
+}
+
+export default function ChargeReverse({ loaderData, actionData }: Route.ComponentProps) {
+  const { charge, idempotencyKey } = loaderData;
+  const navigation = useNavigation();
+  const topUp = charge.busiType === "0";
+  return (
+    <Stack gap="md" maw={640}>
+      <Group justify="space-between">
+        <Title order={3}>冲正充值</Title>
+        <Button component={Link} to={`${BASE}/index`} variant="default" leftSection={<IconArrowLeft size={16} />}>
+          返回列表
+        </Button>
+      </Group>
+      <Paper withBorder radius="md" p="lg">
+        <Stack>
+          <Text size="sm">
+            单号 {String(charge.chargeNo)} · {String(charge.userInfoIdLabel ?? "")} · 金额 {formatFen(Number(charge.amount))} 元 · {formatTime(Number(charge.chargedAt))}
+          </Text>
+          {!topUp && (
+            <Alert color="gray" variant="light">
+              只有充值可以冲正。
+            </Alert>
+          )}
+          {actionData?.error && (
+            <Alert color="red" variant="light" role="alert">
+              {actionData.error}
+            </Alert>
+          )}
+          {topUp && (
+            <Form method="post">
+              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+              <Stack>
+                <Text size="sm" c="dimmed">
+                  冲正会记一笔金额相反的流水并指向原充值，原记录保留。每笔充值只能冲正一次。
+                </Text>
+                <TextInput name="remark" label="冲正原因" defaultValue={actionData?.remark ?? ""} error={actionData?.remarkError} maxLength={200} />
+                <Group justify="flex-end">
+                  <Button type="submit" color="red" leftSection={<IconArrowBackUp size={16} />} loading={navigation.state === "submitting"}>
+                    确认冲正
+                  </Button>
+                </Group>
+              </Stack>
+            </Form>
+          )}
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,119 @@
+import { expect, test, type Page } from "@playwright/test";
+import { apiAs } from "./support/api";
+import { signInFresh } from "./support/auth";
+import { e2eUsers } from "./support/servers";
+
+const { cashier } = e2eUsers;
+
+test.describe.configure({ mode: "serial" });
+
+/** Picks an option of a relation picker (a searchable Mantine Select) by its label. */
+async function pick(page: Page, label: string, option: string) {
+  await page.getByRole("textbox", { name: label }).click();
+  await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
+}
+
+const receiptField = (page: Page, label: string) => page.getByTestId("receipt").locator(`td[data-field="${label}"]`);
+
+test("a diner from creation to a lost card: issue a card, top up 100.00, refund 20.00, the ledger, the receipt, report the card lost", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const api = await apiAs(request, cashier.userName, cashier.password);
+  await signInFresh(page, cashier.userName, cashier.password);
+
+  await page.goto("/zhct/userinfo/create");
+  await page.getByLabel("人员编号").fill("E2E-001");
+  await page.getByLabel("姓名").fill("王小明");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL(/\/zhct\/userinfo\/index$/);
+  await expect(page.getByText("保存成功")).toBeVisible();
+  const found = await api.get("/api/v1/zhct/userInfo/findPage?userCode=E2E-001");
+  const dinerId = found.data.records[0].id as number;
+
+  await page.goto("/zhct/usericcard/create");
+  await page.getByRole("textbox", { name: "卡号", exact: true }).fill("E2E0001");
+  await pick(page, "人员", "王小明");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL(/\/zhct\/usericcard\/index$/);
+
+  // The diner's page: two accounts at zero, the card, no lines yet.
+  await page.goto(`/zhct/userinfo/account/${dinerId}`);
+  await expect(page.getByTestId("account-cash")).toContainText("0.00");
+  await expect(page.getByTestId("account-subsidy")).toContainText("0.00");
+  await expect(page.getByText("E2E0001")).toBeVisible();
+  await expect(page.getByText("暂无流水")).toBeVisible();
+
+  await page.getByRole("link", { name: "充值" }).click();
+  await expect(page).toHaveURL(new RegExp(`/zhct/useraccountcharge/charge\\?userInfoId=${dinerId}$`));
+  const amount = page.getByRole("textbox", { name: "充值金额" });
+  await amount.fill("100.001");
+  await page.getByRole("button", { name: "确认充值" }).click();
+  await expect(page.getByText("金额最多两位小数")).toBeVisible();
+  await expect(amount).toHaveValue("100.001");
+  await amount.fill("100.00");
+  await page.getByRole("button", { name: "确认充值" }).click();
+  await expect(page).toHaveURL(/\/zhct\/useraccountcharge\/receipt\/\d+$/);
+  await expect(page.getByRole("heading", { name: "充值回单" })).toBeVisible();
+  await expect(receiptField(page, "金额")).toHaveText("100.00 元");
+  await expect(receiptField(page, "变动后余额")).toHaveText("100.00 元");
+  await expect(receiptField(page, "人员")).toHaveText("王小明（E2E-001）");
+
+  await page.goto(`/zhct/userinfo/account/${dinerId}`);
+  await page.getByRole("link", { name: "退款" }).click();
+  await page.getByRole("textbox", { name: "退款金额" }).fill("200");
+  await page.getByRole("button", { name: "确认退款" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "余额不足" })).toBeVisible();
+  await page.getByRole("textbox", { name: "退款金额" }).fill("20.00");
+  await page.getByLabel("备注").fill("退还现金");
+  await page.getByRole("button", { name: "确认退款" }).click();
+  await expect(page.getByRole("heading", { name: "退款回单" })).toBeVisible();
+  await expect(receiptField(page, "变动后余额")).toHaveText("80.00 元");
+  // The receipt prints alone: the shell's navigation is hidden in print.
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("button", { name: "返回列表" }).or(page.getByRole("link", { name: "返回列表" }))).toBeHidden();
+  await expect(page.getByTestId("receipt")).toBeVisible();
+  await page.emulateMedia({ media: "screen" });
+
+  await page.goto(`/zhct/userinfo/account/${dinerId}`);
+  await expect(page.getByTestId("account-cash")).toContainText("80.00");
+  const lines = page.getByTestId("ledger").locator("tbody tr");
+  await expect(lines).toHaveCount(2);
+  await expect(lines.nth(0)).toContainText("-20.00");
+  await expect(lines.nth(0)).toContainText("退还现金");
+  await expect(lines.nth(1)).toContainText("+100.00");
+
+  // The top-up and refund list, and the card reported lost from its row.
+  await page.goto("/zhct/useraccountcharge/index");
+  await expect(page.getByRole("link", { name: "充值", exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "王小明" }).first()).toBeVisible();
+  await page.goto("/zhct/usericcard/index");
+  const row = page.getByRole("row").filter({ hasText: "E2E0001" });
+  await row.getByRole("link", { name: "挂失" }).click();
+  await expect(page).toHaveURL(/\/zhct\/usericcard\/reportLoss\/\d+$/);
+  await page.getByRole("button", { name: "确认挂失" }).click();
+  await expect(page).toHaveURL(/\/zhct\/usericcard\/index$/);
+  await expect(page.getByText("挂失成功")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "E2E0001" })).toContainText("挂失");
+  const card = await api.get("/api/v1/zhct/userIcCard/findPage?cardNo=E2E0001");
+  expect(card.data.records[0].cardStatus).toBe("2");
+});
+
+test("the top-up form works before JavaScript: a plain form post tops up once and shows the receipt", async ({ page, browser, request }) => {
+  const api = await apiAs(request, cashier.userName, cashier.password);
+  const diner = await api.post("/api/v1/zhct/userInfo/create", { userCode: "E2E-002", userName: "赵无脚本" });
+  expect(diner.status, diner.message).toBe(200);
+  await signInFresh(page, cashier.userName, cashier.password);
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), baseURL: test.info().project.use.baseURL });
+  const bare = await context.newPage();
+  await bare.goto(`/zhct/useraccountcharge/charge?userInfoId=${diner.data.id}`);
+  await bare.getByRole("textbox", { name: "充值金额" }).fill("12.345");
+  await bare.getByRole("button", { name: "确认充值" }).click();
+  await expect(bare.getByText("金额最多两位小数")).toBeVisible();
+  await expect(bare.getByRole("textbox", { name: "充值金额" })).toHaveValue("12.345");
+  await bare.getByRole("textbox", { name: "充值金额" }).fill("12.34");
+  await bare.getByRole("button", { name: "确认充值" }).click();
+  await expect(bare).toHaveURL(/\/zhct\/useraccountcharge\/receipt\/\d+$/);
+  await expect(receiptField(bare, "变动后余额")).toHaveText("12.34 元");
+  const accounts = await api.get(`/api/v1/zhct/userAccount/findPage?userInfoId=${diner.data.id}&accountType=cash`);
+  expect(accounts.data.records[0].balance).toBe(1234);
+  await context.close();
+});

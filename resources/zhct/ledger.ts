@@ -1,0 +1,183 @@
+import { defineResource } from "../define";
+import { CARD_SERIAL } from "../sys/iccardInit";
+
+/**
+ * Diners, their accounts, the money ledger, top-ups/refunds and IC cards (spec §2 /zhct, DOMAIN.md "Canteen",
+ * decision 017). Balances change only through server/modules/zhct/ledger.ts; the account and ledger tables have no
+ * create, update or delete action.
+ */
+export const userInfo = defineResource({
+  module: "zhct",
+  entity: "userInfo",
+  screen: "userinfo",
+  screenBase: "/zhct",
+  table: "user_info",
+  title: "人员",
+  menuTitle: "人员管理",
+  scope: "tenant",
+  labelField: "userName",
+  defaultSort: { field: "userCode", dir: "asc" },
+  actions: ["create", "update", "export"],
+  workflowActions: { audit: "审核" },
+  rowLinks: [
+    { action: "view", path: "account/:id", label: "账户" },
+    { action: "audit", path: "audit/:id" },
+  ],
+  indexes: [["userName"]],
+  fields: [
+    { name: "userCode", label: "人员编号", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 32 },
+    { name: "userName", label: "姓名", type: "text", required: true, filter: "like", sortable: true, max: 50 },
+    { name: "sex", label: "性别", type: "enum", dict: "sex", filter: "eq" },
+    {
+      name: "phone",
+      label: "手机号",
+      type: "text",
+      filter: "like",
+      max: 11,
+      pattern: { regex: /^1\d{10}$/, message: "手机号应为 1 开头的 11 位数字" },
+    },
+    { name: "deptId", label: "部门", type: "relation", relation: "auth/org", filter: "eq" },
+    { name: "userInfoRoleType", label: "人员角色类型", type: "enum", dict: "userInfoRoleType", filter: "eq", description: "不填为普通用户" },
+    { name: "staffType", label: "人员类别", type: "text", filter: "eq", max: 20, description: "如 正式员工、外包、访客；补贴与限额按此区分" },
+    { name: "faceImage", label: "人脸照片", type: "image", list: false },
+    { name: "restaurantIds", label: "可就餐餐厅", type: "text", list: false, max: 500, pattern: { regex: /^\d+(,\d+)*$/, message: "可就餐餐厅应为逗号分隔的餐厅 ID" }, description: "不填则不限" },
+    { name: "auditStatus", label: "审核状态", type: "enum", dict: "userInfoAuditStatus", required: true, readOnly: true, filter: "eq", defaultValue: "0" },
+    { name: "userStatus", label: "状态", type: "enum", dict: "userStatus", filter: "eq", description: "不填为正常" },
+    { name: "remark", label: "备注", type: "longText", max: 500 },
+  ],
+});
+
+/** One row per diner and account type; `balance` is the sum of the account's ledger lines (fen). */
+export const userAccount = defineResource({
+  module: "zhct",
+  entity: "userAccount",
+  screen: "useraccount",
+  screenBase: "/zhct",
+  table: "user_account",
+  title: "账户",
+  menuTitle: "账户管理",
+  scope: "tenant",
+  labelField: "accountType",
+  defaultSort: { field: "createdAt", dir: "desc" },
+  actions: ["export"],
+  uniqueKeys: [{ fields: ["userInfoId", "accountType"], message: "该人员已有此类型的账户" }],
+  fields: [
+    { name: "userInfoId", label: "人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
+    { name: "accountType", label: "账户类型", type: "enum", dict: "accountType", required: true, filter: "eq" },
+    { name: "balance", label: "余额（元）", type: "money", required: true, readOnly: true, sortable: true, defaultValue: 0, min: -1_000_000_000 },
+  ],
+});
+
+/**
+ * The ledger: one line per movement of one account, never edited or deleted. A mistaken line is undone by a line
+ * of the opposite sign whose `reversalOf` names it.
+ */
+export const userAccountLedger = defineResource({
+  module: "zhct",
+  entity: "userAccountLedger",
+  screen: "useraccountledger",
+  screenBase: "/zhct",
+  table: "user_account_ledger",
+  title: "账户流水",
+  scope: "tenant",
+  labelField: "busiType",
+  defaultSort: { field: "occurredAt", dir: "desc" },
+  actions: ["export"],
+  // A line is reversed at most once.
+  uniqueKeys: [{ fields: ["reversalOf"], message: "该流水已冲正" }],
+  // A diner's lines newest first (their page), and a month's lines of the tenant (settlement, daily report).
+  indexes: [["userInfoId", "occurredAt"], ["occurredAt"]],
+  fields: [
+    { name: "userInfoId", label: "人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
+    { name: "accountId", label: "账户", type: "relation", relation: "zhct/userAccount", required: true, list: false },
+    { name: "accountType", label: "账户类型", type: "enum", dict: "accountType", required: true, filter: "eq" },
+    { name: "busiType", label: "业务类型", type: "enum", dict: "busiType", required: true, filter: "eq" },
+    { name: "amount", label: "金额（元）", type: "money", required: true, min: -1_000_000_000 },
+    { name: "balanceAfter", label: "变动后余额（元）", type: "money", required: true, min: -1_000_000_000 },
+    { name: "payFlag", label: "支付方式", type: "enum", dict: "userAccountFlag", required: true, filter: "eq" },
+    { name: "operatorId", label: "操作人 ID", type: "number", list: false, min: 0, max: Number.MAX_SAFE_INTEGER },
+    { name: "operatorName", label: "操作人", type: "text", filter: "like", max: 100 },
+    { name: "docType", label: "单据类型", type: "text", list: false, max: 20 },
+    { name: "docId", label: "单据 ID", type: "number", list: false, min: 0, max: Number.MAX_SAFE_INTEGER },
+    { name: "idempotencyKey", label: "幂等键", type: "text", list: false, filter: "eq", max: 100 },
+    { name: "reversalOf", label: "冲正原流水", type: "number", list: false, min: 0, max: Number.MAX_SAFE_INTEGER },
+    { name: "remark", label: "备注", type: "text", max: 200 },
+    { name: "occurredAt", label: "发生时间", type: "datetime", required: true, filter: "range", sortable: true },
+  ],
+});
+
+/** Top-ups, refunds and reversals at the counter: the documents a receipt is printed from. */
+export const userAccountCharge = defineResource({
+  module: "zhct",
+  entity: "userAccountCharge",
+  screen: "useraccountcharge",
+  screenBase: "/zhct",
+  table: "user_account_charge",
+  title: "充值退款",
+  menuTitle: "充值管理",
+  scope: "tenant",
+  labelField: "chargeNo",
+  defaultSort: { field: "chargedAt", dir: "desc" },
+  actions: ["export"],
+  workflowActions: { charge: "充值", refund: "退款", reverse: "冲正" },
+  headerLinks: [
+    { action: "charge", path: "charge" },
+    { action: "refund", path: "refund" },
+  ],
+  rowLinks: [
+    { action: "view", path: "receipt/:id", label: "回单" },
+    { action: "reverse", path: "reverse/:id" },
+  ],
+  // A reversal names the top-up it undoes; one reversal per top-up.
+  uniqueKeys: [{ fields: ["reversalOf"], message: "该充值已冲正" }],
+  indexes: [["chargedAt"]],
+  fields: [
+    { name: "chargeNo", label: "单号", type: "text", required: true, unique: true, filter: "like", max: 32 },
+    { name: "userInfoId", label: "人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
+    { name: "accountType", label: "账户类型", type: "enum", dict: "accountType", required: true, filter: "eq" },
+    { name: "busiType", label: "业务类型", type: "enum", dict: "busiType", required: true, filter: "eq" },
+    { name: "amount", label: "金额（元）", type: "money", required: true, sortable: true },
+    { name: "balanceAfter", label: "变动后余额（元）", type: "money", required: true, min: -1_000_000_000 },
+    { name: "payFlag", label: "支付方式", type: "enum", dict: "userAccountFlag", required: true, filter: "eq" },
+    { name: "ledgerId", label: "流水", type: "relation", relation: "zhct/userAccountLedger", required: true, list: false },
+    { name: "reversalOf", label: "冲正原单", type: "relation", relation: "zhct/userAccountCharge", list: false },
+    { name: "operatorName", label: "操作人", type: "text", filter: "like", max: 100 },
+    { name: "remark", label: "备注", type: "text", max: 200 },
+    { name: "chargedAt", label: "时间", type: "datetime", required: true, filter: "range", sortable: true },
+  ],
+});
+
+/** IC cards: issuing is create; the status moves only through the card actions (DOMAIN.md "IC cards"). */
+export const userIcCard = defineResource({
+  module: "zhct",
+  entity: "userIcCard",
+  screen: "usericcard",
+  screenBase: "/zhct",
+  table: "user_ic_card",
+  title: "IC卡",
+  menuTitle: "IC卡管理",
+  scope: "tenant",
+  labelField: "cardNo",
+  defaultSort: { field: "issuedAt", dir: "desc" },
+  actions: ["create", "export"],
+  workflowActions: { reportLoss: "挂失", unlock: "解挂", reissue: "补卡", cancel: "注销" },
+  rowLinks: [
+    { action: "reportLoss", path: "reportLoss/:id" },
+    { action: "unlock", path: "unlock/:id" },
+    { action: "reissue", path: "reissue/:id" },
+    { action: "cancel", path: "cancel/:id" },
+  ],
+  fields: [
+    { name: "cardNo", label: "卡号", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 32, pattern: { regex: /^[0-9A-Za-z]{4,32}$/, message: "卡号应为 4–32 位字母或数字" } },
+    { name: "cardSerial", label: "物理卡号", type: "text", unique: true, filter: "like", max: 16, pattern: { regex: CARD_SERIAL, message: "物理卡号应为 8 位或 16 位十六进制字符" } },
+    { name: "userInfoId", label: "人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
+    { name: "cardType", label: "卡类型", type: "enum", dict: "cardType", required: true, filter: "eq", defaultValue: "1" },
+    { name: "cardStatus", label: "卡状态", type: "enum", dict: "cardStatus", required: true, readOnly: true, filter: "eq", defaultValue: "1" },
+    { name: "deposit", label: "押金（元）", type: "money", max: 100_000 },
+    { name: "replacedBy", label: "补卡新卡", type: "relation", relation: "zhct/userIcCard", readOnly: true, list: false },
+    { name: "issuedAt", label: "发卡时间", type: "datetime", readOnly: true, required: true, sortable: true, filter: "range" },
+    { name: "remark", label: "备注", type: "text", max: 200 },
+  ],
+});
+
+

@@ -1,0 +1,344 @@
+import { permissionCode, type FieldDef } from "../../../resources/define";
+import { builtInDicts } from "../../../resources/dicts";
+import { fieldSchema, recordId } from "../../../resources/schemas";
+import { z } from "../../../resources/z";
+import { userAccountCharge, userIcCard, userInfo } from "../../../resources/zhct/ledger";
+import { newId } from "../../db";
+import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
+import { ApiError, fieldError, Status } from "../../http/envelope";
+import { type ResourceService } from "../resource/engine";
+import { recordOperation } from "../resource/operationLog";
+import { idempotent } from "./idempotency";
+import { BusiType, ledgerMessages, ledgerSettings, openAccounts, post, reverse, type AccountType, type Trx } from "./ledger";
+
+export const accountMessages = {
+  dinerMissing: ledgerMessages.dinerMissing,
+  amountRange: (min: number, max: number) => `金额应在 ${yuan(min)} 元到 ${yuan(max)} 元之间`,
+  payFlag: "支付方式不是可选的值",
+  chargeMissing: "充值记录不存在",
+  notTopUp: "只有充值可以冲正",
+  reversed: "该充值已冲正",
+  cannotReverse: "余额不足，该充值的金额已被使用，不能冲正",
+  cardMissing: "IC卡不存在",
+  oneNormalCard: "该人员已有正常使用的卡，请先挂失或注销原卡",
+  cardState: (action: string, status: string) => `该卡当前为「${status}」，不能${action}`,
+  auditStatus: "审核结果只能是 1（通过）或 2（不通过）",
+};
+
+export const yuan = (fen: number) => (fen / 100).toFixed(2);
+
+// ---- Diners ---------------------------------------------------------------------------------------------------
+
+/** A diner opens with a cash and a subsidy account, in the create's transaction. */
+export const userInfoService: ResourceService = {
+  beforeCreate(_ctx, values) {
+    values.userStatus ??= "1";
+    values.userInfoRoleType ??= "user";
+  },
+  async afterCreate(ctx, trx, record) {
+    await openAccounts(trx as Trx, ctx.session.tenantId, record.id as number, ctx.now, ctx.session.userId);
+  },
+};
+
+// ---- Top-up, refund, reversal ---------------------------------------------------------------------------------
+
+const field = (name: string, label: string, type: FieldDef["type"], extra: Partial<FieldDef> = {}) => fieldSchema({ name, label, type, ...extra }, false);
+
+export const chargeBody = z.strictObject({
+  userInfoId: field("userInfoId", "人员", "relation", { required: true, min: 1 }),
+  amount: field("amount", "金额", "money", { required: true, min: 1 }),
+  accountType: z.enum(["cash", "subsidy"], { error: "账户类型只能是 cash（现金）或 subsidy（补贴）" }).optional(),
+  payFlag: field("payFlag", "支付方式", "enum", { dict: "userAccountFlag" }),
+  remark: field("remark", "备注", "text", { max: 200 }),
+});
+export type ChargeInput = z.output<typeof chargeBody>;
+
+export const reverseBody = z.strictObject({
+  id: recordId("充值记录", "请选择要冲正的充值记录"),
+  remark: field("remark", "备注", "text", { max: 200 }),
+});
+
+/** The tenant's payment methods: the dictionary's items on the server, or the built-in list. */
+async function checkPayFlag(ctx: SessionContext, payFlag: string) {
+  const items = await ctx.services.db.selectFrom("dict_item").select("item_value").where("dict_code", "=", "userAccountFlag").execute();
+  const allowed = items.length ? items.map((i) => String(i.item_value)) : builtInDicts.userAccountFlag.options.map((o) => o.value);
+  if (!allowed.includes(payFlag)) throw fieldError("payFlag", accountMessages.payFlag);
+}
+
+const CHARGE_PREFIX: Record<number, string> = { [BusiType.TOP_UP]: "CZ", [BusiType.REFUND]: "TK", [BusiType.REVERSAL]: "CX" };
+
+async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: { userInfoId: number; accountType: AccountType; busiType: number; amount: number; balanceAfter: number; payFlag: number; ledgerId: number; reversalOf?: number | null; remark?: string | null }) {
+  await trx
+    .insertInto("user_account_charge")
+    .values({
+      tenant_id: ctx.session.tenantId,
+      id,
+      charge_no: `${CHARGE_PREFIX[values.busiType]}${id}`,
+      user_info_id: values.userInfoId,
+      account_type: values.accountType,
+      busi_type: values.busiType,
+      amount: values.amount,
+      balance_after: values.balanceAfter,
+      pay_flag: values.payFlag,
+      ledger_id: values.ledgerId,
+      reversal_of: values.reversalOf ?? null,
+      operator_name: ctx.session.userName,
+      remark: values.remark ?? null,
+      charged_at: ctx.now,
+      created_at: ctx.now,
+      created_by: ctx.session.userId,
+      updated_at: ctx.now,
+      updated_by: ctx.session.userId,
+    })
+    .execute();
+  await recordOperation(trx, ctx, userAccountCharge, id, CHARGE_PREFIX[values.busiType] === "CX" ? "reverse" : values.busiType === BusiType.TOP_UP ? "charge" : "refund", values);
+}
+
+/** A top-up (money in) or a refund (money out, 409 余额不足 past the balance) of one account, with its document. */
+export async function charge(ctx: SessionContext, input: ChargeInput, kind: "charge" | "refund") {
+  const tenantId = ctx.session.tenantId;
+  const amount = input.amount as number;
+  const settings = await ledgerSettings(ctx.services.db, tenantId);
+  if (amount < settings.minAmount || amount > settings.maxAmount) throw fieldError("amount", accountMessages.amountRange(settings.minAmount, settings.maxAmount));
+  const payFlag = String(input.payFlag ?? "0");
+  await checkPayFlag(ctx, payFlag);
+  const accountType = (input.accountType ?? "cash") as AccountType;
+  const busiType = kind === "charge" ? BusiType.TOP_UP : BusiType.REFUND;
+  // Every diner of the tenant has both accounts: no account is no such diner (one query fewer per top-up).
+  return idempotent(ctx, input, async (trx, key) => {
+    const id = newId();
+    const line = await post(trx, {
+      tenantId,
+      userInfoId: input.userInfoId as number,
+      accountType,
+      amount: kind === "charge" ? amount : -amount,
+      busiType,
+      payFlag: Number(payFlag),
+      operatorId: ctx.session.userId,
+      operatorName: ctx.session.userName,
+      docType: "charge",
+      docId: id,
+      idempotencyKey: key,
+      remark: (input.remark as string | null | undefined) ?? null,
+      occurredAt: ctx.now,
+    }).catch((error: unknown) => {
+      if (error instanceof ApiError && error.message === ledgerMessages.accountMissing) throw fieldError("userInfoId", accountMessages.dinerMissing);
+      throw error;
+    });
+    await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), ledgerId: line.id, remark: (input.remark as string | null | undefined) ?? null });
+    return { id, balance: line.balanceAfter };
+  });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+/** Undoes a top-up: a reversal line and document naming it; once per top-up, and only while the money is there. */
+export async function reverseCharge(ctx: SessionContext, input: z.output<typeof reverseBody>) {
+  const tenantId = ctx.session.tenantId;
+  const original = await ctx.services.db.selectFrom("user_account_charge").selectAll().where("tenant_id", "=", tenantId).where("id", "=", input.id).executeTakeFirst();
+  if (!original) throw new ApiError(Status.NOT_FOUND, accountMessages.chargeMissing);
+  if (Number(original.busi_type) !== BusiType.TOP_UP) throw new ApiError(Status.CONFLICT, accountMessages.notTopUp);
+  try {
+    return await idempotent(ctx, input, async (trx, key) => {
+      const done = await trx.selectFrom("user_account_charge").select("id").where("tenant_id", "=", tenantId).where("reversal_of", "=", original.id).executeTakeFirst();
+      if (done) throw new ApiError(Status.CONFLICT, accountMessages.reversed);
+      const id = newId();
+      const line = await reverse(trx, tenantId, original.ledger_id, {
+        operatorId: ctx.session.userId,
+        operatorName: ctx.session.userName,
+        docType: "charge",
+        docId: id,
+        idempotencyKey: key,
+        remark: (input.remark as string | null | undefined) ?? null,
+        occurredAt: ctx.now,
+      }).catch((error: unknown) => {
+        if (error instanceof ApiError && error.message === ledgerMessages.insufficient) throw new ApiError(Status.CONFLICT, accountMessages.cannotReverse);
+        throw error;
+      });
+      const values = { userInfoId: original.user_info_id, accountType: original.account_type as AccountType, busiType: BusiType.REVERSAL, amount: original.amount, balanceAfter: line.balanceAfter, payFlag: Number(original.pay_flag), ledgerId: line.id, reversalOf: original.id, remark: (input.remark as string | null | undefined) ?? null };
+      await insertCharge(ctx, trx, id, values);
+      return { id, balance: line.balanceAfter };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError(Status.CONFLICT, accountMessages.reversed);
+    throw error;
+  }
+}
+
+// ---- IC cards -------------------------------------------------------------------------------------------------
+
+const CardStatus = { INVALID: 0, NORMAL: 1, LOST: 2 } as const;
+const cardStatusLabel = (status: number) => builtInDicts.cardStatus.options.find((o) => o.value === String(status))?.label ?? String(status);
+
+async function hasNormalCard(ctx: SessionContext, userInfoId: number, exceptId?: number) {
+  let query = ctx.services.db.selectFrom("user_ic_card").select("id").where("tenant_id", "=", ctx.session.tenantId).where("user_info_id", "=", userInfoId).where("card_status", "=", CardStatus.NORMAL);
+  if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+/** Issuing: the serial in upper case, at most one normal card per diner (a unique index also stops two racing). */
+export const userIcCardService: ResourceService = {
+  async beforeCreate(ctx, values) {
+    if (typeof values.cardSerial === "string") values.cardSerial = values.cardSerial.toUpperCase();
+    values.issuedAt = ctx.now;
+    if (await hasNormalCard(ctx, values.userInfoId as number)) throw fieldError("userInfoId", accountMessages.oneNormalCard);
+  },
+};
+
+async function cardOf(ctx: SessionContext, id: number) {
+  const card = await ctx.services.db.selectFrom("user_ic_card").selectAll().where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).executeTakeFirst();
+  if (!card) throw new ApiError(Status.NOT_FOUND, accountMessages.cardMissing);
+  return card;
+}
+
+/** Moves a card from one of `from` to `to`; the status check repeats in the UPDATE, so two clerks cannot both do it. */
+async function moveCard(ctx: SessionContext, id: number, action: string, from: number[], to: number, then?: (trx: Trx) => Promise<Record<string, unknown>>) {
+  const card = await cardOf(ctx, id);
+  const refuse = (status: number) => new ApiError(Status.CONFLICT, accountMessages.cardState(action, cardStatusLabel(status)));
+  if (!from.includes(Number(card.card_status))) throw refuse(Number(card.card_status));
+  if (to === CardStatus.NORMAL && (await hasNormalCard(ctx, card.user_info_id, id))) throw new ApiError(Status.CONFLICT, accountMessages.oneNormalCard);
+  try {
+    await ctx.services.db.transaction().execute(async (trx) => {
+      const set = { card_status: to, updated_at: Math.max(ctx.now, card.updated_at + 1), updated_by: ctx.session.userId };
+      const result = await trx.updateTable("user_ic_card").set(set).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).where("card_status", "in", from).executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw refuse(Number((await trx.selectFrom("user_ic_card").select("card_status").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).executeTakeFirstOrThrow()).card_status));
+      const more = then ? await then(trx) : {};
+      await recordOperation(trx, ctx, userIcCard, id, action, { cardStatus: [String(card.card_status), String(to)], ...more });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError(Status.CONFLICT, accountMessages.oneNormalCard);
+    throw error;
+  }
+  const after = await cardOf(ctx, id);
+  return { id, cardStatus: String(after.card_status), replacedBy: after.replaced_by };
+}
+
+const cardIdBody = z.strictObject({ id: recordId("IC卡", "请选择IC卡") });
+const cardField = (name: string) => fieldSchema(userIcCard.fields.find((f) => f.name === name) as FieldDef, false);
+export const reissueBody = z.strictObject({
+  id: recordId("IC卡", "请选择IC卡"),
+  cardNo: cardField("cardNo"),
+  cardSerial: cardField("cardSerial"),
+});
+
+/** 补卡: a new normal card for the same diner (the account stays with the diner); the old one becomes invalid. */
+async function reissue(ctx: SessionContext, input: z.output<typeof reissueBody>) {
+  const old = await cardOf(ctx, input.id);
+  const cardNo = input.cardNo as string;
+  const cardSerial = typeof input.cardSerial === "string" ? input.cardSerial.toUpperCase() : null;
+  const tenantId = ctx.session.tenantId;
+  const taken = await ctx.services.db.selectFrom("user_ic_card").select("id").where("tenant_id", "=", tenantId).where("card_no", "=", cardNo).executeTakeFirst();
+  if (taken) throw fieldError("cardNo", "卡号已存在");
+  if (cardSerial) {
+    const serialTaken = await ctx.services.db.selectFrom("user_ic_card").select("id").where("tenant_id", "=", tenantId).where("card_serial", "=", cardSerial).executeTakeFirst();
+    if (serialTaken) throw fieldError("cardSerial", "物理卡号已存在");
+  }
+  const newCardId = newId();
+  try {
+    // The old card is invalid before the new one is written, so the one-normal-card index holds at every step.
+    await moveCard(ctx, old.id, "补卡", [CardStatus.NORMAL, CardStatus.LOST], CardStatus.INVALID, async (trx) => {
+      await trx
+        .insertInto("user_ic_card")
+        .values({ tenant_id: tenantId, id: newCardId, card_no: cardNo, card_serial: cardSerial, user_info_id: old.user_info_id, card_type: old.card_type, card_status: CardStatus.NORMAL, deposit: null, replaced_by: null, issued_at: ctx.now, remark: `补卡，原卡 ${old.card_no}`, created_at: ctx.now, created_by: ctx.session.userId, updated_at: ctx.now, updated_by: ctx.session.userId })
+        .execute();
+      await trx.updateTable("user_ic_card").set({ replaced_by: newCardId }).where("tenant_id", "=", tenantId).where("id", "=", old.id).execute();
+      return { replacedBy: newCardId, cardNo };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fieldError("cardNo", "卡号已存在");
+    throw error;
+  }
+  return { id: newCardId, oldId: old.id, cardNo, cardStatus: String(CardStatus.NORMAL) };
+}
+
+// ---- Endpoints ------------------------------------------------------------------------------------------------
+
+const session = (ctx: unknown) => ctx as SessionContext;
+
+export const auditBody = z.strictObject({
+  id: recordId("人员", "请选择人员"),
+  auditStatus: z.enum(["1", "2"], { error: accountMessages.auditStatus }),
+  remark: field("remark", "审核意见", "text", { max: 200 }),
+});
+
+async function audit(ctx: SessionContext, input: z.output<typeof auditBody>) {
+  const diner = await ctx.services.db.selectFrom("user_info").select(["id", "audit_status", "updated_at"]).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", input.id).executeTakeFirst();
+  if (!diner) throw new ApiError(Status.NOT_FOUND, accountMessages.dinerMissing);
+  const now = Math.max(ctx.now, diner.updated_at + 1);
+  await ctx.services.db.transaction().execute(async (trx) => {
+    await trx.updateTable("user_info").set({ audit_status: Number(input.auditStatus), updated_at: now, updated_by: ctx.session.userId }).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", input.id).execute();
+    await recordOperation(trx, ctx, userInfo, input.id, "audit", { auditStatus: [String(diner.audit_status), input.auditStatus], remark: input.remark ?? null });
+  });
+  return { id: input.id, auditStatus: input.auditStatus };
+}
+
+const C = "/api/v1/zhct";
+export const accountEndpoints: Endpoint[] = [
+  endpoint({
+    method: "POST",
+    path: `${C}/userInfo/audit`,
+    summary: "审核人员：auditStatus 1 通过、2 不通过",
+    access: permission(permissionCode(userInfo, "audit")),
+    body: auditBody,
+    handle: (ctx, { body }) => audit(session(ctx), body),
+  }),
+  endpoint({
+    method: "POST",
+    path: `${C}/userAccountCharge/create`,
+    summary: "充值（金额以分计；accountType 默认 cash，payFlag 默认 0）→ { id, balance }；支持 Idempotency-Key 请求头",
+    access: permission(permissionCode(userAccountCharge, "charge")),
+    body: chargeBody,
+    handle: (ctx, { body }) => charge(session(ctx), body, "charge"),
+  }),
+  endpoint({
+    method: "POST",
+    path: `${C}/userAccountCharge/refund`,
+    summary: "退款（超过余额返回 409 余额不足）→ { id, balance }；支持 Idempotency-Key 请求头",
+    access: permission(permissionCode(userAccountCharge, "refund")),
+    body: chargeBody,
+    handle: (ctx, { body }) => charge(session(ctx), body, "refund"),
+  }),
+  endpoint({
+    method: "POST",
+    path: `${C}/userAccountCharge/reverse`,
+    summary: "冲正一笔充值：记一条反向流水指向原流水（每笔充值一次；余额不足时 409）；支持 Idempotency-Key 请求头",
+    access: permission(permissionCode(userAccountCharge, "reverse")),
+    body: reverseBody,
+    handle: (ctx, { body }) => reverseCharge(session(ctx), body),
+  }),
+  endpoint({
+    method: "POST",
+    path: `${C}/userIcCard/reportLoss`,
+    summary: "挂失：正常 → 挂失（挂失的卡不能支付）",
+    access: permission(permissionCode(userIcCard, "reportLoss")),
+    body: cardIdBody,
+    handle: (ctx, { body }) => moveCard(session(ctx), body.id, "挂失", [CardStatus.NORMAL], CardStatus.LOST),
+  }),
+  endpoint({
+    method: "POST",
+    path: `${C}/userIcCard/unlock`,
+    summary: "解挂：挂失 → 正常",
+    access: permission(permissionCode(userIcCard, "unlock")),
+    body: cardIdBody,
+    handle: (ctx, { body }) => moveCard(session(ctx), body.id, "解挂", [CardStatus.LOST], CardStatus.NORMAL),
+  }),
+  endpoint({
+    method: "POST",
+    path: `${C}/userIcCard/cancel`,
+    summary: "注销：正常或挂失 → 无效",
+    access: permission(permissionCode(userIcCard, "cancel")),
+    body: cardIdBody,
+    handle: (ctx, { body }) => moveCard(session(ctx), body.id, "注销", [CardStatus.NORMAL, CardStatus.LOST], CardStatus.INVALID),
+  }),
+  endpoint({
+    method: "POST",
+    path: `${C}/userIcCard/reissue`,
+    summary: "补卡：原卡（正常或挂失）作废，为同一人员发新卡，账户不变 → { id（新卡）, oldId, cardNo }",
+    access: permission(permissionCode(userIcCard, "reissue")),
+    body: reissueBody,
+    handle: (ctx, { body }) => reissue(session(ctx), body),
+  }),
+];

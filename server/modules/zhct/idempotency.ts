@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import type { SessionContext } from "../../http/endpoint";
+import { ApiError, Status } from "../../http/envelope";
+import { inLedgerTransaction, type Trx } from "./ledger";
+
+export const idempotencyMessages = {
+  badKey: "Idempotency-Key 应为 1–100 个可见 ASCII 字符",
+  reused: "该 Idempotency-Key 已用于另一笔内容不同的请求，请为新的请求使用新的 Idempotency-Key",
+};
+
+const KEY = /^[\x21-\x7e]{1,100}$/;
+
+/** The request's Idempotency-Key header, checked; null when absent. */
+export function idempotencyKeyOf(request: Request): string | null {
+  const key = request.headers.get("Idempotency-Key");
+  if (key === null) return null;
+  if (!KEY.test(key)) throw new ApiError(Status.BAD_REQUEST, idempotencyMessages.badKey);
+  return key;
+}
+
+/** JSON with sorted keys, so the same body hashes the same however its keys were ordered. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+class Replay {
+  constructor(readonly row: { request_hash: string; response: string }) {}
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+/**
+ * Runs a money movement once per Idempotency-Key of the tenant (decision 017). The key is written first in the
+ * movement's own transaction, so of two requests racing with one key the second waits on the key and then finds it
+ * taken; its transaction, and anything it wrote, is rolled back. A retry with the same endpoint and body gets the
+ * first answer (header `Idempotent-Replayed: true`); another body gets 409. A refused movement (余额不足) stores
+ * nothing, so its retry runs again.
+ */
+export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (trx: Trx, key: string | null) => Promise<T>): Promise<T> {
+  const { db, dialect } = ctx.services;
+  const key = idempotencyKeyOf(ctx.request);
+  if (key === null) return inLedgerTransaction(db, dialect, (trx) => work(trx, null));
+  const tenantId = ctx.session.tenantId;
+  const hash = createHash("sha256").update(`${ctx.url.pathname}\n${canonical(body)}`).digest("hex");
+  const find = (from: Trx) =>
+    from.selectFrom("idempotency_key").select(["request_hash", "response"]).where("tenant_id", "=", tenantId).where("idem_key", "=", key).executeTakeFirst();
+  const answer = (row: { request_hash: string; response: string }): T => {
+    if (row.request_hash !== hash) throw new ApiError(Status.CONFLICT, idempotencyMessages.reused);
+    ctx.responseHeaders.set("Idempotent-Replayed", "true");
+    return JSON.parse(row.response) as T;
+  };
+  const first = await find(db);
+  if (first) return answer(first);
+  try {
+    return await inLedgerTransaction(db, dialect, async (trx) => {
+      // SQLite: another process may have committed the key between the look-up above and the write lock.
+      if (dialect === "sqlite") {
+        const seen = await find(trx);
+        if (seen) throw new Replay(seen);
+      }
+      await trx.insertInto("idempotency_key").values({ tenant_id: tenantId, idem_key: key, request_hash: hash, response: "null", created_at: ctx.now }).execute();
+      const result = await work(trx, key);
+      await trx.updateTable("idempotency_key").set({ response: JSON.stringify(result ?? null) }).where("tenant_id", "=", tenantId).where("idem_key", "=", key).execute();
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof Replay) return answer(error.row);
+    if (!isUniqueViolation(error)) throw error;
+    const row = await find(db);
+    if (!row) throw error;
+    return answer(row);
+  }
+}
