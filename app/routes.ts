@@ -50,6 +50,7 @@ const groupRoutes = menuGroups.map((group) => route(group.path, "routes/resource
 
 export default [
   route("login", "routes/login.tsx"),
+  route("shell-data/:version", "routes/shell-data.ts"),
   index("routes/home.tsx"),
   route("admin", "routes/admin-index.tsx"),
   route("subsystem/admin", "routes/subsystem.tsx", { id: "subsystem-admin" }),
