@@ -18,6 +18,19 @@ export function shellDataOf(user: UserInfo): { data: ShellData; text: string; ve
 export function pageUser(user: UserInfo, context: AppLoadContext): PageUser {
   const shell = shellDataOf(user);
   context.shellData = shell.data;
-  const { menuTreeList: _menus, dictItemList: _dicts, token: _token, ...rest } = user;
-  return { ...rest, shellVersion: shell.version };
+  return {
+    userId: user.userId,
+    userName: user.userName,
+    realName: user.realName,
+    avatar: user.avatar,
+    introduction: user.introduction,
+    roles: user.roles,
+    pwdSecurityLevel: user.pwdSecurityLevel,
+    navigationMode: user.navigationMode,
+    tenantId: user.tenantId,
+    tenantName: user.tenantName,
+    superAdmin: user.superAdmin,
+    settings: user.settings,
+    shellVersion: shell.version,
+  };
 }
