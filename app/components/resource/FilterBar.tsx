@@ -1,8 +1,15 @@
-import { Button, Group, NativeSelect, Paper, TextInput } from "@mantine/core";
+import { Button, Group, NativeSelect, Paper, Select, TextInput } from "@mantine/core";
 import { IconRefresh, IconSearch } from "@tabler/icons-react";
 import { Form, Link } from "react-router";
 import { filterFields, type ResourceDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
+import { useRelationSearch, type Option, type RelationSource } from "./relation-search";
+
+/** A relation filter as the list's loader sends it: where to search, and the chosen row (with its name) if any. */
+export interface RelationFilterData {
+  source: RelationSource;
+  selected: Option | null;
+}
 
 /**
  * A GET form: filtering works before JavaScript loads, and the filtered list is a URL to bookmark.
@@ -12,13 +19,13 @@ export function FilterBar({
   def,
   params,
   dicts,
-  options,
+  relations,
   resetTo,
 }: {
   def: ResourceDef;
   params: Record<string, string>;
   dicts: Record<string, DictOption[]>;
-  options: Record<string, DictOption[]>;
+  relations: Record<string, RelationFilterData>;
   resetTo: string;
 }) {
   const fields = filterFields(def);
@@ -39,7 +46,9 @@ export function FilterBar({
                 </Group>
               );
             }
-            const choices = field.type === "enum" ? dicts[field.dict ?? ""] : options[field.name];
+            const relation = relations[field.name];
+            if (relation) return <RelationFilter key={field.name} name={field.name} label={field.label} relation={relation} />;
+            const choices = field.type === "enum" ? dicts[field.dict ?? ""] : undefined;
             if (choices) {
               return (
                 <NativeSelect
@@ -76,5 +85,26 @@ export function FilterBar({
         </Group>
       </Form>
     </Paper>
+  );
+}
+
+/** A relation filter: the chosen row is a hidden input of the GET form; choosing searches the server. */
+function RelationFilter({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {
+  const { options, onSearchChange, onDropdownOpen } = useRelationSearch(relation.source, relation.selected ? [relation.selected] : []);
+  return (
+    <Select
+      size="sm"
+      label={label}
+      name={name}
+      data={options}
+      defaultValue={relation.selected?.value ?? null}
+      searchable
+      clearable
+      placeholder="全部"
+      nothingFoundMessage="没有匹配的选项"
+      onSearchChange={onSearchChange}
+      onDropdownOpen={onDropdownOpen}
+      w={180}
+    />
   );
 }
