@@ -2,7 +2,7 @@ import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import { Button, Center, MantineProvider, Stack, Text, Title, mantineHtmlProps } from "@mantine/core";
 import { lazy } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useRouteLoaderData } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { Deferred } from "./components/Deferred";
 import { notificationsWanted, useStore } from "./lib/feedback";
@@ -33,6 +33,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const wantNotifications = useStore(notificationsWanted, false);
   const data = useRouteLoaderData<typeof loader>("root");
   const settings = data?.user?.settings ?? defaultSettings;
+  // A route may declare `handle.hydrate = false`: its document load is the server's HTML alone (the sign-in page).
+  const hydrate = !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
   return (
     <html lang="zh-CN" {...mantineHtmlProps}>
       <head>
@@ -51,8 +53,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </Deferred>
           {children}
         </MantineProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate && <ScrollRestoration nonce={nonce} />}
+        {hydrate && <Scripts nonce={nonce} />}
       </body>
     </html>
   );
