@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { E2E_PORTS, e2eUsers } from "./support/servers";
+import { hydrated } from "./support/shell";
 
 /** Issue 17: pages stay light as the menu grows; relation filters reach every row (decision 019). */
 
@@ -68,6 +69,7 @@ test("a relation filter searches the server: the 101st department can be chosen 
   await ok(admin.post("/api/v1/auth/user/create", { user: { userName: "weight.member", realName: "末位部门成员", orgId: lastOrg.id, status: "1", password: "Weight-Member-1" }, roleIds: [] }));
 
   await signInFresh(page, USER.userName, USER.password, "/admin/auth/user/index");
+  await hydrated(page);
   const filter = page.getByRole("search").getByRole("textbox", { name: "所属机构" });
   await filter.click();
   await filter.fill(lastOrg.name);
