@@ -27,23 +27,22 @@ export const ServerShellData = createContext<ShellData | null>(null);
 type Thenable = Promise<ShellData> & { status?: "pending" | "fulfilled" | "rejected"; value?: ShellData };
 const loaded = new Map<string, Thenable>();
 
-/** Starts (or reuses) the browser's fetch of one version; `use` reads it without suspending once it has arrived. */
+/**
+ * Starts (or reuses) the browser's fetch of one version; `use` reads it without suspending once it has arrived.
+ * A failed fetch gives empty shell data for that version rather than an error page (the page's own content still
+ * works); the next version, or a reload, asks again.
+ */
 export function fetchShellData(version: string): Thenable {
   let pending = loaded.get(version);
   if (!pending) {
-    const promise: Thenable = fetch(`${SHELL_DATA_PATH}${version}`, { credentials: "same-origin" }).then(async (response) => {
-      if (!response.ok) throw new Error(`shell data ${response.status}`);
-      return (await response.json()) as ShellData;
-    });
+    const promise: Thenable = fetch(`${SHELL_DATA_PATH}${version}`, { credentials: "same-origin" })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`shell data ${response.status}`);
+        return (await response.json()) as ShellData;
+      })
+      .catch(() => EMPTY);
     promise.status = "pending";
-    promise.then(
-      (value) => Object.assign(promise, { status: "fulfilled", value }),
-      () => {
-        // A failed fetch is tried again by the next render that asks.
-        loaded.delete(version);
-        promise.status = "rejected";
-      },
-    );
+    void promise.then((value) => Object.assign(promise, { status: "fulfilled", value }));
     pending = promise;
     loaded.set(version, pending);
   }
