@@ -1,9 +1,10 @@
-import { Button, Group, NativeSelect, Paper, Select, TextInput } from "@mantine/core";
+import { Button, Group, NativeSelect, Paper, TextInput } from "@mantine/core";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { IconRefresh, IconSearch } from "@tabler/icons-react";
 import { Form, Link } from "react-router";
 import { filterFields, type ResourceDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
-import { useRelationSearch, type Option, type RelationSource } from "./relation-search";
+import type { Option, RelationSource } from "./relation-search";
 
 /** A relation filter as the list's loader sends it: where to search, and the chosen row (with its name) if any. */
 export interface RelationFilterData {
@@ -88,23 +89,28 @@ export function FilterBar({
   );
 }
 
-/** A relation filter: the chosen row is a hidden input of the GET form; choosing searches the server. */
+// The searchable picker (Mantine's Combobox, about 10 KB gzip) loads after the page is interactive; until then the
+// filter is a native select holding the chosen row, so the form works the same before JavaScript.
+const RelationFilterSelect = lazy(() => import("./RelationFilterSelect"));
+
+/** A relation filter: the chosen row is the form's value; choosing another searches the server. */
 function RelationFilter({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {
-  const { options, onSearchChange, onDropdownOpen } = useRelationSearch(relation.source, relation.selected ? [relation.selected] : []);
-  return (
-    <Select
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  const plain = (
+    <NativeSelect
       size="sm"
       label={label}
       name={name}
-      data={options}
-      defaultValue={relation.selected?.value ?? null}
-      searchable
-      clearable
-      placeholder="全部"
-      nothingFoundMessage="没有匹配的选项"
-      onSearchChange={onSearchChange}
-      onDropdownOpen={onDropdownOpen}
+      defaultValue={relation.selected?.value ?? ""}
+      data={[{ value: "", label: "全部" }, ...(relation.selected ? [relation.selected] : [])]}
       w={180}
     />
+  );
+  if (!enhanced) return plain;
+  return (
+    <Suspense fallback={plain}>
+      <RelationFilterSelect name={name} label={label} relation={relation} />
+    </Suspense>
   );
 }
