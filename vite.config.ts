@@ -1,4 +1,5 @@
 import { reactRouter } from "@react-router/dev/vite";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
@@ -29,10 +30,20 @@ function vendorChunk(id: string): string | undefined {
   return undefined;
 }
 
+/**
+ * React Router's package exports send Node to its development build, with dev-only checks on every render
+ * (upstream remix-run/react-router#14102). The server bundle takes the production build instead: React Router and
+ * its Node adapter are bundled (one copy of its contexts) with the bare import pointed at the production file.
+ */
+const reactRouterProduction = fileURLToPath(new URL("./node_modules/react-router/dist/production/index.mjs", import.meta.url));
+
 // The SSR build's entry is the whole server (API + web app), so `npm start` runs one bundle.
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild, command }) => ({
   build: isSsrBuild
     ? { rollupOptions: { input: "./server/main.ts" }, target: "node20" }
     : { target: "es2022", rollupOptions: { output: { manualChunks: vendorChunk } } },
+  ...(isSsrBuild && command === "build"
+    ? { ssr: { noExternal: ["react-router", "@react-router/node"] }, resolve: { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } }
+    : {}),
   plugins: [reactRouter(), tsconfigPaths()],
 }));

@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
 import { deferModuleScripts } from "./lib/defer-scripts.server";
 import { NonceContext } from "./lib/nonce";
+import { ServerShellData } from "./lib/shell-data";
 
 export const streamTimeout = 10_000;
 
@@ -23,7 +24,9 @@ export default function handleRequest(
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ServerShellData.Provider value={loadContext.shellData ?? null}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </ServerShellData.Provider>
       </NonceContext.Provider>,
       {
         nonce,

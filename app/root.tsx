@@ -2,13 +2,15 @@ import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import { Button, Center, MantineProvider, Stack, Text, Title, mantineHtmlProps } from "@mantine/core";
 import { lazy } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useRouteLoaderData } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { Deferred } from "./components/Deferred";
 import { notificationsWanted, useStore } from "./lib/feedback";
 import { t } from "./lib/messages";
 import { useNonce } from "./lib/nonce";
 import { PUBLIC_PATHS, hasTokenCookie, readFlash, requireUserInfo } from "./lib/session.server";
+import { SHELL_DATA_PATH } from "./lib/shell-data";
+import { pageUser } from "./lib/shell-data.server";
 import { canteenCssVariables, canteenTheme } from "./lib/theme";
 import { exchangeTicket } from "./lib/ticket.server";
 import { defaultSettings } from "../resources/auth";
@@ -18,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { pathname } = new URL(request.url);
   if (pathname === "/login" && hasTokenCookie(request)) throw redirect("/");
   if (PUBLIC_PATHS.has(pathname) && !hasTokenCookie(request)) return { user: null, flash: null };
-  const user = await requireUserInfo(request, context);
+  const user = pageUser(await requireUserInfo(request, context), context);
   // The sign-in page reads its own flash; elsewhere the shell shows it once.
   const flash = readFlash(request);
   return data({ user, flash: flash.message }, flash.clear ? { headers: { "Set-Cookie": flash.clear } } : undefined);
@@ -31,6 +33,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const wantNotifications = useStore(notificationsWanted, false);
   const data = useRouteLoaderData<typeof loader>("root");
   const settings = data?.user?.settings ?? defaultSettings;
+  // A route may declare `handle.hydrate = false`: its document load is the server's HTML alone (the sign-in page).
+  const hydrate = !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
   return (
     <html lang="zh-CN" {...mantineHtmlProps}>
       <head>
@@ -39,6 +43,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
+        {/* `entry.client` fetches it while the page's scripts load, so hydration does not wait a round trip more. */}
+        {data?.user && <meta name="shell-data" content={`${SHELL_DATA_PATH}${data.user.shellVersion}`} />}
       </head>
       <body>
         <MantineProvider theme={canteenTheme(settings.theme)} cssVariablesResolver={canteenCssVariables} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
@@ -47,8 +53,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </Deferred>
           {children}
         </MantineProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate && <ScrollRestoration nonce={nonce} />}
+        {hydrate && <Scripts nonce={nonce} />}
       </body>
     </html>
   );

@@ -57,6 +57,8 @@ const groupRoutes = menuGroups.map((group) => route(group.path, "routes/resource
 
 export default [
   route("login", "routes/login.tsx"),
+  route("shell-data/:version", "routes/shell-data.ts"),
+  route("bench/bare/:module/:entity", "routes/bench/bare-page.tsx"),
   index("routes/home.tsx"),
   route("admin", "routes/admin-index.tsx"),
   route("subsystem/admin", "routes/subsystem.tsx", { id: "subsystem-admin" }),

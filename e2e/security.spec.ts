@@ -139,8 +139,12 @@ test.describe("headers", () => {
     expect(file.headers["cache-control"]).toBe("no-store");
     expect(file.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
 
+    // The sign-in page loads no modules (decision 019); its stylesheet is a built asset all the same.
     await page.goto("/login");
-    const script = await page.locator("script[src^='/assets/'], link[rel=modulepreload][href^='/assets/']").first().evaluate((e) => e.getAttribute("src") ?? e.getAttribute("href"));
+    const script = await page
+      .locator("script[src^='/assets/'], link[rel=modulepreload][href^='/assets/'], link[rel=stylesheet][href^='/assets/']")
+      .first()
+      .evaluate((e) => e.getAttribute("src") ?? e.getAttribute("href"));
     const asset = await raw("GET", script as string);
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });

@@ -1,740 +1,117 @@
-// `npm run bench`: builds the production app, seeds a benchmark database at scale, and measures the API,
-// server rendering, bundle sizes and (with Chromium) Lighthouse. Loopback only; every run is bounded.
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
-import { createServer } from "node:http";
-import { join } from "node:path";
-import { gzipSync } from "node:zlib";
-import autocannon from "autocannon";
+// `npm run bench`: builds the production app, seeds a benchmark database at scale, and runs the scenarios of
+// scripts/bench/scenarios against the server on loopback. Load-tested scenarios run BENCH_REPEAT times (default 3),
+// interleaved, and the table shows each figure's median with the spread of the runs. Every run is bounded.
 import Database from "better-sqlite3";
-import ExcelJS from "exceljs";
 import pg from "pg";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CONNECTIONS, ROWS, SECONDS, USERS, build, dir, env, kb, log, prepareSqlite, preparePostgres, signIn, startServer } from "./bench/lib.mjs";
+import { FIND_PAGE_QUERY } from "./bench/scenarios/api.mjs";
+import { scenarios } from "./bench/scenarios/index.mjs";
 
-const env = process.env;
-const USERS = Number(env.BENCH_USERS ?? 20_000);
-const ROWS = Number(env.BENCH_ROWS ?? 1_000_000);
-const SECONDS = Number(env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 4);
-const LIGHTHOUSE_RUNS = Number(env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const PORT = Number(env.BENCH_PORT ?? 3600);
-const BARE_PORT = PORT + 1;
-const ADMIN_PASSWORD = "Bench-Admin-Pass-2026";
-const dir = "bench/data";
-const TENANT = 1;
-const OTHER_TENANT = 2;
-// The list query under test: 20 rows, one filter, newest first, a late page.
-/** `BENCH_CASES=menus` runs only the canteen's cases (with small BENCH_USERS / BENCH_ROWS, a quick check). */
-const ONLY_MENUS = env.BENCH_CASES === "menus" || env.BENCH_CASES === "import";
-/** `BENCH_CASES=servers` runs only `npm start` against `react-router-serve` (decision 020). */
-const ONLY_SERVERS = env.BENCH_CASES === "servers";
-/** `BENCH_CASES=import` runs only the XLSX import of BENCH_IMPORT_ROWS dishes (default 20,000). */
-const ONLY_IMPORT = env.BENCH_CASES === "import";
-const IMPORT_ROWS = Number(env.BENCH_IMPORT_ROWS ?? 20_000);
-/** `BENCH_CASES=ledger` runs only the top-up case (issue 12) at full size: 20,000 diners, 3,000,000 ledger lines. */
-const ONLY_LEDGER = env.BENCH_CASES === "ledger";
-const DINERS = Number(env.BENCH_DINERS ?? 20_000);
-const LEDGER_ROWS = Number(env.BENCH_LEDGER_ROWS ?? 3_000_000);
-const DINER_BASE = 500_000_000;
-const ACCOUNT_BASE = 600_000_000;
-const FIND_PAGE_QUERY = { pageSize: 20, pageNum: 100, action: "update", sort: "time,desc" };
+const REPEAT = Math.max(1, Number(env.BENCH_REPEAT ?? 3));
+// `menus` alone was the canteen's quick check before the cases were modules; it still means that.
+const chosen = env.BENCH_CASES ? new Set(env.BENCH_CASES.split(",").map((s) => s.trim())) : null;
+const selected = scenarios.filter((s) => !chosen || chosen.has(s.name));
+if (!selected.length) throw new Error(`BENCH_CASES names none of: ${scenarios.map((s) => s.name).join(", ")}`);
 
-const log = (...args) => console.error("[bench]", ...args);
-const enc = (s) => `ENC:${Buffer.from(s, "utf8").toString("base64")}`;
-
-function build() {
-  log("building the production app…");
-  const result = spawnSync("npx", ["react-router", "build"], { stdio: ["ignore", "ignore", "inherit"] });
-  if (result.status !== 0) throw new Error("build failed");
-}
-
-function startServer(databaseUrl) {
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
-    env: {
-      ...env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      CANTEEN_CAPTCHA: "off",
-      CANTEEN_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      CANTEEN_BENCH: "1",
-      LOGIN_RATE_PER_MINUTE: "100000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (c) => (output += c));
-  child.stderr.on("data", (c) => (output += c));
-  return {
-    child,
-    ready: (async () => {
-      for (let i = 0; i < 240; i++) {
-        if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-        try {
-          if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return;
-        } catch {
-          // not yet
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      throw new Error(`server did not start:\n${output}`);
-    })(),
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")))),
-  };
-}
-
-// Large tables are filled with SQL set operations so seeding a million rows takes seconds.
-function seedSql(dialect) {
-  const series = (n) =>
-    dialect === "sqlite"
-      ? `with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n}) select i from s`
-      : `select i from generate_series(1, ${n}) as i`;
-  const now = Date.now();
-  const name = (prefix, width) =>
-    dialect === "sqlite" ? `'${prefix}' || substr('0000000' || i, -${width})` : `'${prefix}' || lpad(i::text, ${width}, '0')`;
-  return [
-    `insert into tenant (id, tenant_name, tenant_code, status, created_at, updated_at) values (${OTHER_TENANT}, '第二租户', 'second', 1, ${now}, ${now}) on conflict do nothing`,
-    `insert into "user" (tenant_id, id, user_name, password_hash, pwd_security_level, real_name, user_code, phone, sex, org_id, status, created_at, updated_at)
-       select case when i % 10 = 0 then ${OTHER_TENANT} else ${TENANT} end, 100000 + i, ${name("bench", 6)},
-              (select password_hash from "user" where id = 1), 2, ${name("职工", 6)}, ${name("U", 6)},
-              ${name("1380000", 4)}, i % 2, null, case when i % 7 = 0 then 2 else 1 end, ${now} - i * 1000, ${now} - i * 1000
-       from (${series(USERS + Math.ceil(USERS / 9))}) as s`,
-    `insert into login_name (user_name, tenant_id, user_id) select user_name, tenant_id, id from "user" where id > 100000`,
-    // Diners with a cash and a subsidy account; line i belongs to diner (i % DINERS) + 1, 1.00 each, so a cash
-    // balance is 1.00 × its lines.
-    `insert into user_info (tenant_id, id, user_code, user_name, user_info_role_type, audit_status, user_status, created_at, updated_at)
-       select ${TENANT}, ${DINER_BASE} + i, ${name("D", 6)}, ${name("食客", 6)}, 'user', 1, 1, ${now}, ${now} from (${series(DINERS)}) as s`,
-    `insert into user_account (tenant_id, id, user_info_id, account_type, balance, created_at, updated_at)
-       select ${TENANT}, ${ACCOUNT_BASE} + i, ${DINER_BASE} + i, 'cash',
-              100 * (case when i = 1 then ${Math.floor(LEDGER_ROWS / DINERS)} when i - 1 > ${LEDGER_ROWS} then 0 else (${LEDGER_ROWS} - (i - 1)) / ${DINERS} + 1 end),
-              ${now}, ${now} from (${series(DINERS)}) as s`,
-    `insert into user_account (tenant_id, id, user_info_id, account_type, balance, created_at, updated_at)
-       select ${TENANT}, ${ACCOUNT_BASE} + ${DINERS} + i, ${DINER_BASE} + i, 'subsidy', 0, ${now}, ${now} from (${series(DINERS)}) as s`,
-    `insert into user_account_ledger (tenant_id, id, user_info_id, account_id, account_type, busi_type, amount, balance_after, pay_flag, operator_name, occurred_at, created_at, updated_at)
-       select ${TENANT}, 700000000 + i, ${DINER_BASE} + (i % ${DINERS}) + 1, ${ACCOUNT_BASE} + (i % ${DINERS}) + 1, 'cash', 0, 100,
-              100 * ((i - 1) / ${DINERS} + 1), 0, 'bench', ${now} - (${LEDGER_ROWS} - i) * 10, ${now} - (${LEDGER_ROWS} - i) * 10, ${now}
-       from (${series(LEDGER_ROWS)}) as s`,
-    `insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at)
-       select ${TENANT}, 10000000 + i, 1, 'admin', 'zhct', 'zhct/mealOrder', i,
-              case i % 3 when 0 then 'create' when 1 then 'update' else 'delete' end,
-              '{"amount":[1200,1500]}', '127.0.0.1', ${now} - i * 60
-       from (${series(ROWS)}) as s`,
-  ];
-}
-
-async function assertPortFree() {
-  const answered = await fetch(`http://127.0.0.1:${PORT}/healthz`).then(() => true, () => false);
-  if (answered) throw new Error(`port ${PORT} is already serving; stop that server or set BENCH_PORT`);
-}
-
-async function prepareSqlite(file) {
-  await assertPortFree();
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const server = startServer(file); // migrates and seeds the base data
-  await server.ready;
-  await server.stop();
-  log(`seeding SQLite: ${USERS} users, ${ROWS} operation-log rows…`);
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = OFF");
-  db.transaction(() => seedSql("sqlite").forEach((s) => db.exec(s)))();
-  db.exec("analyze");
-  db.close();
-}
-
-async function preparePostgres(url) {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query("drop schema if exists bench cascade");
-  await admin.query("create schema bench");
-  await admin.end();
-  const schemaUrl = `${url}${url.includes("?") ? "&" : "?"}options=-c%20search_path%3Dbench`;
-  const server = startServer(schemaUrl);
-  await server.ready;
-  await server.stop();
-  log(`seeding PostgreSQL: ${USERS} users, ${ROWS} operation-log rows…`);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query("set search_path = bench");
-  for (const statement of seedSql("postgres")) await client.query(statement);
-  await client.query("analyze");
-  await client.end();
-  return schemaUrl;
-}
-
-async function signIn() {
-  const login = await fetch(`http://127.0.0.1:${PORT}/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ username: enc("admin"), password: enc(ADMIN_PASSWORD) }),
-  });
-  const token = (await login.json()).data.token;
-  await fetch(`http://127.0.0.1:${PORT}/api/v1/auth/user/modifyPasswd`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ oldPassword: ADMIN_PASSWORD, newPassword: `${ADMIN_PASSWORD}!` }),
-  });
-  return token;
-}
-
-function load(url, headers = {}, seconds = SECONDS) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
-      if (error) return reject(error);
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 });
-    });
-  });
-}
-
-/**
- * Two cases measured in the order A B B A, half the time each: the machine's speed drifts over a run (up to 2× on
- * these shared cores), and a case measured after the other would carry the drift into their ratio.
- */
-async function loadPair([urlA, headersA], [urlB, headersB]) {
-  const half = Math.max(1, Math.round(SECONDS / 2));
-  // A second of each first, unmeasured, so neither pays for warming the code paths.
-  await load(urlA, headersA, 1);
-  await load(urlB, headersB, 1);
-  const a1 = await load(urlA, headersA, half);
-  const b1 = await load(urlB, headersB, half);
-  const b2 = await load(urlB, headersB, half);
-  const a2 = await load(urlA, headersA, half);
-  const merge = (x, y) => ({ rps: Math.round((x.rps + y.rps) / 2), p50: Math.round((x.p50 + y.p50) / 2), p99: Math.max(x.p99, y.p99) });
-  return [merge(a1, a2), merge(b1, b2)];
-}
-
-/**
- * The same findPage query with raw SQL: no token, validation, permission or envelope. Its values are bound, as the
- * API binds them: a value written into the SQL text makes a different statement (SQLite runs this page about 20 µs
- * faster with literals), and a handler that takes its filter from a request would not write it into the SQL.
- */
-function findPageStatements() {
-  const { pageSize, pageNum, action } = FIND_PAGE_QUERY;
-  const offset = (pageNum - 1) * pageSize;
-  // The engine's capped total: a row beyond 10,000 means "more"; only below that are rows counted.
-  const where = (p) => `from operation_log where tenant_id = ${p()} and action = ${p()}`;
-  return {
-    statements: [
-      { sql: (p) => `select * from operation_log where tenant_id = ${p()} and action = ${p()} order by created_at desc, id desc limit ${p()} offset ${p()}`, args: [TENANT, action, pageSize, offset] },
-      { sql: (p) => `select coalesce((select 10001 ${where(p)} limit 1 offset 10000), (select count(*) ${where(p)})) as total`, args: [TENANT, action, TENANT, action] },
-    ],
-    answer: ([records, [count]]) => ({ records, total: Number(count.total) }),
-  };
-}
-
-/**
- * A server answering every request with the results of `statements` (bound values; compiled once on SQLite). They
- * run together on PostgreSQL, as the API runs a page and its total, unless `sequential`: then a statement's text
- * and values may follow from the results before it, as the API's second query follows its first.
- */
-function bareHandler(dialect, databaseUrl, { statements, answer, sequential = false }) {
-  // Each call gives the next placeholder of one statement: `?` on SQLite, `$1`, `$2`… on PostgreSQL.
-  const placeholders = () => {
-    let n = 0;
-    return () => (dialect === "sqlite" ? "?" : `$${++n}`);
-  };
-  const argsOf = (statement, results) => (typeof statement.args === "function" ? statement.args(results) : statement.args);
-  let run;
-  if (dialect === "sqlite") {
-    const db = new Database(databaseUrl, { readonly: true });
-    const compiled = new Map();
-    const prepare = (text) => compiled.get(text) ?? compiled.set(text, db.prepare(text)).get(text);
-    run = async (statement, results) => prepare(statement.sql(placeholders(), results)).all(...argsOf(statement, results));
-  } else {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-    run = async (statement, results) => (await pool.query(statement.sql(placeholders(), results), argsOf(statement, results))).rows;
-  }
-  const query = async () => {
-    if (!sequential) return answer(await Promise.all(statements.map((statement) => run(statement, []))));
-    const results = [];
-    for (const statement of statements) results.push(await run(statement, results));
-    return answer(results);
-  };
-  const server = createServer(async (_req, res) => {
-    const body = JSON.stringify(await query());
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(body);
-  });
-  return new Promise((resolve) => server.listen(BARE_PORT, "127.0.0.1", () => resolve(server)));
-}
-
-/**
- * The canteen's menus (issue 11): 4 meal types × 30 dishes for one restaurant, their weekday templates written
- * through the API, then batch-create of 31 days per meal type (3 months, median), and findByDate of a published day.
- */
-const MENU_TYPES = ["breakfast", "lunch", "dinner", "midnight"];
-const MENU_FOODS = 30;
-const MENU_MONTHS = [["2027-01-01", "2027-01-31"], ["2027-03-01", "2027-03-31"], ["2027-05-01", "2027-05-31"]];
-const MENU_DAY = "2027-01-04";
-
-async function prepareMenus(token) {
-  const call = async (path, body) => {
-    const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-    const envelope = await response.json();
-    if (envelope.status !== 200) throw new Error(`${path}: ${envelope.message}`);
-    return envelope.data;
-  };
-  const restaurant = await call("/api/v1/auth/org/create", { orgName: "压测餐厅", orgType: "restaurant", sort: 0, status: "1" });
-  const category = await call("/api/v1/zhct/foodType/create", { typeName: "压测分类", sort: 0, status: "1" });
-  const foods = [];
-  for (let i = 0; i < MENU_FOODS; i++) {
-    foods.push(await call("/api/v1/zhct/food/create", { foodName: `压测菜品${i}`, foodTypeId: category.id, restaurantId: restaurant.id, price: 500 + i * 10, onShelf: "1", unit: "份" }));
-  }
-  const types = [];
-  for (const [n, mealType] of MENU_TYPES.entries()) {
-    const template = await call("/api/v1/zhct/foodMenuTypeTemplate/create", { typeName: `压测模板${n}`, restaurantId: restaurant.id, mealType, menuMode: "2", sort: n, status: "1" });
-    for (let week = 1; week <= 7; week++) {
-      await Promise.all(foods.map((food, sort) => call("/api/v1/zhct/foodMenuTemplate/create", { templateTypeId: template.id, week: String(week), foodId: food.id, sort })));
-    }
-    types.push(await call("/api/v1/zhct/foodMenuType/create", { typeName: `压测${mealType}`, restaurantId: restaurant.id, mealType, menuMode: "2", templateTypeId: template.id, sort: n, status: "1" }));
-  }
-  const runs = [];
-  for (const [beginDate, endDate] of MENU_MONTHS) {
-    const started = performance.now();
-    let rows = 0;
-    for (const type of types) {
-      const result = await call("/api/v1/zhct/foodMenu/batchCreate", { foodMenuTypeId: type.id, beginDate, endDate });
-      rows += result.created * (1 + MENU_FOODS);
-    }
-    const ms = performance.now() - started;
-    runs.push({ ms: Math.round(ms), rows, rowsPerSecond: Math.round(rows / (ms / 1000)) });
-  }
-  const menus = await (await fetch(`http://127.0.0.1:${PORT}/api/v1/zhct/foodMenu/findPage?pageSize=10&menuDateBegin=${MENU_DAY}&menuDateEnd=${MENU_DAY}`, { headers: { Authorization: `Bearer ${token}` } })).json();
-  for (const menu of menus.data.records) await call("/api/v1/zhct/foodMenu/update", { id: menu.id, status: "1" });
-  runs.sort((a, b) => a.ms - b.ms);
-  return { restaurantId: restaurant.id, batch: { days: 31, mealTypes: MENU_TYPES.length, items: MENU_FOODS, runs, median: runs[1] } };
-}
-
-/** findByDate's two queries (server/modules/zhct/menus.ts) with raw SQL: the day's menus, then their items. */
-function findByDateStatements(restaurantId) {
-  return {
-    sequential: true,
-    statements: [
-      {
-        sql: (p) => `select m.id, m.menu_date, m.food_menu_type_id, t.type_name, m.meal_type, m.restaurant_id, t.stall_id, t.meal_time_id
-          from food_menu as m inner join food_menu_type as t on t.tenant_id = m.tenant_id and t.id = m.food_menu_type_id
-          where m.tenant_id = ${p()} and m.menu_date = ${p()} and m.status = ${p()} and m.restaurant_id = ${p()} order by t.sort, m.id`,
-        args: [TENANT, MENU_DAY, 1, restaurantId],
-      },
-      {
-        sql: (p, [menus]) => `select i.food_menu_id, i.id, i.food_id, f.food_name, f.unit, f.image, f.dish_class, i.price, i.quota, i.sold_count
-          from food_menu_item as i inner join food as f on f.tenant_id = i.tenant_id and f.id = i.food_id
-          where i.tenant_id = ${p()} and i.food_menu_id in (${menus.map(() => p()).join(", ")}) order by i.food_menu_id, i.sort, i.id`,
-        args: ([menus]) => [TENANT, ...menus.map((m) => m.id)],
-      },
-    ],
-    answer: ([menus, items]) => menus.map((m) => ({ ...m, items: items.filter((i) => i.food_menu_id === m.id) })),
-  };
-}
-
-/** The object literal assigned to `name` in the page's bootstrap script. */
-function inlineObject(html, name) {
-  const start = html.indexOf("{", html.indexOf(`${name} = `));
-  let depth = 0;
-  for (let i = start; i < html.length; i++) {
-    if (html[i] === "{") depth++;
-    else if (html[i] === "}" && --depth === 0) return JSON.parse(html.slice(start, i + 1));
-  }
-  throw new Error(`${name} not found`);
-}
-
-/**
- * Script and style bytes a page loads before it is interactive (raw and gzip), from the build's manifest: the
- * stylesheets in the HTML, and the modules its bootstrap imports (entry and matched routes) with their static
- * imports as React Router's manifest lists them. Code a page loads later (lazily) is not counted here.
- */
-async function pageBytes(path, token) {
-  const html = await (await fetch(`http://127.0.0.1:${PORT}${path}`, { headers: { Cookie: `Admin-Token=${token}` } })).text();
-  const urls = new Set();
-  for (const match of html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)) urls.add(match[1]);
-  const manifest = inlineObject(html, "window.__reactRouterManifest");
-  const routeModules = new Set([...html.matchAll(/import \* as route\d+ from "([^"]+)"/g)].map((m) => m[1]));
-  const entries = [manifest.entry, ...Object.values(manifest.routes).filter((route) => routeModules.has(route.module))];
-  for (const entry of entries) for (const url of [entry.module, ...(entry.imports ?? []), ...(entry.css ?? [])]) urls.add(url);
-  const total = { js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 } };
-  for (const url of urls) {
-    const file = join("build/client", url);
-    if (!existsSync(file)) continue;
-    const content = readFileSync(file);
-    const kind = url.endsWith(".css") ? "css" : "js";
-    total[kind].raw += content.length;
-    total[kind].gzip += gzipSync(content, { level: 9 }).length;
-  }
-  return total;
-}
-
-async function runLighthouse(paths, token) {
-  if (!existsSync("/usr/bin/chromium") || LIGHTHOUSE_RUNS < 1) return null;
-  const { default: lighthouse } = await import("lighthouse");
-  const chromeLauncher = await import("chrome-launcher");
-  const results = {};
-  for (const [name, path] of Object.entries(paths)) {
-    const runs = [];
-    for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
-      const chrome = await chromeLauncher.launch({
-        chromePath: "/usr/bin/chromium",
-        chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-      });
-      try {
-        const result = await lighthouse(
-          `http://127.0.0.1:${PORT}${path}`,
-          { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: name === "login" ? undefined : { Cookie: `Admin-Token=${token}` } },
-        );
-        const audits = result.lhr.audits;
-        if (result.lhr.runtimeError) {
-          // A failed trace (NO_NAVSTART now and then) has no metrics; the median is taken over the runs that worked.
-          log("lighthouse:", result.lhr.runtimeError.message);
-          continue;
-        }
-        const value = (id) => audits[id]?.numericValue ?? Number.NaN;
-        // All scripts the page fetched until it settled, including code loaded after hydration.
-        const scripts = audits["resource-summary"]?.details?.items?.find((item) => item.resourceType === "script");
-        runs.push({
-          jsAll: scripts ? scripts.transferSize : null,
-          score: result.lhr.categories.performance.score,
-          lcp: Math.round(value("largest-contentful-paint")),
-          tbt: Math.round(value("total-blocking-time")),
-          cls: Number(value("cumulative-layout-shift").toFixed(3)),
-        });
-      } finally {
-        await chrome.kill();
-      }
-    }
-    runs.sort((a, b) => a.score - b.score);
-    results[name] = runs.length ? runs[Math.floor(runs.length / 2)] : null;
-  }
-  return results;
-}
-
-/** The server's resident memory now (kB), from /proc. */
-function rssOf(pid) {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) : 0;
-}
-
-/**
- * XLSX import (decision 018): a file of IMPORT_ROWS dishes made from the downloaded template, checked (dry run) and
- * then imported in one transaction through the API; the time of each and the server's peak RSS (sampled every 20 ms).
- */
-async function measureImport(token, pid) {
-  const auth = { Authorization: `Bearer ${token}` };
-  const call = async (path, body) => {
-    const envelope = await (await fetch(`http://127.0.0.1:${PORT}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: JSON.stringify(body) })).json();
-    if (envelope.status !== 200) throw new Error(`${path}: ${envelope.message}`);
-    return envelope.data;
-  };
-  const suffix = Date.now().toString(36);
-  await call("/api/v1/auth/org/create", { orgName: `导入压测餐厅${suffix}`, orgType: "restaurant", sort: 0, status: "1" });
-  for (let i = 0; i < 20; i++) await call("/api/v1/zhct/foodType/create", { typeName: `导入压测分类${suffix}-${i}`, sort: i, status: "1" });
-  const template = await (await fetch(`http://127.0.0.1:${PORT}/api/v1/zhct/food/importTemplate`, { headers: auth })).arrayBuffer();
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(template);
-  const sheet = workbook.worksheets[0];
-  const classes = ["荤菜", "半荤", "素菜", "主食", "其他"];
-  for (let i = 0; i < IMPORT_ROWS; i++) {
-    sheet.addRow([`导入菜品${i}`, `导入压测分类${suffix}-${i % 20}`, `导入压测餐厅${suffix}`, (500 + (i % 3000)) / 100, "", "份", classes[i % 5], i % 7 ? "是" : "否", "食材", ""]);
-  }
-  const file = Buffer.from(await workbook.xlsx.writeBuffer());
-  const send = async (dryRun) => {
-    const before = rssOf(pid);
-    let peak = before;
-    const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
-    const started = performance.now();
-    const response = await fetch(`http://127.0.0.1:${PORT}/api/v1/zhct/food/import?dryRun=${dryRun ? 1 : 0}`, {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" },
-      body: file,
-    });
-    const envelope = await response.json();
-    const ms = Math.round(performance.now() - started);
-    clearInterval(timer);
-    peak = Math.max(peak, rssOf(pid));
-    if (envelope.status !== 200) throw new Error(`import: ${envelope.message}`);
-    return { ms, rows: envelope.data.total, imported: envelope.data.imported, rssBeforeMiB: Math.round(before / 1024), rssPeakMiB: Math.round(peak / 1024) };
-  };
-  const check = await send(true);
-  const write = await send(false);
-  return { rows: IMPORT_ROWS, fileBytes: file.length, dryRun: check, import: write };
-}
-
-/** POSTs under load, each request's body made fresh (a top-up of a random diner). */
-function loadPost(url, headers, makeBody, seconds = SECONDS) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections: CONNECTIONS, duration: seconds, method: "POST", headers: { "Content-Type": "application/json", ...headers }, requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(makeBody()) }) }] },
-      (error, result) => {
-        if (error) return reject(error);
-        if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-        resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 });
-      },
-    );
-  });
-}
-
-const topUpBody = () => ({ userInfoId: DINER_BASE + 1 + Math.floor(Math.random() * DINERS), amount: 100 });
-
-/**
- * A top-up as a bare handler: the same transaction as the API's (the account's conditional update, the ledger line,
- * the charge document; BEGIN IMMEDIATE and synchronous=FULL on SQLite), without authentication, validation, tenant
- * settings, idempotency or the operation log.
- */
-function bareTopUp(dialect, databaseUrl) {
-  let id = Date.now() * 4096;
-  let transact;
+/** Runs SQL against the benchmark database beside the server (seeding and switching a scenario's data). */
+function executor(dialect, databaseUrl) {
   if (dialect === "sqlite") {
     const db = new Database(databaseUrl);
     db.pragma("busy_timeout = 5000");
-    db.pragma("synchronous = FULL");
-    const update = db.prepare("update user_account set balance = balance + ?, updated_at = ? where tenant_id = ? and user_info_id = ? and account_type = 'cash' and balance + ? >= 0 returning id, balance");
-    const line = db.prepare("insert into user_account_ledger (tenant_id, id, user_info_id, account_id, account_type, busi_type, amount, balance_after, pay_flag, operator_name, doc_type, doc_id, occurred_at, created_at, updated_at) values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, 'bare', 'charge', ?, ?, ?, ?)");
-    const doc = db.prepare("insert into user_account_charge (tenant_id, id, charge_no, user_info_id, account_type, busi_type, amount, balance_after, pay_flag, ledger_id, operator_name, charged_at, created_at, updated_at) values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, ?, 'bare', ?, ?, ?)");
-    const run = db.transaction(({ userInfoId, amount }) => {
-      const now = Date.now();
-      const account = update.get(amount, now, TENANT, userInfoId, amount);
-      const lineId = ++id;
-      const docId = ++id;
-      line.run(TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now, now, now);
-      doc.run(TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now, now, now);
-      return { id: docId, balance: account.balance };
-    });
-    transact = async (body) => run.immediate(body);
-  } else {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-    transact = async ({ userInfoId, amount }) => {
-      const client = await pool.connect();
-      try {
-        await client.query("begin");
-        const now = Date.now();
-        const account = (await client.query("update user_account set balance = balance + $1, updated_at = $2 where tenant_id = $3 and user_info_id = $4 and account_type = 'cash' and balance + $1 >= 0 returning id, balance", [amount, now, TENANT, userInfoId])).rows[0];
-        const lineId = ++id;
-        const docId = ++id;
-        await client.query("insert into user_account_ledger (tenant_id, id, user_info_id, account_id, account_type, busi_type, amount, balance_after, pay_flag, operator_name, doc_type, doc_id, occurred_at, created_at, updated_at) values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, 'bare', 'charge', $7, $8, $8, $8)", [TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now]);
-        await client.query("insert into user_account_charge (tenant_id, id, charge_no, user_info_id, account_type, busi_type, amount, balance_after, pay_flag, ledger_id, operator_name, charged_at, created_at, updated_at) values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, $7, 'bare', $8, $8, $8)", [TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now]);
-        await client.query("commit");
-        return { id: docId, balance: Number(account.balance) };
-      } catch (error) {
-        await client.query("rollback");
-        throw error;
-      } finally {
-        client.release();
-      }
-    };
+    return { exec: async (sql) => void db.exec(sql), close: async () => db.close() };
   }
-  const server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk) => (text += chunk));
-    req.on("end", async () => {
-      const body = JSON.stringify(await transact(JSON.parse(text)));
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => server.listen(BARE_PORT, "127.0.0.1", () => resolve(server)));
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  return { exec: async (sql) => void (await pool.query(sql)), close: () => pool.end() };
 }
 
-/** Top-ups through the API against the bare transaction, A B B A as loadPair does. */
-async function measureTopUps(dialect, bareUrl, auth) {
-  const bare = await bareTopUp(dialect, bareUrl);
-  const api = [`http://127.0.0.1:${PORT}/api/v1/zhct/userAccountCharge/create`, auth];
-  const raw = [`http://127.0.0.1:${BARE_PORT}/`, {}];
-  const half = Math.max(1, Math.round(SECONDS / 2));
-  await loadPost(...api, topUpBody, 1);
-  await loadPost(...raw, topUpBody, 1);
-  const a1 = await loadPost(...api, topUpBody, half);
-  const b1 = await loadPost(...raw, topUpBody, half);
-  const b2 = await loadPost(...raw, topUpBody, half);
-  const a2 = await loadPost(...api, topUpBody, half);
-  await new Promise((r) => bare.close(r));
-  const merge = (x, y) => ({ rps: Math.round((x.rps + y.rps) / 2), p50: Math.round((x.p50 + y.p50) / 2), p99: Math.max(x.p99, y.p99) });
-  const [topUp, bareTopUps] = [merge(a1, a2), merge(b1, b2)];
-  return { topUp, bare: bareTopUps, ratio: Number((topUp.rps / bareTopUps.rps).toFixed(2)) };
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Median and spread of each figure over the runs: numbers, and load results ({rps, p50, p99}). */
+function summarize(runs) {
+  const pick = (key, field) => runs.map((r) => (field ? r[key][field] : r[key]));
+  const spread = (values, digits = 0, scale = 1) => {
+    const f = (v) => (v * scale).toFixed(digits);
+    return values.length > 1 ? ` (${f(Math.min(...values))}–${f(Math.max(...values))})` : "";
+  };
+  return {
+    median: (key, field) => median(pick(key, field)),
+    load: (key) => {
+      const rps = pick(key, "rps");
+      return `${Math.round(median(rps))} req/s${spread(rps)}, p50 ${Math.round(median(pick(key, "p50")))} ms, p99 ${Math.round(median(pick(key, "p99")))} ms`;
+    },
+    percent: (key) => `${Math.round(median(pick(key)) * 100)} %${spread(pick(key), 0, 100)}`,
+    num: (key) => String(Math.round(median(pick(key)))),
+    kb: (key) => kb(median(pick(key))),
+  };
 }
 
-async function measure(dialect, databaseUrl, bareUrl) {
+async function measure(dialect, databaseUrl) {
   const server = startServer(databaseUrl);
   await server.ready;
+  const db = executor(dialect, databaseUrl);
   try {
     const token = await signIn();
-    const auth = { Authorization: `Bearer ${token}` };
-    const cookie = { Cookie: `Admin-Token=${token}` };
-    const query = new URLSearchParams(Object.entries(FIND_PAGE_QUERY).map(([k, v]) => [k, String(v)])).toString();
-    const userQuery = "pageSize=20&sort=userName,asc&pageNum=200";
-    const result = {};
-    if (!ONLY_MENUS) {
-      log(`${dialect}: top-ups through the API vs a bare transaction (${DINERS} diners, ${LEDGER_ROWS} ledger lines)…`);
-      result.ledger = await measureTopUps(dialect, bareUrl, auth);
-      log(JSON.stringify(result.ledger));
-      if (ONLY_LEDGER) return result;
+    const ctx = { dialect, databaseUrl, bareUrl: databaseUrl, token, auth: { Authorization: `Bearer ${token}` }, cookie: { Cookie: `Admin-Token=${token}` }, exec: db.exec };
+    const mine = selected.filter((s) => !s.dialects || s.dialects.includes(dialect));
+    for (const scenario of mine) if (scenario.setup) await scenario.setup(ctx);
+    const runs = Object.fromEntries(mine.map((s) => [s.name, []]));
+    // Repeats are interleaved, so a slow minute of the machine lands on every scenario rather than on one.
+    for (let round = 1; round <= REPEAT; round++) {
+      for (const scenario of mine.filter((s) => !s.once)) {
+        log(`${dialect}: ${scenario.title} (run ${round} of ${REPEAT})…`);
+        const result = await scenario.run(ctx);
+        log(JSON.stringify(result));
+        runs[scenario.name].push(result);
+      }
     }
-    if (!ONLY_MENUS) {
-      const bare = await bareHandler(dialect, bareUrl, findPageStatements());
-      log(`${dialect}: API findPage vs bare handler…`);
-      const [api, raw] = await loadPair([`http://127.0.0.1:${PORT}/api/v1/sys/operationLog/findPage?${query}`, auth], [`http://127.0.0.1:${BARE_PORT}/`, {}]);
-      await new Promise((r) => bare.close(r));
-      log(`${dialect}: list SSR vs plain table…`);
-      const [ssr, plain] = await loadPair([`http://127.0.0.1:${PORT}/admin/auth/user/index?${userQuery}`, cookie], [`http://127.0.0.1:${PORT}/bench/plain/auth/user?${userQuery}`, cookie]);
-      result.api = { findPage: api, bare: raw, ratio: Number((api.rps / raw.rps).toFixed(2)) };
-      result.ssr = { list: ssr, plain, ratio: Number((ssr.rps / plain.rps).toFixed(2)) };
+    for (const scenario of mine.filter((s) => s.once)) {
+      log(`${dialect}: ${scenario.title}…`);
+      runs[scenario.name].push(await scenario.run(ctx));
     }
-    log(`${dialect}: XLSX import of ${IMPORT_ROWS} dishes…`);
-    result.import = await measureImport(token, server.child.pid);
-    log(JSON.stringify(result.import));
-    if (ONLY_IMPORT) return result;
-    log(`${dialect}: menus, batch create (31 days × ${MENU_TYPES.length} meal types × ${MENU_FOODS} dishes)…`);
-    const menus = await prepareMenus(token);
-    const bareMenus = await bareHandler(dialect, bareUrl, findByDateStatements(menus.restaurantId));
-    log(`${dialect}: findByDate vs bare handler…`);
-    const [day, rawDay] = await loadPair([`http://127.0.0.1:${PORT}/api/v1/zhct/foodMenu/findByDate?date=${MENU_DAY}&restaurantId=${menus.restaurantId}`, auth], [`http://127.0.0.1:${BARE_PORT}/`, {}]);
-    await new Promise((r) => bareMenus.close(r));
-    result.menus = { batch: menus.batch, findByDate: day, bare: rawDay, ratio: Number((day.rps / rawDay.rps).toFixed(2)) };
-    log(JSON.stringify(result));
-    if (dialect === "sqlite" && !ONLY_MENUS) {
-      result.bytes = { login: await pageBytes("/login", ""), list: await pageBytes(`/admin/auth/user/index?${userQuery}`, token) };
-      log("Lighthouse (mobile)…");
-      result.lighthouse = await runLighthouse({ login: "/login", list: `/admin/auth/user/index?${userQuery}` }, token);
-    }
-    return result;
+    return runs;
   } finally {
+    await db.close();
     await server.stop();
   }
 }
 
-/**
- * `npm start` against `react-router-serve ./build/server/index.js` (decision 020), both on the same database at
- * once, A B B A: the API's findPage and the users list page. Neither request asks for gzip, so both servers send
- * the same bytes and the difference is the listener (ours: an API read's short path; theirs: Express, morgan's
- * log line per request, compression's checks, and every body passed through a counting stream).
- */
-async function measureServers(dialect, databaseUrl) {
-  const servePort = PORT + 2;
-  const own = startServer(databaseUrl);
-  await own.ready;
-  let output = "";
-  const serve = spawn(process.execPath, ["node_modules/@react-router/serve/bin.js", "./build/server/index.js"], {
-    env: { ...env, NODE_ENV: "production", PORT: String(servePort), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, CANTEEN_CAPTCHA: "off", CANTEEN_BENCH: "1", LOGIN_RATE_PER_MINUTE: "100000" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  serve.stderr.on("data", (c) => (output += c));
-  try {
-    for (let i = 0; ; i++) {
-      if (serve.exitCode !== null || i > 240) throw new Error(`react-router-serve did not start:\n${output}`);
-      const ok = await fetch(`http://127.0.0.1:${servePort}/healthz`).then((r) => r.ok, () => false);
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    // The other cases may have signed in first and changed the first admin's password already.
-    const changed = await fetch(`http://127.0.0.1:${PORT}/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ username: enc("admin"), password: enc(`${ADMIN_PASSWORD}!`) }),
-    }).then((r) => r.json());
-    const token = changed.data?.token ?? (await signIn());
-    const query = new URLSearchParams(Object.entries(FIND_PAGE_QUERY).map(([k, v]) => [k, String(v)])).toString();
-    const apiPath = `/api/v1/sys/operationLog/findPage?${query}`;
-    const listPath = "/admin/auth/user/index?pageSize=20&sort=userName,asc&pageNum=200";
-    log(`${dialect}: npm start vs react-router-serve, API findPage…`);
-    const auth = { Authorization: `Bearer ${token}` };
-    const [ownApi, serveApi] = await loadPair([`http://127.0.0.1:${PORT}${apiPath}`, auth], [`http://127.0.0.1:${servePort}${apiPath}`, auth]);
-    log(`${dialect}: npm start vs react-router-serve, list page…`);
-    const cookie = { Cookie: `Admin-Token=${token}` };
-    const [ownList, serveList] = await loadPair([`http://127.0.0.1:${PORT}${listPath}`, cookie], [`http://127.0.0.1:${servePort}${listPath}`, cookie]);
-    const ratio = (a, b) => Number((b.rps / a.rps).toFixed(2));
-    return { api: { start: ownApi, serve: serveApi, ratio: ratio(ownApi, serveApi) }, list: { start: ownList, serve: serveList, ratio: ratio(ownList, serveList) } };
-  } finally {
-    await new Promise((resolve) => (serve.exitCode !== null ? resolve() : (serve.once("exit", resolve), serve.kill("SIGTERM"))));
-    await own.stop();
-  }
-}
-
-function serversTable(results) {
+function table(results) {
   const lines = ["| measure | SQLite | PostgreSQL |", "|---|---|---|"];
-  const cell = (r) => `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`;
-  const row = (label, pick) => lines.push(`| ${label} | ${pick(results.sqlite.servers)} | ${results.postgres?.servers ? pick(results.postgres.servers) : "not run"} |`);
-  row("API findPage, `npm start`", (s) => cell(s.api.start));
-  row("API findPage, `react-router-serve`", (s) => cell(s.api.serve));
-  row("react-router-serve / npm start, API", (s) => `${Math.round(s.api.ratio * 100)} %`);
-  row("list page SSR, `npm start`", (s) => cell(s.list.start));
-  row("list page SSR, `react-router-serve`", (s) => cell(s.list.serve));
-  row("react-router-serve / npm start, list page", (s) => `${Math.round(s.list.ratio * 100)} %`);
+  for (const scenario of selected) {
+    const rowsOf = (runs) => (runs?.length ? scenario.rows(scenario.once ? runs[0] : summarize(runs)) : null);
+    const sqlite = rowsOf(results.sqlite?.[scenario.name]) ?? [];
+    const postgres = rowsOf(results.postgres?.[scenario.name]);
+    sqlite.forEach(([label, value], i) => {
+      const other = results.postgres ? (postgres?.[i]?.[1] ?? "") : "not run";
+      lines.push(`| ${label} | ${value} | ${scenario.once ? "" : other} |`);
+    });
+  }
   return lines.join("\n");
 }
 
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-
-function table(results) {
-  const lines = ["| measure | SQLite | PostgreSQL |", "|---|---|---|"];
-  const cell = (r) => (r ? `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms` : "—");
-  const both = (label, pick) => lines.push(`| ${label} | ${pick(results.sqlite) ?? "—"} | ${results.postgres ? (pick(results.postgres) ?? "—") : "not run"} |`);
-  const menuRows = (r) => {
-    const m = r.menus.batch.median;
-    return `${m.ms} ms, ${m.rows} rows, ${m.rowsPerSecond} rows/s`;
-  };
-  const menuLines = () => {
-    both("batch-create menus, 31 days × 4 meal types × 30 dishes (median of 3)", menuRows);
-    both("API findByDate (4 published menus × 30 dishes)", (r) => cell(r.menus.findByDate));
-    both("bare handler, same query", (r) => cell(r.menus.bare));
-    both("findByDate / bare", (r) => `${Math.round(r.menus.ratio * 100)} %`);
-    return lines.join("\n");
-  };
-  const imp = (r, step) => `${(r.import[step].ms / 1000).toFixed(1)} s, peak RSS ${r.import[step].rssPeakMiB} MiB (from ${r.import[step].rssBeforeMiB})`;
-  both(`XLSX import of ${IMPORT_ROWS} dishes, dry run`, (r) => imp(r, "dryRun"));
-  both(`XLSX import of ${IMPORT_ROWS} dishes, one transaction`, (r) => imp(r, "import"));
-  if (ONLY_IMPORT) return lines.join("\n");
-  const ledgerLines = () => {
-    both(`API top-up (${DINERS} diners, ${LEDGER_ROWS} ledger lines)`, (r) => cell(r.ledger?.topUp));
-    both("bare handler, same transaction", (r) => cell(r.ledger?.bare));
-    both("top-up API / bare", (r) => (r.ledger ? `${Math.round(r.ledger.ratio * 100)} %` : "—"));
-  };
-  if (ONLY_MENUS) return menuLines();
-  ledgerLines();
-  if (ONLY_LEDGER) return lines.join("\n");
-  both("API findPage (20 rows, 1 filter, sorted, page 100)", (r) => cell(r.api.findPage));
-  both("bare handler, same query", (r) => cell(r.api.bare));
-  both("API / bare", (r) => `${Math.round(r.api.ratio * 100)} %`);
-  both("list page SSR (users, 20 rows)", (r) => cell(r.ssr.list));
-  both("plain Mantine Table page, same rows", (r) => cell(r.ssr.plain));
-  both("list SSR / plain", (r) => `${Math.round(r.ssr.ratio * 100)} %`);
-  const b = results.sqlite.bytes;
-  lines.push(`| JS sign-in page, before it is interactive (raw / gzip) | ${kb(b.login.js.raw)} / ${kb(b.login.js.gzip)} | |`);
-  lines.push(`| CSS sign-in page (raw / gzip) | ${kb(b.login.css.raw)} / ${kb(b.login.css.gzip)} | |`);
-  lines.push(`| JS list page, before it is interactive (raw / gzip) | ${kb(b.list.js.raw)} / ${kb(b.list.js.gzip)} | |`);
-  lines.push(`| CSS list page (raw / gzip) | ${kb(b.list.css.raw)} / ${kb(b.list.css.gzip)} | |`);
-  const lh = results.sqlite.lighthouse;
-  for (const page of ["login", "list"]) {
-    const r = lh?.[page];
-    const skipped = LIGHTHOUSE_RUNS < 1 ? "not run" : "no Chromium";
-    lines.push(`| Lighthouse mobile, ${page === "login" ? "sign-in" : "list"} page (median of ${LIGHTHOUSE_RUNS}) | ${r ? `score ${r.score}, LCP ${r.lcp} ms, TBT ${r.tbt} ms, CLS ${r.cls}` : skipped} | |`);
-    if (r?.jsAll) lines.push(`| JS ${page === "login" ? "sign-in" : "list"} page, all scripts fetched until settled (Lighthouse, transfer) | ${kb(r.jsAll)} | |`);
-  }
-  return menuLines();
-}
-
-build();
+// BENCH_BUILD=0 measures the build as it is (when it is current, or while other servers serve from it).
+if (env.BENCH_BUILD !== "0") build();
 const started = Date.now();
 const sqliteFile = join(dir, "bench.db");
 await prepareSqlite(sqliteFile);
-const results = { sqlite: ONLY_SERVERS ? {} : await measure("sqlite", sqliteFile, sqliteFile) };
-if (!ONLY_MENUS && !ONLY_LEDGER) results.sqlite.servers = await measureServers("sqlite", sqliteFile);
-if (env.BENCH_DATABASE_URL) {
-  const url = await preparePostgres(env.BENCH_DATABASE_URL);
-  results.postgres = ONLY_SERVERS ? {} : await measure("postgres", url, url);
-  if (!ONLY_MENUS && !ONLY_LEDGER) results.postgres.servers = await measureServers("postgres", url);
-}
+const results = { sqlite: await measure("sqlite", sqliteFile) };
+if (env.BENCH_DATABASE_URL) results.postgres = await measure("postgres", await preparePostgres(env.BENCH_DATABASE_URL));
 const report = {
   date: new Date().toISOString(),
   node: process.version,
-  sizes: { users: USERS, operationLogRows: ROWS, diners: DINERS, ledgerLines: LEDGER_ROWS },
-  load: { connections: CONNECTIONS, seconds: SECONDS },
+  sizes: { users: USERS, operationLogRows: ROWS },
+  load: { connections: CONNECTIONS, seconds: SECONDS, repeat: REPEAT },
   findPageQuery: FIND_PAGE_QUERY,
   results,
   seconds: Math.round((Date.now() - started) / 1000),
 };
 mkdirSync("bench/results", { recursive: true });
-// A partial run keeps the full run's file.
-const output = ONLY_LEDGER ? "bench/results/ledger.json" : "bench/results/latest.json";
-writeFileSync(output, `${JSON.stringify(report, null, 2)}\n`);
-if (!ONLY_SERVERS) console.log(table(results));
-if (!ONLY_MENUS && !ONLY_LEDGER) console.log(`\n${serversTable(results)}`);
-console.log(`\nwritten: ${output} (${statSync(output).size} bytes)`);
+writeFileSync("bench/results/latest.json", `${JSON.stringify(report, null, 2)}\n`);
+console.log(table(results));
+console.log(`\nwritten: bench/results/latest.json (${statSync("bench/results/latest.json").size} bytes)`);

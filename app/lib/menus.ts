@@ -13,6 +13,14 @@ export function visibleMenus(nodes: MenuNode[], depth = 1): MenuNode[] {
     .filter((node) => node.menuType === "page" || node.children.length > 0);
 }
 
+/**
+ * One subsystem's part of the user's menu tree, as `getUserMenuTreeList?subsystemId=` builds it: an entry under a
+ * folder of another subsystem stands at the top.
+ */
+export function subsystemTree(nodes: MenuNode[], subsystemId: number): MenuNode[] {
+  return nodes.flatMap((node) => (node.subsystemId === subsystemId ? [{ ...node, children: subsystemTree(node.children, subsystemId) }] : subsystemTree(node.children, subsystemId)));
+}
+
 export function flatten(nodes: MenuNode[]): MenuNode[] {
   return nodes.flatMap((node) => [node, ...flatten(node.children)]);
 }

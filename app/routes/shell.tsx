@@ -2,9 +2,7 @@ import { ActionIcon, Alert, AppShell, Box, Breadcrumbs, Group, Image, Menu, Text
 import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "@tabler/icons-react";
 import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
-import type { MenuNode, UserInfo } from "../../resources/auth";
-import { screenNames } from "../../resources/define";
-import { resources } from "../../resources/index";
+import type { MenuNode } from "../../resources/auth";
 import type { Route } from "./+types/shell";
 import { ComplaintNotifications, useComplaintAlert } from "~/components/shell/ComplaintAlert";
 import { ErrorLog, LoadingMask, LogoutConfirm } from "~/components/shell/Feedback";
@@ -19,11 +17,12 @@ import { UserMenu } from "~/components/shell/UserMenu";
 import headerClasses from "~/components/shell/header.module.css";
 import { StatusPage } from "~/components/StatusPage";
 import { apiCall } from "~/lib/api.server";
-import { activeSubsystemFor, flatten, menuForPath, pageTitle, routeAllowed, visibleMenus, type SubsystemInfo } from "~/lib/menus";
+import { activeSubsystemFor, flatten, menuForPath, pageTitle, routeAllowed, subsystemTree, visibleMenus, type SubsystemInfo } from "~/lib/menus";
 import { t } from "~/lib/messages";
 import { HOME_PATH } from "~/lib/paths";
 import { request } from "~/lib/request";
 import { hasTokenCookie, PUBLIC_PATHS, requireUserInfo } from "~/lib/session.server";
+import { useShellData, type PageUser } from "~/lib/shell-data";
 import { readCookieValue, SIDEBAR_COOKIE, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBrowserCookie, YEAR_SECONDS } from "~/lib/shell-state";
 import { isTaggable, openTag, parseTags, serializeTags, type Tag } from "~/lib/tags";
 import type { loader as rootLoader } from "~/root";
@@ -52,8 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const info = await apiCall<ShellInfo>(request, context, "GET", "/api/v1/auth/user/shellInfo");
   const { subsystems, routeRoles } = info.status === 200 ? info.data : { subsystems: [], routeRoles: [] };
   const subsystemId = activeSubsystemFor(url.pathname, user.menuTreeList, readCookieValue(cookies, SUBSYSTEM_COOKIE), subsystems);
-  const [menus, logo, tenantPage] = await Promise.all([
-    apiCall<MenuNode[]>(request, context, "GET", "/api/v1/auth/user/getUserMenuTreeList", { query: { subsystemId } }),
+  // The subsystem's menus come from the shell data the page already has (decision 019), not from another call.
+  const [logo, tenantPage] = await Promise.all([
     apiCall<string>(request, context, "GET", "/api/v1/sys/imageObj/findLogoImage"),
     user.superAdmin
       ? apiCall<{ records: Array<{ id: number; tenantName: string }> }>(request, context, "GET", "/api/v1/sys/tenant/findPage", { query: { pageSize: 100, status: "1" } })
@@ -66,12 +65,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       routeRoles,
       subsystemId,
       subsystemCookie: readCookieValue(cookies, SUBSYSTEM_COOKIE),
-      menus: visibleMenus(menus.status === 200 ? menus.data : []),
       logo: (logo.status === 200 && logo.data) || DEFAULT_LOGO,
       sidebarOpened: readCookieValue(cookies, SIDEBAR_COOKIE) !== "0",
       tags: parseTags(readCookieValue(cookies, TAGS_COOKIE)).map((tag) => tag.path),
       tenants: tenantPage?.status === 200 ? tenantPage.data.records.map((t) => ({ id: t.id, name: t.tenantName })) : [],
-      screens: resources.map(screenNames),
     },
     forbidden ? { status: 401 } : undefined,
   );
@@ -116,8 +113,10 @@ export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
   );
 }
 
-function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: string | null; shell: ShellData; children?: React.ReactNode }) {
+function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: string | null; shell: ShellData; children?: React.ReactNode }) {
   const location = useLocation();
+  const { menuTreeList, screens } = useShellData();
+  const menus = useMemo(() => visibleMenus(subsystemTree(menuTreeList, shell.subsystemId)), [menuTreeList, shell.subsystemId]);
   const matches = useMatches();
   const revalidator = useRevalidator();
   const [sidebarOpened, setSidebarOpened] = useState(shell.sidebarOpened);
@@ -140,8 +139,8 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
     writeBrowserCookie(TAGS_COOKIE, serializeTags(tags));
   }, [tags]);
   useEffect(() => {
-    loadedFor = { subsystemId: shell.subsystemId, allMenus: user.menuTreeList, subsystems: shell.subsystems };
-  }, [shell.subsystemId, shell.subsystems, user.menuTreeList]);
+    loadedFor = { subsystemId: shell.subsystemId, allMenus: menuTreeList, subsystems: shell.subsystems };
+  }, [shell.subsystemId, shell.subsystems, menuTreeList]);
   useComplaintAlert(user.userId);
 
   const settings: ShellSettings = {
@@ -170,9 +169,9 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
     writeBrowserCookie(SIDEBAR_COOKIE, next ? "1" : "0", YEAR_SECONDS);
   }
 
-  const active = menuForPath(shell.menus, location.pathname);
+  const active = menuForPath(menus, location.pathname);
   const activeIds = useMemo(() => new Set(active ? [...active.parentIds, active.id] : []), [active]);
-  const titleOf = (pathname: string) => pageTitle(pathname, user.menuTreeList, shell.screens);
+  const titleOf = (pathname: string) => pageTitle(pathname, menuTreeList, screens);
   const forbidden = !routeAllowed(location.pathname, user.roles, shell.routeRoles);
   const subsystemName = shell.subsystems.find((s) => s.id === shell.subsystemId)?.sysName ?? "子系统";
 
@@ -223,7 +222,7 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
   );
 
   const breadcrumbs = active
-    ? [...active.parentIds.map((id) => flatten(shell.menus).find((m) => m.id === id)?.menuName), titleOf(location.pathname)].filter(Boolean)
+    ? [...active.parentIds.map((id) => flatten(menus).find((m) => m.id === id)?.menuName), titleOf(location.pathname)].filter(Boolean)
     : [titleOf(location.pathname)];
 
   return (
@@ -277,7 +276,7 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
               <>
                 {brand}
                 <Box visibleFrom="md" style={{ flex: 1, minWidth: 0, height: "100%" }}>
-                  <TopMenu menus={shell.menus} activeIds={activeIds} />
+                  <TopMenu menus={menus} activeIds={activeIds} />
                 </Box>
               </>
             )}
@@ -296,13 +295,13 @@ function ShellLayout({ user, flash, shell, children }: { user: UserInfo; flash: 
             </Link>
           )}
           <AppShell.Section grow className={classes.navScroll}>
-            <SideMenu menus={shell.menus} activeIds={activeIds} collapsed={!sidebarOpened} />
+            <SideMenu menus={menus} activeIds={activeIds} collapsed={!sidebarOpened} />
           </AppShell.Section>
         </AppShell.Navbar>
       )}
 
       <Deferred when={drawerOpened}>
-        <MenuDrawer opened={drawerOpened} onClose={() => setDrawerOpened(false)} logo={shell.logo} menus={shell.menus} activeIds={activeIds} width={SIDEBAR_WIDTH + 30} />
+        <MenuDrawer opened={drawerOpened} onClose={() => setDrawerOpened(false)} logo={shell.logo} menus={menus} activeIds={activeIds} width={SIDEBAR_WIDTH + 30} />
       </Deferred>
 
       <AppShell.Main>

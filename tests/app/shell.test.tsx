@@ -1,12 +1,13 @@
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, test } from "vitest";
-import type { MenuNode, UserInfo } from "../../resources/auth";
+import type { MenuNode } from "../../resources/auth";
+import { ServerShellData, type PageUser } from "../../app/lib/shell-data";
 import { defaultSettings } from "../../resources/auth";
 import { Permission, PermissionCodeMissing } from "../../app/components/shell/Permission";
 import { screenNames } from "../../resources/define";
 import { resources } from "../../resources/index";
-import { activeSubsystemFor, buttonPermissionsByMenu, menuForPath, pageTitle, routeAllowed, visibleMenus } from "../../app/lib/menus";
+import { activeSubsystemFor, buttonPermissionsByMenu, menuForPath, pageTitle, routeAllowed, subsystemTree, visibleMenus } from "../../app/lib/menus";
 import { closeAllTags, closeOtherTags, closeTag, MAX_TAGS, openTag, parseTags, serializeTags } from "../../app/lib/tags";
 
 let nextId = 1;
@@ -32,6 +33,13 @@ describe("menus (spec §2, §6)", () => {
   test("only pages show, in folders that hold pages, two levels at most; other types go with their children", () => {
     const names = (nodes: MenuNode[]): unknown => nodes.map((n) => (n.children.length ? [n.menuName, names(n.children)] : n.menuName));
     expect(names(visibleMenus(tree))).toEqual(["首页", ["系统管理", ["图片资源", "租户"]]]);
+  });
+
+  test("one subsystem's part of the tree, as the menu API builds it for that subsystem", () => {
+    const other = node("path", "餐饮", "/zhct", [node("page", "菜品", "/zhct/food/index", [], { subsystemId: 2 }), node("page", "外来", "/x/index")], { subsystemId: 2 });
+    const names = (nodes: MenuNode[]): unknown => nodes.map((n) => (n.children.length ? [n.menuName, names(n.children)] : n.menuName));
+    expect(names(subsystemTree([...tree, other], 2))).toEqual([["餐饮", ["菜品"]]]);
+    expect(names(visibleMenus(subsystemTree([...tree, other], 1)))).toEqual(["首页", ["系统管理", ["图片资源", "租户"]], "外来"]);
   });
 
   test("a create or edit page belongs to the list beside it", () => {
@@ -108,11 +116,16 @@ describe("tags (spec §1, §9)", () => {
 
 describe("<Permission> (spec §5, §6)", () => {
   function render(element: React.ReactNode, roles: string[], menus: MenuNode[]) {
-    const user = { userName: "u", roles, menuTreeList: menus, settings: defaultSettings } as unknown as UserInfo;
+    const user = { userName: "u", roles, settings: defaultSettings, shellVersion: "v1" } as unknown as PageUser;
     const router = createMemoryRouter([{ id: "root", path: "/", loader: () => ({ user }), element }], {
       hydrationData: { loaderData: { root: { user } } },
     });
-    return renderToString(<RouterProvider router={router} />);
+    // The button codes come from the shell data, as the server renders them (decision 019).
+    return renderToString(
+      <ServerShellData.Provider value={{ menuTreeList: menus, dictItemList: [], screens: [] }}>
+        <RouterProvider router={router} />
+      </ServerShellData.Provider>,
+    );
   }
 
   test("removes what the user may not do and keeps what it may", () => {

@@ -1,8 +1,16 @@
 import { Button, Group, NativeSelect, Paper, TextInput } from "@mantine/core";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { IconRefresh, IconSearch } from "@tabler/icons-react";
 import { Form, Link } from "react-router";
 import { filterFields, type ResourceDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
+import type { Option, RelationSource } from "./relation-search";
+
+/** A relation filter as the list's loader sends it: where to search, and the chosen row (with its name) if any. */
+export interface RelationFilterData {
+  source: RelationSource;
+  selected: Option | null;
+}
 
 /**
  * A GET form: filtering works before JavaScript loads, and the filtered list is a URL to bookmark.
@@ -12,13 +20,13 @@ export function FilterBar({
   def,
   params,
   dicts,
-  options,
+  relations,
   resetTo,
 }: {
   def: ResourceDef;
   params: Record<string, string>;
   dicts: Record<string, DictOption[]>;
-  options: Record<string, DictOption[]>;
+  relations: Record<string, RelationFilterData>;
   resetTo: string;
 }) {
   const fields = filterFields(def);
@@ -39,7 +47,9 @@ export function FilterBar({
                 </Group>
               );
             }
-            const choices = field.type === "enum" ? dicts[field.dict ?? ""] : options[field.name];
+            const relation = relations[field.name];
+            if (relation) return <RelationFilter key={field.name} name={field.name} label={field.label} relation={relation} />;
+            const choices = field.type === "enum" ? dicts[field.dict ?? ""] : undefined;
             if (choices) {
               return (
                 <NativeSelect
@@ -76,5 +86,31 @@ export function FilterBar({
         </Group>
       </Form>
     </Paper>
+  );
+}
+
+// The searchable picker (Mantine's Combobox, about 10 KB gzip) loads after the page is interactive; until then the
+// filter is a native select holding the chosen row, so the form works the same before JavaScript.
+const RelationFilterSelect = lazy(() => import("./RelationFilterSelect"));
+
+/** A relation filter: the chosen row is the form's value; choosing another searches the server. */
+function RelationFilter({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  const plain = (
+    <NativeSelect
+      size="sm"
+      label={label}
+      name={name}
+      defaultValue={relation.selected?.value ?? ""}
+      data={[{ value: "", label: "全部" }, ...(relation.selected ? [relation.selected] : [])]}
+      w={180}
+    />
+  );
+  if (!enhanced) return plain;
+  return (
+    <Suspense fallback={plain}>
+      <RelationFilterSelect name={name} label={label} relation={relation} />
+    </Suspense>
   );
 }

@@ -2,7 +2,7 @@ import { ActionIcon, Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantin
 import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "@tabler/icons-react";
 import { lazy, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
-import type { UserInfo } from "../../../resources/auth";
+import type { PageUser } from "~/lib/shell-data";
 import { t } from "~/lib/messages";
 import { CHANGE_PASSWORD_PATH, HOME_PATH } from "~/lib/paths";
 import { endSession } from "~/lib/request";
@@ -27,7 +27,7 @@ export function useLogout() {
   };
 }
 
-export function UserMenu({ user, dark }: { user: UserInfo; dark: boolean }) {
+export function UserMenu({ user, dark }: { user: PageUser; dark: boolean }) {
   const [qrOpened, setQrOpened] = useState(false);
   const logout = useLogout();
   const name = user.realName || user.userName;

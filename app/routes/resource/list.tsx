@@ -9,9 +9,10 @@ import { apiPath, permissionCode, resourceKey } from "../../../resources/define"
 import { findResource } from "../../../resources/index";
 import { importMessages, type ImportReport } from "../../../resources/imports";
 import type { Route } from "./+types/list";
-import { FilterBar } from "~/components/resource/FilterBar";
-import { ResourceEditor } from "~/components/resource/ResourceEditor";
+import { FilterBar, type RelationFilterData } from "~/components/resource/FilterBar";
 import { ImportPanel } from "~/components/resource/ImportPanel";
+import { relationSource } from "~/components/resource/relation-search";
+import { ResourceEditor } from "~/components/resource/ResourceEditor";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
 import type { Row } from "~/components/resource/ResourceTable";
@@ -39,12 +40,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = listQuery(def, url);
   const result = await apiCall<Page>(request, context, "GET", apiPath(def, "findPage"), { query });
   if (result.status === 403) throw data(null, { status: 401 });
-  const options: Record<string, { value: string; label: string }[]> = {};
+  // A relation filter searches the server as the user types (issue 17): the page carries only its source and the
+  // chosen row's name, not the first hundred rows, so every row can be chosen and the page stays light.
+  const relations: Record<string, RelationFilterData> = {};
   for (const field of def.fields.filter((f) => f.filter === "eq" && (f.type === "relation" || f.type === "treeParent") && f.relation)) {
     const target = findResource(field.relation as string);
     if (!target) continue;
-    const page = await apiCall<Page>(request, context, "GET", apiPath(target, "findPage"), { query: { pageSize: 100 } });
-    options[field.name] = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: String(r[target.labelField]) }));
+    const chosen = url.searchParams.get(field.name);
+    let selected: RelationFilterData["selected"] = null;
+    if (chosen && /^\d{1,15}$/.test(chosen)) {
+      const row = await apiCall<Row>(request, context, "GET", apiPath(target, "getInfo"), { query: { id: chosen } });
+      selected = { value: chosen, label: row.status === 200 && row.data ? String(row.data[target.labelField]) : chosen };
+    }
+    relations[field.name] = { source: relationSource(target, field.relationWhere), selected };
   }
   const exportQuery = new URLSearchParams(Object.entries(query).filter(([k]) => k !== "pageNum" && k !== "pageSize"));
   // An index-only resource (spec §2) is created and edited in a form above its rows: `?create=1`, `?edit=<id>`.
@@ -58,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       page: result.status === 200 ? result.data : { records: [], total: 0, pageNum: 1, pageSize: 20 },
       error: result.status === 200 ? null : result.message || "Error",
       params: Object.fromEntries(url.searchParams),
-      options,
+      relations,
       exportQuery: exportQuery.toString(),
       confirmDelete: url.searchParams.get("delete"),
       editor,
@@ -117,7 +125,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function ResourceList({ loaderData, actionData }: Route.ComponentProps) {
-  const { def, page, params, options, error, confirmDelete, exportQuery, editor, importOpen } = loaderData;
+  const { def, page, params, relations, error, confirmDelete, exportQuery, editor, importOpen } = loaderData;
   const location = useLocation();
   const dicts = useDicts();
   const can = usePermissions();
@@ -248,7 +256,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
           />
         </Paper>
       )}
-      <FilterBar def={def} params={params} dicts={dicts} options={options} resetTo={location.pathname} />
+      <FilterBar def={def} params={params} dicts={dicts} relations={relations} resetTo={location.pathname} />
       <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onAppLinkClick}>
         <Suspense>
           <ResourceTable

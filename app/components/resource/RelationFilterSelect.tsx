@@ -1,0 +1,24 @@
+import { Select } from "@mantine/core";
+import type { RelationFilterData } from "./FilterBar";
+import { useRelationSearch } from "./relation-search";
+
+/** The relation filter once its code has loaded: a searchable picker whose value is the GET form's field. */
+export default function RelationFilterSelect({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {
+  const { options, onSearchChange, onDropdownOpen } = useRelationSearch(relation.source, relation.selected ? [relation.selected] : []);
+  return (
+    <Select
+      size="sm"
+      label={label}
+      name={name}
+      data={options}
+      defaultValue={relation.selected?.value ?? null}
+      searchable
+      clearable
+      placeholder="全部"
+      nothingFoundMessage="没有匹配的选项"
+      onSearchChange={onSearchChange}
+      onDropdownOpen={onDropdownOpen}
+      w={180}
+    />
+  );
+}

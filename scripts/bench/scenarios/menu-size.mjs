@@ -1,0 +1,51 @@
+// The shell's cost must not grow with the menu (issue 17): the users list page with the seeded menu (about 30
+// page entries) against the same page after 300 more page entries and 1,000 button codes are enabled.
+import { BASE, htmlBytes, loadRound } from "../lib.mjs";
+import { LIST_PATH } from "./pages.mjs";
+
+const FOLDERS = 20;
+const PAGES = 300;
+const BUTTONS = 1000;
+const FIRST_ID = 9_000_000_000;
+// The canteen's subsystem, where the coming screens go; the admin's user list is in another one.
+const SUBSYSTEM = 2;
+
+/** Folders, pages under them and buttons under the pages, all disabled until a measurement enables them. */
+function menuRows() {
+  const now = Date.now();
+  const rows = [];
+  const row = (id, parent, name, path, type, permission, sort) =>
+    `(${id}, ${SUBSYSTEM}, ${parent ?? "null"}, '${name}', ${path ? `'${path}'` : "null"}, 'list', '${type}', 'other', ${permission ? `'${permission}'` : "null"}, ${sort}, 0, ${now}, ${now})`;
+  for (let f = 0; f < FOLDERS; f++) rows.push(row(FIRST_ID + f, null, `压测目录${f}`, `/bench${f}`, "path", null, 100 + f));
+  for (let p = 0; p < PAGES; p++) {
+    rows.push(row(FIRST_ID + 100 + p, FIRST_ID + (p % FOLDERS), `压测页面${p}`, `/bench${p % FOLDERS}/page${p}/index`, "page", `bench:page${p}:view`, p));
+  }
+  for (let b = 0; b < BUTTONS; b++) rows.push(row(FIRST_ID + 1000 + b, FIRST_ID + 100 + (b % PAGES), `按钮${b}`, null, "button", `bench:page${b % PAGES}:action${b}`, b));
+  return rows;
+}
+
+export default {
+  name: "menuSize",
+  title: "list page with 30 against 330 page entries",
+  async setup({ exec }) {
+    const rows = menuRows();
+    for (let i = 0; i < rows.length; i += 200) {
+      await exec(`insert into menu (id, subsystem_id, parent_id, menu_name, menu_path, menu_icon, menu_type, menu_target, permission, sort, status, created_at, updated_at) values ${rows.slice(i, i + 200).join(", ")}`);
+    }
+  },
+  async run({ exec, cookie, token }) {
+    const enable = (on) => () => exec(`update menu set status = ${on ? 1 : 0} where id >= ${FIRST_ID}`);
+    const url = `${BASE}${LIST_PATH}`;
+    const [small, large] = await loadRound([url, cookie, enable(false)], [url, cookie, enable(true)]);
+    const largeHtml = await htmlBytes(LIST_PATH, token);
+    await enable(false)();
+    const smallHtml = await htmlBytes(LIST_PATH, token);
+    return { small, large, ratio: large.rps / small.rps, smallHtml: smallHtml.raw, largeHtml: largeHtml.raw, htmlRatio: largeHtml.raw / smallHtml.raw };
+  },
+  rows: (s) => [
+    ["list page, seeded menu (~30 page entries)", s.load("small")],
+    [`list page, ${PAGES} more page entries and ${BUTTONS} button codes`, s.load("large")],
+    ["330 / 30 entries, pages/s", s.percent("ratio")],
+    ["330 / 30 entries, HTML bytes", `${s.percent("htmlRatio")} (${s.kb("largeHtml")} / ${s.kb("smallHtml")})`],
+  ],
+};
