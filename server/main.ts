@@ -10,6 +10,7 @@ import { loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
+import { startAutoChargeScheduler } from "./modules/zhct/autoCharge";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
@@ -193,6 +194,8 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
     await database.close().catch(() => {});
     throw error;
   });
+  // Monthly subsidy grants run by themselves on their day; a job lease lets one instance at a time run them.
+  const scheduler = startAutoChargeScheduler(database.db, database.dialect);
   console.log(`智慧餐厅后台管理 已启动：http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${config.PORT}`);
 
   let closing: Promise<void> | null = null;
@@ -214,6 +217,7 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
           inFlight.forEach((_, socket) => socket.destroy());
         }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
       });
+      await scheduler.stop().catch(() => {});
       await lease?.release().catch((error: unknown) => logDatabaseFault(error));
       await database.close();
       console.log("已停止");

@@ -4,7 +4,7 @@ import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { MenuNode, UserInfo } from "../../resources/auth";
 import { screenNames } from "../../resources/define";
-import { resources } from "../../resources/index";
+import { reportScreens, resources } from "../../resources/index";
 import type { Route } from "./+types/shell";
 import { ComplaintNotifications, useComplaintAlert } from "~/components/shell/ComplaintAlert";
 import { ErrorLog, LoadingMask, LogoutConfirm } from "~/components/shell/Feedback";
@@ -71,7 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       sidebarOpened: readCookieValue(cookies, SIDEBAR_COOKIE) !== "0",
       tags: parseTags(readCookieValue(cookies, TAGS_COOKIE)).map((tag) => tag.path),
       tenants: tenantPage?.status === 200 ? tenantPage.data.records.map((t) => ({ id: t.id, name: t.tenantName })) : [],
-      screens: resources.map(screenNames),
+      screens: [...resources.map(screenNames), ...reportScreens.map((r) => ({ base: `${r.screenBase}/${r.screen}`, title: r.title }))],
     },
     forbidden ? { status: 401 } : undefined,
   );

@@ -15,6 +15,7 @@ import * as auth from "./migrations/0005_auth";
 import * as sys from "./migrations/0004_sys";
 import * as loginRate from "./migrations/0013_login_rate";
 import * as migration0014 from "./migrations/0014_zhct_ledger";
+import * as migration0019 from "./migrations/0019_zhct_settle";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import type { Database } from "./schema";
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "0013_login_rate": loginRate,
   "0009_zhct_catalogue": migration0009,
   "0014_zhct_ledger": migration0014,
+  "0019_zhct_settle": migration0019,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -14,6 +14,9 @@ import { permissionEndpoints } from "../modules/auth/permissionEndpoints";
 import { tenantEndpoints } from "../modules/sys/tenant";
 import { menuEndpoints } from "../modules/zhct/menus";
 import { accountEndpoints } from "../modules/zhct/accounts";
+import { autoChargeEndpoints } from "../modules/zhct/autoCharge";
+import { monthSettleEndpoints } from "../modules/zhct/monthSettle";
+import { reportEndpoints } from "../modules/zhct/reports";
 import { tokenFrom } from "../auth/tokens";
 import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
@@ -99,7 +102,7 @@ function isAbort(request: Request, error: unknown): boolean {
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
   // Hand-written endpoints come first and win over the generated action of the same path.
   const routes = new Map<string, Endpoint>();
-  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...accountEndpoints, ...additional, ...allResourceEndpoints()]) {
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...additional, ...allResourceEndpoints()]) {
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];

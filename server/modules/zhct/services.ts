@@ -5,6 +5,8 @@ import type { ResourceService } from "../resource/engine";
 import { foodService, mealTimesService } from "./catalogue";
 import { userIcCard, userInfo } from "../../../resources/zhct/ledger";
 import { userIcCardService, userInfoService } from "./accounts";
+import { autoChargeSetting } from "../../../resources/zhct/settle";
+import { autoChargeService } from "./autoCharge";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 
 /** The rules of the canteen entities, by resource key. */
@@ -16,4 +18,5 @@ export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,
   [resourceKey(userInfo)]: userInfoService,
   [resourceKey(userIcCard)]: userIcCardService,
+  [resourceKey(autoChargeSetting)]: autoChargeService,
 };
