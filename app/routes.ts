@@ -31,6 +31,10 @@ const zhctScreens = [
   route("zhct/foodmenu/list", "routes/resource/list.tsx", { id: "zhct/foodMenu:list-view" }),
   route("zhct/foodmenu/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenu:batch-create" }),
   route("zhct/foodmenuTemplate/batch-create/:foodMenuTypeId", "routes/zhct/menu-batch.tsx", { id: "zhct/foodMenuTemplate:batch-create" }),
+  route("zhct/autochargesetting/run/:id", "routes/zhct/autocharge-run.tsx"),
+  route("zhct/useraccountmonthsettle/:step", "routes/zhct/month-settle.tsx"),
+  route("zhct/chargedailyreport/index", "routes/zhct/charge-daily-report.tsx"),
+  route("zhct/userinfodept/index", "routes/zhct/userinfo-dept.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 

@@ -132,6 +132,13 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
               </Button>
             </>
           )}
+          {(def.headerLinks ?? [])
+            .filter((link) => can(permissionCode(def, link.action)))
+            .map((link) => (
+              <Button key={link.action} component={Link} to={`${base}/${link.path}`} variant={link.action === def.headerLinks?.[0]?.action ? "filled" : "light"}>
+                {link.label ?? def.workflowActions?.[link.action] ?? link.action}
+              </Button>
+            ))}
           {def.actions.includes("create") && can(permissionCode(def, "create")) && (
             <Button component={Link} to={`${base}/create`} leftSection={<IconPlus size={16} />}>
               新增
