@@ -27,4 +27,6 @@ export const e2eUsers = {
   a11ySide: { userName: "a11y.side", password: "A11y-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   keyboard: { userName: "keyboard.only", password: "Keyboard-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   canteen: { userName: "canteen.chef", password: "Canteen-Chef-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  // e2e/zhct-settle.spec.ts: grants and a locked month, in a tenant of its own (shell-fixtures settleTenant).
+  settle: { userName: "settle.clerk", password: "Settle-Clerk-2026", roleIds: [913], pwdSecurityLevel: 2, tenantId: 903 },
 } as const;
