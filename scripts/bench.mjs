@@ -24,6 +24,9 @@ const OTHER_TENANT = 2;
 // The list query under test: 20 rows, one filter, newest first, a late page.
 /** `BENCH_CASES=menus` runs only the canteen's cases (with small BENCH_USERS / BENCH_ROWS, a quick check). */
 const ONLY_MENUS = env.BENCH_CASES === "menus";
+/** `BENCH_CASES=settle` runs only the month settlement (bench/settle.ts, BENCH_SETTLE_DINERS diners, default 20,000). */
+const ONLY_SETTLE = env.BENCH_CASES === "settle";
+const SETTLE_DINERS = Number(env.BENCH_SETTLE_DINERS ?? 20_000);
 const FIND_PAGE_QUERY = { pageSize: 20, pageNum: 100, action: "update", sort: "time,desc" };
 
 const log = (...args) => console.error("[bench]", ...args);
@@ -421,6 +424,26 @@ async function measure(dialect, databaseUrl, bareUrl) {
   }
 }
 
+/** Month settlement in a database of its own (bench/settle.ts): seconds to generate a month and to make it formal. */
+function measureSettlement(target) {
+  log(`month settlement of ${SETTLE_DINERS} diners (${target.startsWith("postgres") ? "PostgreSQL" : "SQLite"})…`);
+  const run = spawnSync("npx", ["vite-node", "bench/settle.ts", target], { encoding: "utf8", env: { ...env, BENCH_SETTLE_DINERS: String(SETTLE_DINERS) }, maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`settlement bench failed:\n${run.stderr}`);
+  const result = JSON.parse(run.stdout.split("\n").filter((l) => l.startsWith("{")).at(-1));
+  log(JSON.stringify(result));
+  return result;
+}
+
+const settlementCell = (r) => (r?.settlement ? `generate ${r.settlement.generateSeconds} s, make formal ${r.settlement.formalSeconds} s (${r.settlement.accounts} accounts, ${r.settlement.ledgerLines} lines)` : "—");
+
+if (ONLY_SETTLE) {
+  mkdirSync(dir, { recursive: true });
+  const only = { sqlite: { settlement: measureSettlement(join(dir, "settle.db")) } };
+  if (env.BENCH_DATABASE_URL) only.postgres = { settlement: measureSettlement(env.BENCH_DATABASE_URL) };
+  console.log(`| measure | SQLite | PostgreSQL |\n|---|---|---|\n| month settlement, ${SETTLE_DINERS} diners | ${settlementCell(only.sqlite)} | ${only.postgres ? settlementCell(only.postgres) : "not run"} |`);
+  process.exit(0);
+}
+
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 function table(results) {
@@ -439,6 +462,7 @@ function table(results) {
     return lines.join("\n");
   };
   if (ONLY_MENUS) return menuLines();
+  both(`month settlement, ${SETTLE_DINERS} diners`, settlementCell);
   both("API findPage (20 rows, 1 filter, sorted, page 100)", (r) => cell(r.api.findPage));
   both("bare handler, same query", (r) => cell(r.api.bare));
   both("API / bare", (r) => `${Math.round(r.api.ratio * 100)} %`);
@@ -465,9 +489,11 @@ const started = Date.now();
 const sqliteFile = join(dir, "bench.db");
 await prepareSqlite(sqliteFile);
 const results = { sqlite: await measure("sqlite", sqliteFile, sqliteFile) };
+if (!ONLY_MENUS) results.sqlite.settlement = measureSettlement(join(dir, "settle.db"));
 if (env.BENCH_DATABASE_URL) {
   const url = await preparePostgres(env.BENCH_DATABASE_URL);
   results.postgres = await measure("postgres", url, url);
+  if (!ONLY_MENUS) results.postgres.settlement = measureSettlement(env.BENCH_DATABASE_URL);
 }
 const report = {
   date: new Date().toISOString(),

@@ -61,6 +61,8 @@ for (const dialect of dialects) {
         `${marker}${n}`, `${marker}_${n}`, `T${marker}${n}`, `${marker}${n}`.toUpperCase(), `${marker}-${n}`, `${marker}${n}@example.com`,
         `https://example.com/${marker}${n}`, `1380000${String(n).padStart(4, "0")}`, `10.0.${Math.floor(n / 250)}.${(n % 250) + 1}`, `1.0.${n}`, `${n}`,
         (0xa0000000 + n).toString(16), `${(n % 99) + 1}`,
+        // A month (2026-05), for the settlement's month field.
+        `${2000 + (n % 100)}-${String((n % 12) + 1).padStart(2, "0")}`,
         ...[field.defaultValue, field.placeholder].filter((v): v is string => typeof v === "string" && v !== ""),
         `02:00:00:00:${((n >> 8) & 255).toString(16).padStart(2, "0")}:${(n & 255).toString(16).padStart(2, "0")}`,
       ];
@@ -83,6 +85,15 @@ for (const dialect of dialects) {
         const id = await ensureRow(findResource("sys/parameterConfig") as ResourceDef, who);
         const row = await sql<{ param_code: string }>`select param_code from parameter_config where id = ${id}`.execute(app.database.db);
         return { parameterCode: row.rows[0].param_code };
+      },
+    };
+
+    /** Rows that creating another row makes already (a diner opens its accounts): found, not inserted again. */
+    const madeWith: Record<string, (who: Who) => Promise<number>> = {
+      "zhct/userAccount": async (who) => {
+        const diner = await ensureRow(findResource("zhct/userInfo") as ResourceDef, who);
+        const row = await sql<{ id: number }>`select id from user_account where tenant_id = ${tenants[who].tenantId} and user_info_id = ${diner} and account_type = 'cash'`.execute(app.database.db);
+        return Number(row.rows[0].id);
       },
     };
 
@@ -164,6 +175,11 @@ for (const dialect of dialects) {
       const key = resourceKey(def);
       const known = rows[who].get(key);
       if (known) return known;
+      if (madeWith[key]) {
+        const made = await madeWith[key](who);
+        rows[who].set(key, made);
+        return made;
+      }
       const values = await sampleValues(def, who);
       let id: number | undefined;
       let refused: string | undefined;

@@ -31,8 +31,8 @@ export const autoChargeService: ResourceService = {
     if (!values.staffType && !values.deptId) throw fieldError("staffType", autoChargeMessages.target);
   },
   beforeUpdate(_ctx, values, current) {
-    const staffType = "staffType" in values ? values.staffType : current.staffType;
-    const deptId = "deptId" in values ? values.deptId : current.deptId;
+    const staffType = values.staffType !== undefined ? values.staffType : current.staff_type;
+    const deptId = values.deptId !== undefined ? values.deptId : current.dept_id;
     if (!staffType && !deptId) throw fieldError("staffType", autoChargeMessages.target);
   },
 };
