@@ -38,9 +38,9 @@ const audit = { created_at: before, created_by: null, updated_at: before, update
 // Rows are written directly (balances set to the sum of the lines written): the ledger's own speed is another bench.
 for (let from = 0; from < DINERS; from += 500) {
   await db.transaction().execute(async (trx) => {
-    const diners = [];
-    const accounts = [];
-    const lines = [];
+    const diners: Array<Record<string, unknown>> = [];
+    const accounts: Array<Record<string, unknown> & { balance: number }> = [];
+    const lines: Array<Record<string, unknown> & { account_id: number; amount: number }> = [];
     for (let i = from; i < Math.min(DINERS, from + 500); i++) {
       const id = newId();
       diners.push({ tenant_id: TENANT, id, user_code: `B${i}`, user_name: `人员${i}`, audit_status: 1, ...audit });
