@@ -38,6 +38,10 @@ const zhctScreens = [
   route("zhct/usericcard/:op/:id", "routes/zhct/card-action.tsx"),
   route("zhct/userinfo/account/:id", "routes/zhct/userinfo-account.tsx"),
   route("zhct/userinfo/audit/:id", "routes/zhct/userinfo-audit.tsx"),
+  route("zhct/autochargesetting/run/:id", "routes/zhct/autocharge-run.tsx"),
+  route("zhct/useraccountmonthsettle/:step", "routes/zhct/month-settle.tsx"),
+  route("zhct/chargedailyreport/index", "routes/zhct/charge-daily-report.tsx"),
+  route("zhct/userinfodept/index", "routes/zhct/userinfo-dept.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 

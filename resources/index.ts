@@ -29,6 +29,8 @@ import { bowls, deviceFood, food, foodNutrition, foodType } from "./zhct/catalog
 import { userInfoSendMessage } from "./zhct/messages";
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./zhct/settings";
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
+import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
+import type { ReportScreen } from "./modules";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -36,6 +38,7 @@ export const zhctResources = [
   bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
   mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
   userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
+  autoChargeSetting, autoChargeRun, autoChargeGrant, userAccountMonthSettle,
   payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
 ] as const;
 
@@ -73,3 +76,6 @@ export function findResource(key: string): ResourceDef | undefined {
 export function resourceForPath(pathname: string): ResourceDef | undefined {
   return resources.find((r) => pathname === `${r.screenBase}/${r.screen}` || pathname.startsWith(`${r.screenBase}/${r.screen}/`));
 }
+
+/** Report screens (no table of their own): menu pages with a view permission. */
+export const reportScreens: ReportScreen[] = [chargeDailyReport, userInfoDept];

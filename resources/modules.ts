@@ -17,3 +17,15 @@ export const menuGroups: MenuGroup[] = [
 
 /** Button labels of the generated permission codes. */
 export const actionLabels = { create: "新增", update: "修改", delete: "删除", export: "导出", import: "导入" } as const;
+
+/**
+ * Screens that are reports over other tables (no table of their own): each gets a menu page under its module's
+ * group and a view permission `module:entity:view`, like a declared resource's list.
+ */
+export interface ReportScreen {
+  module: string;
+  entity: string;
+  screen: string;
+  screenBase: string;
+  title: string;
+}

@@ -11,6 +11,7 @@ import { migrateToLatest, openDatabase } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { startOutboxDispatcher } from "./modules/zhct/outbox";
+import { startAutoChargeScheduler } from "./modules/zhct/autoCharge";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
@@ -166,8 +167,11 @@ export async function prepare(config: Config): Promise<AppHandler> {
   };
   // Sends what modules put in the message outbox; several instances share it without sending a message twice.
   const dispatcher = startOutboxDispatcher(database.db);
+  // Monthly subsidy grants run by themselves on their day; a job lease lets one instance at a time run them.
+  const scheduler = startAutoChargeScheduler(database.db, database.dialect);
   const release = async () => {
     await dispatcher.stop();
+    await scheduler.stop().catch(() => {});
     await lease?.release().catch((error: unknown) => logDatabaseFault(error));
     await database.close();
   };

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import type { AppLoadContext } from "react-router";
 import type { UserInfo } from "../../resources/auth";
 import { screenNames } from "../../resources/define";
-import { resources } from "../../resources/index";
+import { reportScreens, resources } from "../../resources/index";
 import type { PageUser, ShellData } from "./shell-data";
 
-const screens = resources.map(screenNames);
+const screens = [...resources.map(screenNames), ...reportScreens.map((r) => ({ base: `${r.screenBase}/${r.screen}`, title: r.title }))];
 
 /** The user's shell data, its JSON text and version (a hash of that text: a changed menu is a new URL). */
 export function shellDataOf(user: UserInfo): { data: ShellData; text: string; version: string } {

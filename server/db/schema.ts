@@ -418,6 +418,14 @@ export interface Database extends Declared {
   instance_lease: InstanceLeaseTable;
   captcha: CaptchaTable;
   idempotency_key: IdempotencyKeyTable;
+  job_lease: JobLeaseTable;
+}
+
+/** Which instance runs a background job until when (migration 0019, decision 022). */
+export interface JobLeaseTable {
+  job: string;
+  holder: string;
+  expires_at: number;
 }
 
 /** A money-moving request's Idempotency-Key (migration 0014, decision 017). */

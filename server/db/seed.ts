@@ -1,6 +1,6 @@
 import { builtInDicts } from "../../resources/dicts";
 import { permissionCode } from "../../resources/define";
-import { resources } from "../../resources/index";
+import { reportScreens, resources } from "../../resources/index";
 import { actionLabels, menuGroups } from "../../resources/modules";
 import { hashPassword, randomPassword } from "../auth/password";
 import { newId, type Db } from "./index";
@@ -65,6 +65,13 @@ export function seedMenus(): SeedMenu[] {
         buttons.forEach(([action, label], actionIndex) => {
           menus.push({ id: stableId(`button:${path}:${action}`), subsystem_id: subsystemId(group.subsystem), parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(resource, action), sort: actionIndex });
         });
+      });
+    const declared = resources.filter((r) => r.screenBase === group.path).length;
+    reportScreens
+      .filter((r) => r.screenBase === group.path)
+      .forEach((report, index) => {
+        const path = `${report.screenBase}/${report.screen}/index`;
+        menus.push({ id: stableId(`page:${path}`), subsystem_id: subsystemId(group.subsystem), parent_id: groupId, menu_name: report.title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(report, "view"), sort: declared + index });
       });
   }
   return menus;

@@ -61,6 +61,8 @@ for (const dialect of dialects) {
         `${marker}${n}`, `${marker}_${n}`, `T${marker}${n}`, `${marker}${n}`.toUpperCase(), `${marker}-${n}`, `${marker}${n}@example.com`,
         `https://example.com/${marker}${n}`, `1380000${String(n).padStart(4, "0")}`, `10.0.${Math.floor(n / 250)}.${(n % 250) + 1}`, `1.0.${n}`, `${n}`,
         (0xa0000000 + n).toString(16), `${(n % 99) + 1}`,
+        // A month (2026-05), for the settlement's month field.
+        `${2000 + (n % 100)}-${String((n % 12) + 1).padStart(2, "0")}`,
         ...[field.defaultValue, field.placeholder].filter((v): v is string => typeof v === "string" && v !== ""),
         `02:00:00:00:${((n >> 8) & 255).toString(16).padStart(2, "0")}:${(n & 255).toString(16).padStart(2, "0")}`,
       ];

@@ -6,6 +6,8 @@ import { foodService, mealTimesService, menuTypeService } from "./catalogue";
 import { settingsServices } from "./settings";
 import { userIcCard, userInfo } from "../../../resources/zhct/ledger";
 import { userIcCardService, userInfoService } from "./accounts";
+import { autoChargeSetting } from "../../../resources/zhct/settle";
+import { autoChargeService } from "./autoCharge";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 
 /** The rules of the canteen entities, by resource key. */
@@ -19,5 +21,6 @@ export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,
   [resourceKey(userInfo)]: userInfoService,
   [resourceKey(userIcCard)]: userIcCardService,
+  [resourceKey(autoChargeSetting)]: autoChargeService,
   ...settingsServices,
 };
