@@ -13,6 +13,7 @@ const GLOBAL_TABLES = [
   "dict",
   "dict_item",
   "instance_lease", // one row per running instance
+  "job_lease", // one row per scheduled job (the monthly grants): which instance runs it now
   "kysely_migration",
   "kysely_migration_lock",
   "login_lock", // per user name; names are unique across tenants
