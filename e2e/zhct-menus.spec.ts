@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
@@ -9,9 +9,12 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAw
 
 test.describe.configure({ mode: "serial" });
 
-/** Picks an option of a relation picker (a searchable Mantine Select) by its label. */
-async function pick(page: Page, label: string, option: string) {
-  await page.getByRole("textbox", { name: label }).click();
+/**
+ * Picks an option of a relation picker (a searchable Mantine Select) by its label; `within` names the form when the
+ * list's filter bar has a picker of the same name.
+ */
+async function pick(page: Page, label: string, option: string, within: Page | Locator = page) {
+  await within.getByRole("textbox", { name: label }).click();
   await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
 }
 
@@ -40,7 +43,7 @@ test("catalogue to published menu: category, food with picture, meal time, menu 
   const group = (info.data.menuTreeList as Node[]).find((m) => m.menuPath === "/zhct") as Node;
   expect(group.menuName).toBe("智慧餐厅");
   const screens = (group.children ?? []).map((c) => [c.menuName, c.menuPath]);
-  expect(screens.map(([name]) => name)).toEqual(["餐具管理", "菜品分类", "菜品管理", "菜品营养", "菜单餐具", "设备菜品", "餐次时间", "菜单类型", "模板菜单类型", "每日菜单", "菜单菜品", "菜单模板", "人员管理", "账户管理", "账户流水", "充值管理", "IC卡管理", "支付限额配置", "线上充值规则", "商户分账", "积分策略", "短信通知记录", "订餐申诉"]);
+  expect(screens.map(([name]) => name)).toEqual(["餐具管理", "菜品分类", "菜品管理", "菜品营养", "菜单餐具", "设备菜品", "餐次时间", "菜单类型", "模板菜单类型", "每日菜单", "菜单菜品", "菜单模板", "人员管理", "账户管理", "账户流水", "充值管理", "IC卡管理", "自动充值设置", "补贴发放记录", "补贴发放明细", "账户月结", "支付限额配置", "线上充值规则", "商户分账", "积分策略", "短信通知记录", "订餐申诉", "充值日报", "部门人员统计"]);
   for (const [name, path] of screens) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
@@ -204,9 +207,9 @@ test("index-only screens: each food's nutrition is edited on its list, also with
     await expect(page).toHaveURL(/\/zhct\/foodmenubowls\/index\?create=1$/);
     const form = page.getByTestId("index-editor");
     await expect(form).toBeFocused();
-    await pick(page, "菜单", "2027-04-05");
-    await pick(page, "餐具", "西区蓝碗");
-    await pick(page, "菜品", "西区土豆丝");
+    await pick(page, "菜单", "2027-04-05", page.getByTestId("index-editor"));
+    await pick(page, "餐具", "西区蓝碗", page.getByTestId("index-editor"));
+    await pick(page, "菜品", "西区土豆丝", page.getByTestId("index-editor"));
     await form.getByRole("button", { name: "保存" }).click();
     if (attempt === "first") {
       await expect(page).toHaveURL(/\/zhct\/foodmenubowls\/index$/);
@@ -220,8 +223,8 @@ test("index-only screens: each food's nutrition is edited on its list, also with
   // A device's foods: assigned the same way, then edited from the row.
   await page.goto("/zhct/devicefood/index");
   await page.getByRole("main").getByRole("link", { name: "新增", exact: true }).click();
-  await pick(page, "设备", "西区收银机");
-  await pick(page, "菜品", "西区土豆丝");
+  await pick(page, "设备", "西区收银机", page.getByTestId("index-editor"));
+  await pick(page, "菜品", "西区土豆丝", page.getByTestId("index-editor"));
   await page.getByTestId("index-editor").getByRole("button", { name: "保存" }).click();
   await expect(page.getByText("保存成功")).toBeVisible();
   const sold = page.locator("tbody tr", { hasText: "西区收银机" });
