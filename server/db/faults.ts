@@ -46,3 +46,9 @@ export function logDatabaseFault(error: unknown, now = Date.now()): void {
   lastLogged = now;
   unlogged = 0;
 }
+
+/** A write refused by a unique key or primary key (on either database): a duplicate or a lost race, not a fault. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

@@ -12,6 +12,7 @@ import { isSuper } from "../auth/session";
 import { assertUploaded } from "../sys/files";
 import { recordOperation } from "./operationLog";
 import { toColumns, toRecord, type Row } from "./rows";
+import { isUniqueViolation } from "../../db/faults";
 
 // The engine builds queries for any declared table, so it works below Kysely's table typing.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -329,10 +330,6 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
   return toRecord(def, { ...current, ...columns, updated_at: now });
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string };
-  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
-}
 
 /**
  * Two requests that both passed checkUnique before either wrote: the table's unique key refuses the later one,

@@ -10,6 +10,7 @@ import { type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import { idempotent } from "./idempotency";
 import { BusiType, ledgerMessages, ledgerSettings, openAccounts, post, reverse, type AccountType, type Trx } from "./ledger";
+import { isUniqueViolation } from "../../db/faults";
 
 export const accountMessages = {
   dinerMissing: ledgerMessages.dinerMissing,
@@ -130,10 +131,6 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
   });
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string })?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-}
 
 /** Undoes a top-up: a reversal line and document naming it; once per top-up, and only while the money is there. */
 export async function reverseCharge(ctx: SessionContext, input: z.output<typeof reverseBody>) {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
 import { inLedgerTransaction, type Trx } from "./ledger";
+import { isUniqueViolation } from "../../db/faults";
 
 export const idempotencyMessages = {
   badKey: "Idempotency-Key 应为 1–100 个可见 ASCII 字符",
@@ -35,10 +36,6 @@ class Replay {
   constructor(readonly row: { request_hash: string; response: string }) {}
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string })?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
-}
 
 /**
  * Runs a money movement once per Idempotency-Key of the tenant (decision 017). The key is written first in the
