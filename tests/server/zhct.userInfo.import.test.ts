@@ -24,14 +24,14 @@ for (const dialect of dialects) {
       return result.body.data as Row;
     }
     /** A file laid out as the downloaded template, each row given by header label (without the `*`). */
-    async function file(rows: Array<Record<string, unknown>>): Promise<Uint8Array> {
+    async function file(rows: Array<Record<string, unknown>>): Promise<BodyInit> {
       const workbook = new ExcelJS.Workbook();
       const sheet = workbook.addWorksheet("数据");
       sheet.addRow(headers);
       for (const row of rows) sheet.addRow(headers.map((h) => row[h.replace(/\*$/, "")] ?? ""));
-      return new Uint8Array(await workbook.xlsx.writeBuffer());
+      return new Uint8Array(Buffer.from(await workbook.xlsx.writeBuffer()));
     }
-    async function importDiners(body: Uint8Array, dryRun: boolean, as = token) {
+    async function importDiners(body: BodyInit, dryRun: boolean, as = token) {
       const response = await app.api.handle(
         new Request(`${ORIGIN}${Z}/userInfo/import${dryRun ? "?dryRun=1" : ""}`, {
           method: "POST",
@@ -123,7 +123,7 @@ for (const dialect of dialects) {
       expect(accounts).toHaveLength(2 * 1_203);
       expect(accounts.every((a) => Number(a.balance) === 0)).toBe(true);
       const types = new Map<string, string[]>();
-      for (const a of accounts) types.set(a.user_code, [...(types.get(a.user_code) ?? []), a.account_type].sort());
+      for (const a of accounts) types.set(a.user_code, [...(types.get(a.user_code) ?? []), String(a.account_type)].sort());
       expect(types.size).toBe(1_203);
       expect([...types.values()].every((t) => t.join() === "cash,subsidy")).toBe(true);
 
