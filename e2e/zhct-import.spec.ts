@@ -70,3 +70,39 @@ test("import dishes: download the template, see the two bad rows with their reas
   for (const name of ["导入牛肉面", "导入刀削面", "导入凉皮", "导入肉夹馍"]) await expect(page.getByRole("cell", { name, exact: true })).toBeVisible();
   await expect(page.getByRole("cell", { name: "9.50" })).toBeVisible();
 });
+
+test("import diners: a bad phone is shown with its row, the fixed file imports, an imported diner has both accounts at 0.00", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const api = await apiAs(request, canteen.userName, canteen.password);
+  await signInFresh(page, canteen.userName, canteen.password, "/zhct/userinfo/index");
+  await page.getByRole("link", { name: "导入" }).click();
+  const dialog = page.getByRole("dialog", { name: "导入人员" });
+  await expect(dialog).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("link", { name: "下载导入模板" }).click()]);
+  const template = await readFile(await download.path());
+  const check = new ExcelJS.Workbook();
+  await check.xlsx.load(template as unknown as ArrayBuffer);
+  const headers = (check.worksheets[0].getRow(1).values as unknown[]).slice(1).map(String);
+  const row = (values: Record<string, string>) => headers.map((h) => values[h.replace(/\*$/, "")] ?? "");
+
+  const rows = [row({ 人员编号: "IMP-001", 姓名: "导入甲", 手机号: "13800000001" }), row({ 人员编号: "IMP-002", 姓名: "导入乙", 手机号: "12345" })];
+  await choose(page, await filled(template, rows));
+  await dialog.getByRole("button", { name: "检查" }).click();
+  await expect(dialog.getByTestId("import-summary")).toHaveText(/共 2 行，1 行正确，1 行有误/);
+  const errors = dialog.getByRole("table", { name: "有误的行" });
+  await expect(errors.getByRole("row").nth(1)).toContainText("3");
+  await expect(errors.getByRole("row").nth(1)).toContainText("手机号应为 1 开头的 11 位数字");
+  expect((await api.get("/api/v1/zhct/userInfo/findPage?userCode=IMP-")).data.total).toBe(0);
+
+  rows[1] = row({ 人员编号: "IMP-002", 姓名: "导入乙", 手机号: "13800000002" });
+  await choose(page, await filled(template, rows));
+  await dialog.getByRole("button", { name: "检查" }).click();
+  await expect(dialog.getByTestId("import-summary")).toHaveText("检查通过：共 2 行，可以导入。");
+  await dialog.getByRole("button", { name: "确认导入" }).click();
+  await expect(page.getByText("成功导入 2 条")).toBeVisible();
+
+  const found = await api.get("/api/v1/zhct/userInfo/findPage?userCode=IMP-002");
+  await page.goto(`/zhct/userinfo/account/${found.data.records[0].id as number}`);
+  await expect(page.getByTestId("account-cash")).toContainText("0.00");
+  await expect(page.getByTestId("account-subsidy")).toContainText("0.00");
+});

@@ -57,7 +57,7 @@ async function measure(dialect, databaseUrl) {
   const db = executor(dialect, databaseUrl);
   try {
     const token = await signIn();
-    const ctx = { dialect, databaseUrl, bareUrl: databaseUrl, token, auth: { Authorization: `Bearer ${token}` }, cookie: { Cookie: `Admin-Token=${token}` }, exec: db.exec };
+    const ctx = { dialect, databaseUrl, bareUrl: databaseUrl, pid: server.child.pid, token, auth: { Authorization: `Bearer ${token}` }, cookie: { Cookie: `Admin-Token=${token}` }, exec: db.exec };
     const mine = selected.filter((s) => !s.dialects || s.dialects.includes(dialect));
     for (const scenario of mine) if (scenario.setup) await scenario.setup(ctx);
     const runs = Object.fromEntries(mine.map((s) => [s.name, []]));
@@ -87,9 +87,10 @@ function table(results) {
     const rowsOf = (runs) => (runs?.length ? scenario.rows(scenario.once ? runs[0] : summarize(runs)) : null);
     const sqlite = rowsOf(results.sqlite?.[scenario.name]) ?? [];
     const postgres = rowsOf(results.postgres?.[scenario.name]);
+    const onPostgres = !scenario.dialects || scenario.dialects.includes("postgres");
     sqlite.forEach(([label, value], i) => {
       const other = results.postgres ? (postgres?.[i]?.[1] ?? "") : "not run";
-      lines.push(`| ${label} | ${value} | ${scenario.once ? "" : other} |`);
+      lines.push(`| ${label} | ${value} | ${onPostgres ? other : ""} |`);
     });
   }
   return lines.join("\n");
@@ -99,13 +100,15 @@ function table(results) {
 if (env.BENCH_BUILD !== "0") build();
 const started = Date.now();
 const sqliteFile = join(dir, "bench.db");
-await prepareSqlite(sqliteFile);
+// The chosen scenarios' own bulk rows (e.g. the ledger's lines) are seeded with the rest, before the server starts.
+const seeds = (dialect) => selected.flatMap((s) => (s.seed && (!s.dialects || s.dialects.includes(dialect)) ? s.seed(dialect) : []));
+await prepareSqlite(sqliteFile, seeds);
 const results = { sqlite: await measure("sqlite", sqliteFile) };
-if (env.BENCH_DATABASE_URL) results.postgres = await measure("postgres", await preparePostgres(env.BENCH_DATABASE_URL));
+if (env.BENCH_DATABASE_URL) results.postgres = await measure("postgres", await preparePostgres(env.BENCH_DATABASE_URL, seeds));
 const report = {
   date: new Date().toISOString(),
   node: process.version,
-  sizes: { users: USERS, operationLogRows: ROWS },
+  sizes: Object.assign({ users: USERS, operationLogRows: ROWS }, ...selected.map((s) => s.sizes ?? {})),
   load: { connections: CONNECTIONS, seconds: SECONDS, repeat: REPEAT },
   findPageQuery: FIND_PAGE_QUERY,
   results,

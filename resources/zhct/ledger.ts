@@ -17,7 +17,7 @@ export const userInfo = defineResource({
   scope: "tenant",
   labelField: "userName",
   defaultSort: { field: "userCode", dir: "asc" },
-  actions: ["create", "update", "export"],
+  actions: ["create", "update", "export", "import"],
   workflowActions: { audit: "审核" },
   rowLinks: [
     { action: "view", path: "account/:id", label: "账户" },

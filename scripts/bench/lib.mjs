@@ -33,12 +33,16 @@ export function build() {
   if (result.status !== 0) throw new Error("build failed");
 }
 
-export function startServer(databaseUrl) {
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+/**
+ * `npm start` on PORT; `{ port, args }` start another entry on the same build (e.g. react-router-serve), `stdout:
+ * "ignore"` drops a server's log lines (morgan writes one per request, which the bench would otherwise read under load).
+ */
+export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.mjs", "--no-build"], stdout = "pipe" } = {}) {
+  const child = spawn(process.execPath, args, {
     env: {
       ...env,
       NODE_ENV: "production",
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: "127.0.0.1",
       DATABASE_URL: databaseUrl,
       CANTEEN_CAPTCHA: "off",
@@ -46,10 +50,10 @@ export function startServer(databaseUrl) {
       CANTEEN_BENCH: "1",
       LOGIN_RATE_PER_MINUTE: "100000",
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", stdout, "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (c) => (output += c));
+  child.stdout?.on("data", (c) => (output += c));
   child.stderr.on("data", (c) => (output += c));
   return {
     child,
@@ -57,7 +61,7 @@ export function startServer(databaseUrl) {
       for (let i = 0; i < 240; i++) {
         if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
         try {
-          if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return;
+          if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
         } catch {
           // not yet
         }
@@ -69,28 +73,33 @@ export function startServer(databaseUrl) {
   };
 }
 
+/** SQL giving the rows i = 1…n (a column `i`), for seeding with set operations. */
+export const series = (dialect, n) =>
+  dialect === "sqlite"
+    ? `with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n}) select i from s`
+    : `select i from generate_series(1, ${n}) as i`;
+
+/** SQL text `prefix` followed by i zero-padded to `width` digits. */
+export const padded = (dialect, prefix, width) =>
+  dialect === "sqlite" ? `'${prefix}' || substr('0000000' || i, -${width})` : `'${prefix}' || lpad(i::text, ${width}, '0')`;
+
 // Large tables are filled with SQL set operations so seeding a million rows takes seconds.
 export function seedSql(dialect) {
-  const series = (n) =>
-    dialect === "sqlite"
-      ? `with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n}) select i from s`
-      : `select i from generate_series(1, ${n}) as i`;
   const now = Date.now();
-  const name = (prefix, width) =>
-    dialect === "sqlite" ? `'${prefix}' || substr('0000000' || i, -${width})` : `'${prefix}' || lpad(i::text, ${width}, '0')`;
+  const name = (prefix, width) => padded(dialect, prefix, width);
   return [
     `insert into tenant (id, tenant_name, tenant_code, status, created_at, updated_at) values (${OTHER_TENANT}, '第二租户', 'second', 1, ${now}, ${now}) on conflict do nothing`,
     `insert into "user" (tenant_id, id, user_name, password_hash, pwd_security_level, real_name, user_code, phone, sex, org_id, status, created_at, updated_at)
        select case when i % 10 = 0 then ${OTHER_TENANT} else ${TENANT} end, 100000 + i, ${name("bench", 6)},
               (select password_hash from "user" where id = 1), 2, ${name("职工", 6)}, ${name("U", 6)},
               ${name("1380000", 4)}, i % 2, null, case when i % 7 = 0 then 2 else 1 end, ${now} - i * 1000, ${now} - i * 1000
-       from (${series(USERS + Math.ceil(USERS / 9))}) as s`,
+       from (${series(dialect, USERS + Math.ceil(USERS / 9))}) as s`,
     `insert into login_name (user_name, tenant_id, user_id) select user_name, tenant_id, id from "user" where id > 100000`,
     `insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at)
        select ${TENANT}, 10000000 + i, 1, 'admin', 'zhct', 'zhct/mealOrder', i,
               case i % 3 when 0 then 'create' when 1 then 'update' else 'delete' end,
               '{"amount":[1200,1500]}', '127.0.0.1', ${now} - i * 60
-       from (${series(ROWS)}) as s`,
+       from (${series(dialect, ROWS)}) as s`,
   ];
 }
 
@@ -99,7 +108,8 @@ export async function assertPortFree() {
   if (answered) throw new Error(`port ${PORT} is already serving; stop that server or set BENCH_PORT`);
 }
 
-export async function prepareSqlite(file) {
+/** Migrates and seeds `file` afresh, then adds the bulk rows: seedSql's and the scenarios' `seed(dialect)` statements. */
+export async function prepareSqlite(file, more = () => []) {
   await assertPortFree();
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -110,12 +120,13 @@ export async function prepareSqlite(file) {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
-  db.transaction(() => seedSql("sqlite").forEach((s) => db.exec(s)))();
+  db.transaction(() => [...seedSql("sqlite"), ...more("sqlite")].forEach((s) => db.exec(s)))();
   db.exec("analyze");
   db.close();
 }
 
-export async function preparePostgres(url) {
+/** As prepareSqlite, in the schema `bench` of `url` (dropped first); returns the URL that selects the schema. */
+export async function preparePostgres(url, more = () => []) {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query("drop schema if exists bench cascade");
@@ -129,7 +140,7 @@ export async function preparePostgres(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query("set search_path = bench");
-  for (const statement of seedSql("postgres")) await client.query(statement);
+  for (const statement of [...seedSql("postgres"), ...more("postgres")]) await client.query(statement);
   await client.query("analyze");
   await client.end();
   return schemaUrl;
@@ -150,9 +161,11 @@ export async function signIn() {
   return token;
 }
 
-export function load(url, headers = {}, seconds = SECONDS) {
+/** GETs `url` under load; with `body` (a function), POSTs a fresh JSON body each request (e.g. a random diner). */
+export function load(url, headers = {}, seconds = SECONDS, body = undefined) {
+  const post = body ? { method: "POST", headers: { "Content-Type": "application/json", ...headers }, requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }] } : { headers };
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }, (error, result) => {
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, ...post }, (error, result) => {
       if (error) return reject(error);
       if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
       resolve({ rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 });
@@ -163,13 +176,14 @@ export function load(url, headers = {}, seconds = SECONDS) {
 /**
  * Cases measured in the order A B … B A, half the time each: the machine's speed drifts over a run (up to 2× on
  * these shared cores), and a case measured after the other would carry the drift into their ratio. A case is
- * `[url, headers, before]`; `before` (optional) runs before each of its measurements (e.g. switching seeded data).
+ * `[url, headers, before, body]`; `before` (optional) runs before each of its measurements (e.g. switching seeded
+ * data); `body` (optional) makes the case a POST of that function's result, as `load` does.
  */
 export async function loadRound(...cases) {
   const half = Math.max(1, Math.round(SECONDS / 2));
-  const measure = async ([url, headers, before], seconds) => {
+  const measure = async ([url, headers, before, body], seconds) => {
     if (before) await before();
-    return load(url, headers, seconds);
+    return load(url, headers, seconds, body);
   };
   // A second of each first, unmeasured, so none pays for warming the code paths.
   for (const c of cases) await measure(c, 1);
@@ -215,10 +229,19 @@ export function bareHandler(dialect, databaseUrl, { statements, answer, sequenti
     for (const statement of statements) results.push(await run(statement, results));
     return answer(results);
   };
-  const server = createServer(async (_req, res) => {
-    const body = JSON.stringify(await query());
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(body);
+  return serveBare(query);
+}
+
+/** A server on BARE_PORT answering each request with `respond(body)` as JSON (`body`: the request's JSON, if any). */
+export function serveBare(respond) {
+  const server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk) => (text += chunk));
+    req.on("end", async () => {
+      const body = JSON.stringify(await respond(text ? JSON.parse(text) : undefined));
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(body);
+    });
   });
   return new Promise((resolve) => server.listen(BARE_PORT, "127.0.0.1", () => resolve(server)));
 }
@@ -311,3 +334,8 @@ export async function runLighthouse(paths, token) {
   return results;
 }
 
+/** A process's resident memory now (kB), from /proc. */
+export function rssOf(pid) {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) : 0;
+}

@@ -9,7 +9,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import { idempotent } from "./idempotency";
-import { BusiType, ledgerMessages, ledgerSettings, openAccounts, post, reverse, type AccountType, type Trx } from "./ledger";
+import { BusiType, ledgerMessages, ledgerSettings, openAccounts, openAccountsOf, post, reverse, type AccountType, type Trx } from "./ledger";
 import { isUniqueViolation } from "../../db/faults";
 
 export const accountMessages = {
@@ -30,7 +30,7 @@ export const yuan = (fen: number) => (fen / 100).toFixed(2);
 
 // ---- Diners ---------------------------------------------------------------------------------------------------
 
-/** A diner opens with a cash and a subsidy account, in the create's transaction. */
+/** A diner opens with a cash and a subsidy account, in the create's (or the import's) transaction. */
 export const userInfoService: ResourceService = {
   beforeCreate(_ctx, values) {
     values.userStatus ??= "1";
@@ -38,6 +38,9 @@ export const userInfoService: ResourceService = {
   },
   async afterCreate(ctx, trx, record) {
     await openAccounts(trx as Trx, ctx.session.tenantId, record.id as number, ctx.now, ctx.session.userId);
+  },
+  async afterImport(ctx, trx, rows) {
+    await openAccountsOf(trx as Trx, ctx.session.tenantId, rows.map((r) => r.id as number), ctx.now, ctx.session.userId);
   },
 };
 
