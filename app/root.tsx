@@ -1,7 +1,7 @@
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import { Button, Center, MantineProvider, Stack, Text, Title, mantineHtmlProps } from "@mantine/core";
-import { lazy } from "react";
+import { lazy, useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { Deferred } from "./components/Deferred";
@@ -61,6 +61,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Marks the document once React has taken over the server's HTML: a control used before that works as plain HTML
+  // only (a picker does not open, a tick does not cascade), which browser tests must wait out.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { E2E_PORTS, e2eUsers } from "./support/servers";
+import { untilHydrated } from "./support/shell";
 
 /** Permission management (spec §2 /admin/auth): users under an org, their roles, and what a role's menus open. */
 
@@ -106,6 +107,7 @@ test("a user created under an org gets the org and roles; the generated password
 test("menus ticked for a role are exactly what its user sees after signing in again, and the API refuses the rest", async ({ page, browser }) => {
   await signInFresh(page, ADMIN.userName, ADMIN.password, `/admin/auth/role/assignMenu/${clerkRoleId}`);
   await expect(page.getByRole("heading", { name: "分配菜单 · e2e文员（e2e_clerk）" })).toBeVisible();
+  await untilHydrated(page);
   // Ticking a page ticks its buttons and the group above it; its delete button is then taken away again.
   await menuBox(page, "auth:org:view").check();
   await expect(menuBox(page, "auth:org:create")).toBeChecked();

@@ -2,16 +2,12 @@ import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
+import { pick } from "./support/shell";
 
 const { cashier } = e2eUsers;
 
 test.describe.configure({ mode: "serial" });
 
-/** Picks an option of a relation picker (a searchable Mantine Select) by its label. */
-async function pick(page: Page, label: string, option: string) {
-  await page.getByRole("textbox", { name: label }).click();
-  await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
-}
 
 const receiptField = (page: Page, label: string) => page.getByTestId("receipt").locator(`td[data-field="${label}"]`);
 

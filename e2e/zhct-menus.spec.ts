@@ -1,7 +1,8 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
+import { pick } from "./support/shell";
 
 const { canteen } = e2eUsers;
 /** A 2×2 PNG for the dish's picture. */
@@ -9,14 +10,6 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAw
 
 test.describe.configure({ mode: "serial" });
 
-/**
- * Picks an option of a relation picker (a searchable Mantine Select) by its label; `within` names the form when the
- * list's filter bar has a picker of the same name.
- */
-async function pick(page: Page, label: string, option: string, within: Page | Locator = page) {
-  await within.getByRole("textbox", { name: label }).click();
-  await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
-}
 
 async function save(page: Page, list: RegExp) {
   await page.getByRole("button", { name: "保存" }).click();

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signInFresh } from "./auth";
 
 /** Every journey of the shell runs at a desktop width and under the 992 px mobile breakpoint. */
@@ -34,7 +34,16 @@ export async function signInTo(page: Page, user: { userName: string; password: s
 /** The shell writes its tags cookie once React has taken over the server's page. */
 export async function hydrated(page: Page) {
   await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "Tags-View"), { timeout: 20_000 }).toBe(true);
+  await untilHydrated(page);
   await page.waitForLoadState("networkidle");
+}
+
+/**
+ * Waits until React has taken over the page now shown (the root marks `<html data-hydrated>`): scripts load after
+ * the first paint and after the shell data, so a picker clicked earlier does not open.
+ */
+export async function untilHydrated(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
 }
 
 /** Opens the main menu: the top bar on a desktop, the drawer on a phone. */
@@ -57,4 +66,14 @@ export async function gotoReady(page: Page, path: string) {
   await page.goto(path);
   await expect.poll(async () => decodeURIComponent((await cookie(page, "Tags-View")) ?? ""), { timeout: 20_000 }).toContain(path);
   await page.waitForLoadState("networkidle");
+}
+
+/**
+ * Picks an option of a relation picker (a searchable Mantine Select) by its label, once the page has hydrated;
+ * `within` names the form when the list's filter bar has a picker of the same name.
+ */
+export async function pick(page: Page, label: string, option: string, within: Page | Locator = page) {
+  await untilHydrated(page);
+  await within.getByRole("textbox", { name: label }).click();
+  await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
 }
