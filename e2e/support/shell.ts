@@ -74,6 +74,9 @@ export async function gotoReady(page: Page, path: string) {
  */
 export async function pick(page: Page, label: string, option: string, within: Page | Locator = page) {
   await untilHydrated(page);
-  await within.getByRole("textbox", { name: label }).click();
+  // Typed, as a user would among many rows: the picker searches the server (its first page may not hold the row).
+  const box = within.getByRole("textbox", { name: label });
+  await box.click();
+  await box.fill(option);
   await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
 }
