@@ -276,6 +276,12 @@ async function audit(ctx: SessionContext, input: z.output<typeof auditBody>) {
 }
 
 const C = "/api/v1/zhct";
+const CARD_MOVES = [
+  { action: "reportLoss", label: "挂失", summary: "挂失：正常 → 挂失（挂失的卡不能支付）", from: [CardStatus.NORMAL], to: CardStatus.LOST },
+  { action: "unlock", label: "解挂", summary: "解挂：挂失 → 正常", from: [CardStatus.LOST], to: CardStatus.NORMAL },
+  { action: "cancel", label: "注销", summary: "注销：正常或挂失 → 无效", from: [CardStatus.NORMAL, CardStatus.LOST], to: CardStatus.INVALID },
+];
+
 export const accountEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
@@ -309,30 +315,17 @@ export const accountEndpoints: Endpoint[] = [
     body: reverseBody,
     handle: (ctx, { body }) => reverseCharge(session(ctx), body),
   }),
-  endpoint({
-    method: "POST",
-    path: `${C}/userIcCard/reportLoss`,
-    summary: "挂失：正常 → 挂失（挂失的卡不能支付）",
-    access: permission(permissionCode(userIcCard, "reportLoss")),
-    body: cardIdBody,
-    handle: (ctx, { body }) => moveCard(session(ctx), body.id, "挂失", [CardStatus.NORMAL], CardStatus.LOST),
-  }),
-  endpoint({
-    method: "POST",
-    path: `${C}/userIcCard/unlock`,
-    summary: "解挂：挂失 → 正常",
-    access: permission(permissionCode(userIcCard, "unlock")),
-    body: cardIdBody,
-    handle: (ctx, { body }) => moveCard(session(ctx), body.id, "解挂", [CardStatus.LOST], CardStatus.NORMAL),
-  }),
-  endpoint({
-    method: "POST",
-    path: `${C}/userIcCard/cancel`,
-    summary: "注销：正常或挂失 → 无效",
-    access: permission(permissionCode(userIcCard, "cancel")),
-    body: cardIdBody,
-    handle: (ctx, { body }) => moveCard(session(ctx), body.id, "注销", [CardStatus.NORMAL, CardStatus.LOST], CardStatus.INVALID),
-  }),
+  // The card's status moves: one table, one endpoint each.
+  ...CARD_MOVES.map((move) =>
+    endpoint({
+      method: "POST",
+      path: `${C}/userIcCard/${move.action}`,
+      summary: move.summary,
+      access: permission(permissionCode(userIcCard, move.action)),
+      body: cardIdBody,
+      handle: (ctx, { body }) => moveCard(session(ctx), body.id, move.label, move.from, move.to),
+    }),
+  ),
   endpoint({
     method: "POST",
     path: `${C}/userIcCard/reissue`,
