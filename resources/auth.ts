@@ -51,7 +51,12 @@ export interface UserInfo {
   /** A super admin may switch tenants (the top bar offers it). */
   superAdmin: boolean;
   settings: UserSettings;
+  /** Changes exactly when `menuTreeList` or `dictItemList` does (decision 019). */
+  shellVersion: string;
 }
+
+/** `GET /api/v1/auth/user/brief`: the user info without the menus and dictionaries, for every page. */
+export type UserBrief = Omit<UserInfo, "menuTreeList" | "dictItemList">;
 
 /** Spec §5: login fields travel as `ENC:` followed by the base64 of their UTF-8 text. */
 export function encodeLoginField(value: string): string {

@@ -81,6 +81,8 @@ export interface ResourceDef {
   scope: "tenant" | "global";
   /** Only a super admin may use it (tenant management). */
   superOnly?: boolean;
+  /** Its rows shape what users' shells show (menus, roles, dictionaries): a write marks cached shells stale (decision 019). */
+  shellData?: boolean;
   fields: FieldDef[];
   /** The field that names a row in pickers and messages. */
   labelField: string;

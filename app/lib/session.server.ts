@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "react-router";
-import type { UserInfo } from "../../resources/auth";
-import { apiCall } from "./api.server";
+import type { UserBrief, UserInfo } from "../../resources/auth";
+import { apiCall, type ApiResult } from "./api.server";
 import { safeRedirect } from "../../resources/redirect";
 import { t } from "./messages";
 
@@ -70,9 +70,31 @@ export function requireUserInfo(request: Request, context: AppLoadContext): Prom
 
 const userInfoByRequest = new WeakMap<AppLoadContext, Promise<UserInfo>>();
 
+/**
+ * Menus and dictionaries by the API's shell version (decision 019): a page asks the API for the brief user info and
+ * takes the rest from here, so its cost does not grow with the menu. A version is a hash of the content, so an entry
+ * is never stale; a version not seen yet costs one full user-info call. Few versions exist at once (one per role set
+ * and dictionary change), the bound only keeps a long-running server's memory flat.
+ */
+const shellsByVersion = new Map<string, Pick<UserInfo, "menuTreeList" | "dictItemList">>();
+const MAX_SHELLS = 200;
+
+async function userInfoOf(request: Request, context: AppLoadContext): Promise<ApiResult<UserInfo | null>> {
+  const brief = await apiCall<UserBrief | null>(request, context, "GET", "/api/v1/auth/user/brief");
+  const shell = brief.status === 200 && brief.data ? shellsByVersion.get(brief.data.shellVersion) : undefined;
+  if (brief.status !== 200 || !brief.data) return { ...brief, data: null };
+  if (shell) return { ...brief, data: { ...brief.data, ...shell } };
+  const full = await apiCall<UserInfo | null>(request, context, "GET", "/api/v1/auth/user/info");
+  if (full.status === 200 && full.data) {
+    if (shellsByVersion.size >= MAX_SHELLS) shellsByVersion.delete(shellsByVersion.keys().next().value as string);
+    shellsByVersion.set(full.data.shellVersion, { menuTreeList: full.data.menuTreeList, dictItemList: full.data.dictItemList });
+  }
+  return full;
+}
+
 async function loadUserInfo(request: Request, context: AppLoadContext): Promise<UserInfo> {
   if (!hasTokenCookie(request)) throw redirect(loginPath(request));
-  const result = await apiCall<UserInfo | null>(request, context, "GET", "/api/v1/auth/user/info");
+  const result = await userInfoOf(request, context);
   let failure: string | null = null;
   if (result.status !== 200) failure = result.message || t.hasError;
   else if (!result.data) failure = t.verificationFailed;

@@ -7,11 +7,15 @@ import type { PageUser, ShellData } from "./shell-data";
 
 const screens = [...resources.map(screenNames), ...reportScreens.map((r) => ({ base: `${r.screenBase}/${r.screen}`, title: r.title }))];
 
-/** The user's shell data, its JSON text and version (a hash of that text: a changed menu is a new URL). */
-export function shellDataOf(user: UserInfo): { data: ShellData; text: string; version: string } {
-  const data: ShellData = { menuTreeList: user.menuTreeList, dictItemList: user.dictItemList, screens };
-  const text = JSON.stringify(data);
-  return { data, text, version: createHash("sha256").update(text).digest("base64url").slice(0, 22) };
+/** Screen names are part of the build, so their share of the version is computed once. */
+const screensHash = createHash("sha256").update(JSON.stringify(screens)).digest("base64url").slice(0, 16);
+
+/**
+ * The user's shell data and its version: the API's version of the menus and dictionaries with the screens'. The
+ * version names the content (a changed menu is a new URL), and costs nothing per page however large the menu.
+ */
+export function shellDataOf(user: UserInfo): { data: ShellData; version: string } {
+  return { data: { menuTreeList: user.menuTreeList, dictItemList: user.dictItemList, screens }, version: `${user.shellVersion}${screensHash}` };
 }
 
 /** Keeps the request's shell data for the server render and gives the page the user without it. */

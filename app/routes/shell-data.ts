@@ -16,7 +16,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   }
   const shell = shellDataOf(result.data);
   const current = shell.version === params.version;
-  return new Response(shell.text, {
+  return new Response(JSON.stringify(shell.data), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Cache-Control": current ? "private, max-age=31536000, immutable" : "no-store",

@@ -8,6 +8,7 @@ export const role = defineResource({
   table: "role",
   title: "角色",
   scope: "tenant",
+  shellData: true,
   labelField: "roleName",
   defaultSort: { field: "roleCode", dir: "asc" },
   actions: ["create", "update", "delete", "export"],

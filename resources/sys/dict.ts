@@ -9,6 +9,7 @@ export const dict = defineResource({
   table: "dict",
   title: "字典",
   scope: "global",
+  shellData: true,
   superOnly: true,
   labelField: "dictName",
   defaultSort: { field: "dictCode", dir: "asc" },

@@ -9,6 +9,7 @@ export const dictItem = defineResource({
   table: "dict_item",
   title: "字典项",
   scope: "global",
+  shellData: true,
   superOnly: true,
   labelField: "itemText",
   defaultSort: { field: "sort", dir: "asc" },

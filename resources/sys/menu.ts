@@ -12,6 +12,7 @@ export const menu = defineResource({
   table: "menu",
   title: "菜单",
   scope: "global",
+  shellData: true,
   superOnly: true,
   tree: true,
   labelField: "menuName",

@@ -9,6 +9,7 @@ export const subsystem = defineResource({
   table: "subsystem",
   title: "子系统",
   scope: "global",
+  shellData: true,
   superOnly: true,
   labelField: "sysName",
   defaultSort: { field: "sort", dir: "asc" },

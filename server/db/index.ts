@@ -21,6 +21,7 @@ import * as migration0019 from "./migrations/0019_zhct_settle";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
+import * as shellGeneration from "./migrations/0024_shell_generation";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "0017_zhct_message_outbox": migration0017,
   "0018_index_only_screens": indexOnlyScreens,
   "0019_zhct_settle": migration0019,
+  "0024_shell_generation": shellGeneration,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

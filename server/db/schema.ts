@@ -419,6 +419,13 @@ export interface Database extends Declared {
   captcha: CaptchaTable;
   idempotency_key: IdempotencyKeyTable;
   job_lease: JobLeaseTable;
+  shell_generation: ShellGenerationTable;
+}
+
+/** The counter of what users' shells show (migration 0024, decision 019). */
+export interface ShellGenerationTable {
+  id: number;
+  generation: number;
 }
 
 /** Which instance runs a background job until when (migration 0019, decision 022). */

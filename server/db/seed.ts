@@ -4,6 +4,7 @@ import { reportScreens, resources } from "../../resources/index";
 import { actionLabels, menuGroups } from "../../resources/modules";
 import { hashPassword, randomPassword } from "../auth/password";
 import { newId, type Db } from "./index";
+import { bumpShellGeneration } from "../modules/auth/shellCache";
 
 export const DEFAULT_TENANT_ID = 1;
 export const ADMIN_USER_ID = 1;
@@ -165,5 +166,7 @@ export async function seed(db: Db, options: { adminPassword?: string } = {}): Pr
       if (items.length) await trx.insertInto("dict_item").values(items).execute();
     }
   });
+  // A start may have brought menus or dictionaries (this seed, a migration) that instances still running have cached.
+  await bumpShellGeneration(db);
   return result;
 }

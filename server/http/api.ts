@@ -5,7 +5,7 @@ import { allowLoginAttempt } from "../auth/rateLimit";
 import { authEndpoints } from "../modules/auth/endpoints";
 import { authenticate, isAdmin } from "../modules/auth/session";
 import { messages } from "../modules/messages";
-import { permissionCodesFor } from "../modules/sys/menu";
+import { permissionCodesOf } from "../modules/auth/shellCache";
 import { sysEndpoints } from "../modules/sys/endpoints";
 import { shellEndpoints } from "../modules/shell";
 import { fileEndpoints } from "../modules/sys/files";
@@ -136,7 +136,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
         throw new ApiError(Status.FORBIDDEN, messages.auth.mustChangePassword);
       }
       if (access.kind === "permission" && !isAdmin(session)) {
-        const codes = await permissionCodesFor(services.db, session);
+        const codes = await permissionCodesOf(services.db, session);
         if (!codes.has(access.code)) throw new ApiError(Status.FORBIDDEN, messages.forbidden);
       }
     }

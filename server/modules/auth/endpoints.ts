@@ -9,7 +9,7 @@ import { messages } from "../messages";
 import { decodeLoginField } from "./session";
 import { login, logout } from "./session";
 import { modifyPassword } from "./password";
-import { getUserInfo } from "./userInfo";
+import { getUserBrief, getUserInfo } from "./userInfo";
 
 const encodedField = z.string().max(1000);
 /** Passwords may come as `ENC:` text like the login form sends them, or plain. */
@@ -68,6 +68,13 @@ export const authEndpoints: Endpoint[] = [
     summary: "当前登录用户信息",
     access: { kind: "session", beforePasswordChange: true },
     handle: (ctx) => getUserInfo(ctx.services.db, (ctx as SessionContext).session),
+  }),
+  endpoint({
+    method: "GET",
+    path: "/api/v1/auth/user/brief",
+    summary: "当前登录用户信息，不含菜单与字典（shellVersion 随二者变化，页面据此取缓存的菜单）",
+    access: { kind: "session", beforePasswordChange: true },
+    handle: (ctx) => getUserBrief(ctx.services.db, (ctx as SessionContext).session),
   }),
   endpoint({
     method: "POST",

@@ -7,6 +7,7 @@ import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { buildTree, menuRowsFor, superOnlyPermissions } from "../sys/menu";
 import { isAdmin, isSuper } from "./session";
+import { bumpShellGeneration } from "./shellCache";
 
 type AnyDb = ReturnType<typeof db>;
 
@@ -146,6 +147,7 @@ export async function assignMenus(ctx: SessionContext, roleId: number, menuIds: 
         .values(ids.map((menuId) => ({ tenant_id: tenantId, role_id: roleId, menu_id: menuId })))
         .execute();
     }
+    await bumpShellGeneration(trx);
     await recordOperation(trx, ctx, roleDef, roleId, "assignMenu", { menuIds: ids });
   });
   return { menuIds: ids };

@@ -2,8 +2,8 @@ import type { Db } from "../../db";
 import type { AuthSession } from "../../http/endpoint";
 import { isSuper } from "./session";
 import { ApiError, Status } from "../../http/envelope";
-import { defaultSettings, type UserInfo, type UserSettings } from "../../../resources/auth";
-import { buildTree, menuRowsFor } from "../sys/menu";
+import { defaultSettings, type UserBrief, type UserInfo, type UserSettings } from "../../../resources/auth";
+import { shellOf, type ShellOf } from "./shellCache";
 
 export function parseSettings(raw: string | null): UserSettings {
   if (!raw) return defaultSettings;
@@ -14,7 +14,17 @@ export function parseSettings(raw: string | null): UserSettings {
   }
 }
 
+/** The signed-in user without the shell's menus and dictionaries: what every page needs (decision 019). */
+export async function getUserBrief(db: Db, session: AuthSession): Promise<UserBrief> {
+  return (await userAndShell(db, session)).brief;
+}
+
 export async function getUserInfo(db: Db, session: AuthSession): Promise<UserInfo> {
+  const { brief, shell } = await userAndShell(db, session);
+  return { ...brief, menuTreeList: shell.menuTreeList, dictItemList: shell.dictItemList };
+}
+
+async function userAndShell(db: Db, session: AuthSession): Promise<{ brief: UserBrief; shell: ShellOf }> {
   const user = await db
     .selectFrom("user")
     .select([
@@ -31,20 +41,11 @@ export async function getUserInfo(db: Db, session: AuthSession): Promise<UserInf
     .where("user.id", "=", session.userId)
     .executeTakeFirst();
   if (!user) throw new ApiError(Status.TOKEN_EXPIRED, "Verification failed, please Login again.");
-  const [tenant, menus, dictItems] = await Promise.all([
+  const [tenant, shell] = await Promise.all([
     db.selectFrom("tenant").select(["id", "tenant_name"]).where("id", "=", session.tenantId).executeTakeFirstOrThrow(),
-    menuRowsFor(db, session),
-    db
-      .selectFrom("dict_item")
-      .innerJoin("dict", "dict.dict_code", "dict_item.dict_code")
-      .select(["dict_item.dict_code", "dict_item.item_value", "dict_item.item_text"])
-      .where("dict_item.status", "=", 1)
-      .where("dict.status", "=", 1)
-      .orderBy("dict_item.dict_code")
-      .orderBy("dict_item.sort")
-      .execute(),
+    shellOf(db, session),
   ]);
-  return {
+  const brief: UserBrief = {
     token: session.bearerToken,
     userId: user.id,
     userName: user.user_name,
@@ -54,11 +55,11 @@ export async function getUserInfo(db: Db, session: AuthSession): Promise<UserInf
     roles: session.roles,
     pwdSecurityLevel: user.pwd_security_level,
     navigationMode: user.navigation_mode,
-    menuTreeList: buildTree(menus),
-    dictItemList: dictItems.map((i) => ({ dictCode: i.dict_code, itemValue: i.item_value, itemText: i.item_text })),
+    shellVersion: shell.shellVersion,
     tenantId: tenant.id,
     tenantName: tenant.tenant_name,
     superAdmin: isSuper(session),
     settings: parseSettings(user.settings),
   };
+  return { brief, shell };
 }

@@ -13,6 +13,7 @@ import { assertUploaded } from "../sys/files";
 import { recordOperation } from "./operationLog";
 import { toColumns, toRecord, type Row } from "./rows";
 import { isUniqueViolation } from "../../db/faults";
+import { bumpShellGeneration } from "../auth/shellCache";
 
 // The engine builds queries for any declared table, so it works below Kysely's table typing.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -292,6 +293,7 @@ export async function createRecord(ctx: SessionContext, def: ResourceDef, input:
     db(ctx).transaction().execute(async (trx) => {
       await trx.insertInto(def.table).values(row).execute();
       await service?.afterCreate?.(ctx, trx, row, input);
+      if (def.shellData) await bumpShellGeneration(trx);
       await recordOperation(trx, ctx, def, id, "create", values);
     }),
   );
@@ -325,6 +327,7 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
     const result = await query.executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, messages.stale);
     await service?.afterUpdate?.(ctx, trx, { ...current, ...columns, updated_at: now }, current);
+    if (def.shellData) await bumpShellGeneration(trx);
     await recordOperation(trx, ctx, def, id, "update", changes);
   }));
   return toRecord(def, { ...current, ...columns, updated_at: now });
@@ -362,6 +365,7 @@ export async function deleteRecords(ctx: SessionContext, def: ResourceDef, ids: 
         await query.execute();
         await recordOperation(trx, ctx, def, row.id as number, "delete", toRecord(def, row));
       }
+      if (def.shellData) await bumpShellGeneration(trx);
     });
   } catch (error) {
     if (isForeignKeyViolation(error)) throw new ApiError(Status.CONFLICT, messages.referenced(def));

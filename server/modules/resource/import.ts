@@ -12,6 +12,7 @@ import { assertAllowed, db, type ResourceService } from "./engine";
 import { loadDicts } from "./export";
 import { operationRow } from "./operationLog";
 import type { Row } from "./rows";
+import { bumpShellGeneration } from "../auth/shellCache";
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's limits on bound values for any declared table. */
 const INSERT_BATCH = 200;
@@ -390,6 +391,7 @@ export async function importRows(
         .values(batch.map((row, i) => operationRow(ctx, def, row.id as number, "create", checked[start + i].values)))
         .execute();
     }
+    if (def.shellData) await bumpShellGeneration(trx);
     if (service?.afterImport) await service.afterImport(ctx, trx, records);
     else if (service?.afterCreate) for (const [i, row] of records.entries()) await service.afterCreate(ctx, trx, row, checked[i].values);
   });

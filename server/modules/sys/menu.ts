@@ -76,8 +76,3 @@ export async function menuRowsFor(db: Db, session: AuthSession, subsystemId?: nu
   return query.orderBy("menu.sort").orderBy("menu.id").execute();
 }
 
-/** Permission codes the user holds: those of its pages (view) and buttons (create, update, …). */
-export async function permissionCodesFor(db: Db, session: AuthSession): Promise<Set<string>> {
-  const rows = await menuRowsFor(db, session);
-  return new Set(rows.filter((r) => r.permission).map((r) => r.permission as string));
-}
