@@ -12,10 +12,10 @@ const screensHash = createHash("sha256").update(JSON.stringify(screens)).digest(
 
 /**
  * The user's shell data and its version: the API's version of the menus and dictionaries with the screens'. The
- * version names the content (a changed menu is a new URL), and costs nothing per page however large the menu.
+ * version names the content (a changed menu is a new URL), and costs the same per page however large the menu.
  */
 export function shellDataOf(user: UserInfo): { data: ShellData; version: string } {
-  return { data: { menuTreeList: user.menuTreeList, dictItemList: user.dictItemList, screens }, version: `${user.shellVersion}${screensHash}` };
+  return { data: { menuTreeList: user.menuTreeList, dictItemList: user.dictItemList, screens }, version: createHash("sha256").update(`${user.shellVersion}${screensHash}`).digest("base64url").slice(0, 22) };
 }
 
 /** Keeps the request's shell data for the server render and gives the page the user without it. */
