@@ -61,7 +61,6 @@ function currentSort(search: string): [string, string] {
 }
 
 const TR_CLASS = `${Table.classes.tr} mantine-Table-tr ${rowClasses.row}`;
-const TD_CLASS = `${Table.classes.td} mantine-Table-td ${rowClasses.cell}`;
 
 /**
  * The table's body rows, drawn here rather than by MRT (through `mantineTableBodyProps.children`). MRT draws each
@@ -73,12 +72,12 @@ const TD_CLASS = `${Table.classes.td} mantine-Table-td ${rowClasses.cell}`;
 function BodyRows({ table, fields, dicts, rowActions }: { table: MRT_TableInstance<Row>; fields: Map<string, FieldDef>; dicts: Record<string, DictOption[]>; rowActions: ResourceTableProps["rowActions"] }) {
   const nowrap = table.getState().density === "xs";
   return table.getRowModel().rows.map((row, index) => (
-    <tr key={row.id} className={TR_CLASS} data-with-row-border data-hover data-striped={index % 2 === 0 ? "odd" : "false"} data-selected={row.getIsSelected() || undefined}>
+    <tr key={row.id} className={TR_CLASS} data-with-row-border data-hover data-striped={index % 2 === 0 ? "odd" : "false"} data-selected={row.getIsSelected() || undefined} data-nowrap={nowrap || undefined}>
       {row.getVisibleCells().map((cell) => {
         const { id } = cell.column;
         const field = fields.get(id);
         return (
-          <td key={id} className={TD_CLASS} data-nowrap={nowrap || undefined}>
+          <td key={id}>
             {field ? (
               <FieldValue field={field} record={row.original} dicts={dicts} />
             ) : id === "mrt-row-select" ? (

@@ -18,9 +18,9 @@ export interface RowAction {
  */
 export function RowActions({ actions }: { actions: RowAction[] }) {
   return (
-    <div className={classes.actions}>
+    <div className={classes.actions} data-app-links>
       {actions.map((action) => (
-        <a key={action.key} href={action.to} data-app-link className={`mantine-focus-auto ${classes.action}`} data-tone={action.danger ? "red" : undefined}>
+        <a key={action.key} href={action.to} data-tone={action.danger ? "red" : undefined}>
           {action.label}
         </a>
       ))}
@@ -30,14 +30,15 @@ export function RowActions({ actions }: { actions: RowAction[] }) {
 
 /**
  * One click handler for the plain anchors of a list (row links, sort headers, paging): a plain left click on an
- * `a[data-app-link]` navigates in the app, as a router `Link` would. A list renders dozens of links, and each
+ * `a[data-app-link]` (or a link in a `[data-app-links]` container) navigates in the app, as a router `Link` would. A list renders dozens of links, and each
  * router `Link` costs hooks and context on the server; the anchors work before JavaScript loads.
  */
 export function useAppLinkNavigation() {
   const navigate = useNavigate();
   return (event: React.MouseEvent<HTMLElement>) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-app-link]");
+    // A row's links are marked once on their container: a hundred attributes less in every list's HTML.
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-app-link], [data-app-links] > a");
     if (!link || link.target) return;
     event.preventDefault();
     const url = new URL(link.href);
