@@ -28,9 +28,9 @@ export interface PayTypeOption {
   sort: number;
 }
 
-/** The dictionary's methods in its order: the server's items, or the built-in list while it has none. */
+/** The dictionary's methods in its order: the server's items in use, or the built-in list while it has none. */
 async function methods(db: Db | Trx): Promise<Array<{ value: string; label: string }>> {
-  const items = await db.selectFrom("dict_item").select(["item_value", "item_text"]).where("dict_code", "=", "userAccountFlag").execute();
+  const items = await db.selectFrom("dict_item").select(["item_value", "item_text"]).where("dict_code", "=", "userAccountFlag").where("status", "=", 1).orderBy("sort").orderBy("id").execute();
   if (items.length) return items.map((i) => ({ value: String(i.item_value), label: String(i.item_text) }));
   return builtInDicts.userAccountFlag.options;
 }
