@@ -1,4 +1,5 @@
 import { defineResource } from "../define";
+import { z } from "../z";
 
 /**
  * The payment methods a tenant accepts, and the diners' points (spec §2 /zhct paytype, useraccountintegraldetail;
@@ -88,4 +89,19 @@ export const userAccountIntegralDetail = defineResource({
     { name: "reason", label: "原因", type: "text", max: 200 },
     { name: "occurredAt", label: "时间", type: "datetime", required: true, filter: "range", sortable: true },
   ],
+});
+
+/** The 积分调整 form: whole points, up or down, and a reason; the same schema checks in the browser and the action. */
+export const POINTS_ADJUST_LIMIT = 1_000_000;
+export const pointsAdjustFormSchema = z.object({
+  userInfoId: z.string({ error: "请选择人员" }).regex(/^\d{1,16}$/, "请选择人员").transform(Number),
+  points: z
+    .string({ error: "请输入调整积分" })
+    .trim()
+    .regex(/^[+-]?\d{1,7}$/, "调整积分应为整数，增加填正数，扣减填负数，如 100 或 -50")
+    .transform(Number)
+    .refine((n) => n !== 0, "调整积分不能为 0")
+    .refine((n) => Math.abs(n) <= POINTS_ADJUST_LIMIT, `调整积分不能超过 ${POINTS_ADJUST_LIMIT}`),
+  reason: z.string({ error: "请输入调整原因" }).trim().min(1, "请输入调整原因").max(200, "调整原因不能超过 200 个字符"),
+  idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,100}$/, "请刷新页面后重试"),
 });

@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { permissionCode } from "../../../resources/define";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
-import { userAccountIntegralDetail } from "../../../resources/zhct/points";
+import { POINTS_ADJUST_LIMIT, userAccountIntegralDetail } from "../../../resources/zhct/points";
 import { newId, type Db, type Dialect } from "../../db";
 import { databaseFault, logDatabaseFault } from "../../db/faults";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
@@ -347,7 +347,7 @@ export function startPointsExpiryScheduler(db: Db, dialect: Dialect, everyMs = 1
 
 // ---- Manual adjustment ----------------------------------------------------------------------------------------
 
-export const ADJUST_LIMIT = 1_000_000;
+const ADJUST_LIMIT = POINTS_ADJUST_LIMIT;
 
 export const adjustBody = z.strictObject({
   userInfoId: fieldSchema({ name: "userInfoId", label: "人员", type: "relation", required: true, min: 1 }, false),
