@@ -766,6 +766,15 @@ export const paymentEndpoints: Endpoint[] = [
   }),
   endpoint({
     method: "POST",
+    path: "/api/v1/zhct/mealOrder/place",
+    resource: "zhct/mealOrder",
+    summary: "后台为人员下单（新增订单页）：参数与 cashier/pay 相同，来源记为后台 → { orderId, orderNo, amount, balance }；须带 Idempotency-Key",
+    access: permission(permissionCode(mealOrder, "place")),
+    body: payBody,
+    handle: (ctx, { body }) => pay(session(ctx), { ...(body as PayInput), source: "admin" }),
+  }),
+  endpoint({
+    method: "POST",
     path: "/api/v1/zhct/mealOrder/cancel",
     summary: "取消订单：按原支付账户原路退回（消费退回流水），退回已售数量；取消截止时间后需主管权限并填写原因；支持 Idempotency-Key",
     access: permission(permissionCode(mealOrder, "cancel")),
