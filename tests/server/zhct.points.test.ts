@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
-import { deduct, inLedgerTransaction, post, BusiType } from "../../server/modules/zhct/ledger";
+import { inLedgerTransaction } from "../../server/modules/zhct/ledger";
 import { enabledPayTypes, isPayTypeEnabled, payTypeMessages, refuseDisabledPayType } from "../../server/modules/zhct/payTypes";
-import { addMonths, earnPointsForOrder, expirePoints, PointsChange, pointsToExpire, takeBackPointsForOrder, type PointsOrder } from "../../server/modules/zhct/points";
+import { addMonths, earnPointsForOrder, expirePoints, PointsChange, pointsToExpire, takeBackPointsForOrder } from "../../server/modules/zhct/points";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
@@ -76,21 +76,15 @@ for (const dialect of dialects) {
       money: Number((await app.database.db.selectFrom("user_account_ledger").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n),
     });
 
-    /** A payment as the payment service makes it: the money taken and its hooks, in one transaction. */
-    async function pay(order: Omit<PointsOrder, "tenantId" | "id"> & { restaurantId?: number | null }, now = Date.now()) {
-      const full: PointsOrder = { tenantId, id: newId(), orderNo: `DD${uid()}`, ...order };
-      return inLedgerTransaction(app.database.db, app.database.dialect, async (trx) => {
-        await refuseDisabledPayType(trx, { tenantId, restaurantId: order.restaurantId ?? null, payFlag: order.payFlag });
-        await deduct(trx, { tenantId, userInfoId: order.userInfoId as number, amount: order.paidFen, payFlag: Number(order.payFlag), docType: "order", docId: full.id });
-        const earned = await earnPointsForOrder(trx, full, now);
-        return { order: full, earned };
-      });
+    /** A sale of an amount through the payment service (POST cashier/pay): its hooks earn the points. */
+    async function pay(userInfoId: unknown, amount: number, payFlag = 0, headers?: Record<string, string>) {
+      const result = await call(`${Z}/cashier/pay`, { userInfoId, amount, payFlag }, token, headers);
+      return result.body as Envelope & { data: { orderId: number; orderNo: string } };
     }
-    const cancel = (order: PointsOrder, refundFen: number, now = Date.now()) =>
-      inLedgerTransaction(app.database.db, app.database.dialect, async (trx) => {
-        await post(trx, { tenantId, userInfoId: order.userInfoId as number, accountType: "cash", amount: refundFen, busiType: BusiType.CONSUME_RETURN, payFlag: Number(order.payFlag), docType: "order", docId: order.id });
-        return takeBackPointsForOrder(trx, order, refundFen, now);
-      });
+    /** Points earned at a moment of our choosing (the expiry's tests): the afterPay hook's work, without the money. */
+    const earnAt = (userInfoId: unknown, paidFen: number, now: number) =>
+      inLedgerTransaction(app.database.db, app.database.dialect, (trx) => earnPointsForOrder(trx, { tenantId, id: newId(), orderNo: `DD${uid()}`, userInfoId: userInfoId as number, paidFen, payFlag: 0 }, now));
+    const orderCount = async () => Number((await app.database.db.selectFrom("meal_order").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 
     async function expectLinesEqualBalances() {
       const accounts = await app.database.db.selectFrom("user_integral_account").select(["tenant_id", "user_info_id", "balance"]).execute();
@@ -152,75 +146,84 @@ for (const dialect of dialects) {
     });
 
     test("a disabled method refuses the payment with 409 该支付方式未启用 and nothing is written", async () => {
-      const r = await restaurant();
-      await ok(`${Z}/payType/create`, { payFlag: "101", restaurantId: r, enabled: "0", sort: 0 });
+      await ok(`${Z}/payType/create`, { payFlag: "101", enabled: "0", sort: 0 });
       const d = await diner();
       await topUp(d.id, 5000);
-      const before = await counts();
-      const refused = await pay({ userInfoId: d.id as number, paidFen: 1200, payFlag: 101, restaurantId: r }).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(ApiError);
+      const before = { ...(await counts()), orders: await orderCount() };
+      const refused = await pay(d.id, 1200, 101);
       expect(refused).toMatchObject({ status: 409, message: "该支付方式未启用" });
-      expect(await counts()).toEqual(before);
+      expect({ ...(await counts()), orders: await orderCount() }).toEqual(before);
       expect(((await get(`${Z}/userAccount/findPage`, { userInfoId: d.id })).data as { records: Row[] }).records.find((a) => a.accountType === "cash")?.balance).toBe(5000);
       expect(await balance(d.id)).toBe(0);
-      // The same method elsewhere is accepted.
-      await pay({ userInfoId: d.id as number, paidFen: 1200, payFlag: 101, restaurantId: null });
+      // Another method is accepted; at a restaurant that enables 101 for itself, 101 is too.
+      expect((await pay(d.id, 1200, 0)).status).toBe(200);
+      const r = await restaurant();
+      await ok(`${Z}/payType/create`, { payFlag: "101", restaurantId: r, enabled: "1", sort: 0 });
+      await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => refuseDisabledPayType(trx, { tenantId, restaurantId: r, payFlag: 101 }));
+      const elsewhere = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => refuseDisabledPayType(trx, { tenantId, restaurantId: null, payFlag: "101" })).catch((e: unknown) => e);
+      expect(elsewhere).toBeInstanceOf(ApiError);
+      expect(elsewhere).toMatchObject({ status: 409, message: payTypeMessages.disabled });
     });
 
     test("a paid order earns ⌊yuan × points per yuan⌋ once; vouchers and tenants without a strategy earn nothing", async () => {
       const d = await diner();
       await topUp(d.id, 10_000);
-      const now = Date.now();
-      const { order, earned } = await pay({ userInfoId: d.id as number, paidFen: 1234, payFlag: 0 }, now);
-      expect(earned?.points).toBe(123);
+      const before = Date.now();
+      const key = `pay-${uid()}`;
+      const paid = await pay(d.id, 1234, 0, { "Idempotency-Key": key });
+      expect(paid.status, JSON.stringify(paid)).toBe(200);
       expect(await balance(d.id)).toBe(123);
       const [line] = await lines(d.id);
-      expect(line).toMatchObject({ changeType: String(PointsChange.EARN), points: 123, balanceAfter: 123, amount: 1234, orderNo: order.orderNo, orderId: order.id, expiresAt: addMonths(now, 1) });
-      // The hook run again for the same order (a retried payment) earns nothing more.
-      const again = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => earnPointsForOrder(trx, order, now));
+      expect(line).toMatchObject({ changeType: String(PointsChange.EARN), points: 123, balanceAfter: 123, amount: 1234, orderNo: paid.data.orderNo, orderId: paid.data.orderId });
+      expect(Number(line.expiresAt)).toBeGreaterThanOrEqual(addMonths(before, 1));
+      expect(Number(line.expiresAt)).toBeLessThanOrEqual(addMonths(Date.now(), 1));
+      // A retried payment (same key) and the hook run again for the same order earn nothing more.
+      expect(await pay(d.id, 1234, 0, { "Idempotency-Key": key })).toEqual(paid);
+      const again = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) =>
+        earnPointsForOrder(trx, { tenantId, id: paid.data.orderId, orderNo: paid.data.orderNo, userInfoId: d.id as number, paidFen: 1234, payFlag: 0 }),
+      );
       expect(again).toBeNull();
-      const voucher = await pay({ userInfoId: d.id as number, paidFen: 1500, payFlag: 3 });
-      expect(voucher.earned).toBeNull();
-      const few = await pay({ userInfoId: d.id as number, paidFen: 9, payFlag: 0 });
-      expect(few.earned).toBeNull();
+      // A birthday voucher (6) is not yuan spent; less than a point's worth earns nothing.
+      expect((await pay(d.id, 1500, 6)).status).toBe(200);
+      expect((await pay(d.id, 9, 0)).status).toBe(200);
       expect(await balance(d.id)).toBe(123);
 
       const od = await diner(other.token);
       await topUp(od.id, 1000, other.token);
-      const noStrategy = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => earnPointsForOrder(trx, { tenantId: other.tenantId, id: newId(), userInfoId: od.id as number, paidFen: 1000, payFlag: 0 }));
-      expect(noStrategy).toBeNull();
+      expect((await call(`${Z}/cashier/pay`, { userInfoId: od.id, amount: 1000, payFlag: 0 }, other.token)).body.status).toBe(200);
+      expect(await balance(od.id, other.token)).toBe(0);
     });
 
     test("cancelling takes back what the refunded part earned; spent points are not taken below zero", async () => {
       const d = await diner();
       await topUp(d.id, 100_000);
-      const { order } = await pay({ userInfoId: d.id as number, paidFen: 10_000, payFlag: 0 });
+      const first = await pay(d.id, 10_000);
       expect(await balance(d.id)).toBe(1000);
-      // A partial refund of 25 % takes 250; the rest of the order then takes the other 750.
-      expect(await cancel(order, 2500)).toMatchObject({ points: -250 });
+      const order = { tenantId, id: first.data.orderId, orderNo: first.data.orderNo };
+      // A part refund of 25 % takes 250 (the hook's rule: the order keeps ⌊earned × (paid − refunded) / paid⌋).
+      const part = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => takeBackPointsForOrder(trx, order, 2500));
+      expect(part).toMatchObject({ points: -250 });
       expect(await balance(d.id)).toBe(750);
-      expect(await cancel(order, 7500)).toMatchObject({ points: -750 });
+      // Cancelling the order takes the rest.
+      await ok(`${Z}/mealOrder/cancel`, { id: first.data.orderId });
       expect(await balance(d.id)).toBe(0);
-      // Refunded whole already: nothing more.
-      expect(await cancel(order, 100)).toBeNull();
+      expect((await lines(d.id)).filter((l) => l.changeType === String(PointsChange.CANCEL)).map((l) => [l.points, l.amount])).toEqual([[-750, 7500], [-250, 2500]]);
 
-      const { order: second } = await pay({ userInfoId: d.id as number, paidFen: 5000, payFlag: 0 });
+      const second = await pay(d.id, 5000);
       await ok(`${Z}/userAccountIntegralDetail/adjust`, { userInfoId: d.id, points: -400, reason: "兑换礼品" });
       expect(await balance(d.id)).toBe(100);
-      const short = await cancel(second, 5000);
-      expect(short).toMatchObject({ points: -100 });
+      await ok(`${Z}/mealOrder/cancel`, { id: second.data.orderId });
       expect(await balance(d.id)).toBe(0);
       const last = (await lines(d.id))[0];
-      expect(last).toMatchObject({ changeType: String(PointsChange.CANCEL), points: -100, balanceAfter: 0 });
+      expect(last).toMatchObject({ changeType: String(PointsChange.CANCEL), points: -100, balanceAfter: 0, orderNo: second.data.orderNo });
       expect(String(last.reason)).toMatch("应扣回 500 积分，积分余额不足，实扣 100");
     });
 
     test("the expiry writes off what is due once, however often and however many run it", async () => {
       const d = await diner();
-      await topUp(d.id, 100_000);
       const t0 = Date.now() - 40 * DAY;
-      await pay({ userInfoId: d.id as number, paidFen: 10_000, payFlag: 0 }, t0);
-      await pay({ userInfoId: d.id as number, paidFen: 3_000, payFlag: 0 }, t0 + 20 * DAY);
+      await earnAt(d.id, 10_000, t0);
+      await earnAt(d.id, 3_000, t0 + 20 * DAY);
       await ok(`${Z}/userAccountIntegralDetail/adjust`, { userInfoId: d.id, points: -300, reason: "兑换" });
       expect(await balance(d.id)).toBe(1000);
       const firstDue = addMonths(t0, 1);

@@ -14,6 +14,7 @@ import { recordOperation } from "../resource/operationLog";
 import { releaseJobLease, takeJobLease } from "./autoCharge";
 import { idempotent } from "./idempotency";
 import { inLedgerTransaction, type Trx } from "./ledger";
+import { addPaymentHooks } from "./payments";
 
 /**
  * The diners' points (decision 025). Like money, a balance changes only through `postPoints`: one line with the
@@ -203,9 +204,16 @@ export async function earnPointsForOrder(trx: Trx, order: PointsOrder, now = Dat
  * and the line says what was due: the rest is forgiven. A cancellation line of 0 points still records the refund,
  * so later partial refunds count from it.
  */
-export async function takeBackPointsForOrder(trx: Trx, order: Pick<PointsOrder, "tenantId" | "id" | "orderNo">, refundFen: number, now = Date.now()): Promise<{ id: number; points: number } | null> {
+export async function takeBackPointsForOrder(
+  trx: Trx,
+  order: Pick<PointsOrder, "tenantId" | "id" | "orderNo">,
+  refundFen: number,
+  now = Date.now(),
+  /** The order's refunds in all, this one included, when the order keeps them (partial refunds this hook did not see count too). */
+  refundedTotal?: number,
+): Promise<{ id: number; points: number } | null> {
   const refund = Math.trunc(Number(refundFen));
-  if (!(refund > 0)) return null;
+  if (!(refund > 0) && refundedTotal === undefined) return null;
   const lines = await trx
     .selectFrom("user_account_integral_detail")
     .select(["user_info_id", "change_type", "points", "amount"])
@@ -219,7 +227,8 @@ export async function takeBackPointsForOrder(trx: Trx, order: Pick<PointsOrder, 
   const paid = Number(earn.amount);
   const before = Math.min(paid, lines.filter((l) => Number(l.change_type) === PointsChange.CANCEL).reduce((s, l) => s + Number(l.amount ?? 0), 0));
   if (before >= paid) return null;
-  const after = Math.min(paid, before + refund);
+  const after = Math.min(paid, refundedTotal ?? before + refund);
+  if (after <= before) return null;
   const keep = (refunded: number) => Math.floor((earned * (paid - refunded)) / paid);
   const due = keep(before) - keep(after);
   const balance = await pointsBalance(trx, order.tenantId, earn.user_info_id);
@@ -238,6 +247,18 @@ export async function takeBackPointsForOrder(trx: Trx, order: Pick<PointsOrder, 
   });
   return { id: line.id, points: -taken };
 }
+
+// An order paid through the ledger earns on what it took; one paid otherwise (a meal ticket) earns nothing. A
+// cancellation counts from the order's own refunded total, so part refunds made without this hook are not lost.
+addPaymentHooks({
+  async afterPay(trx, order) {
+    if (order.paidBy.kind !== "ledger") return;
+    await earnPointsForOrder(trx, { tenantId: order.tenantId, id: order.id, orderNo: order.orderNo, userInfoId: order.userInfoId, paidFen: order.paidAmount, payFlag: order.payFlag });
+  },
+  async afterCancel(trx, order, refundFen) {
+    await takeBackPointsForOrder(trx, order, refundFen, Date.now(), order.refundedAmount);
+  },
+});
 
 // ---- Expiry ---------------------------------------------------------------------------------------------------
 
