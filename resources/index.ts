@@ -31,6 +31,8 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
+import { mealOrder, mealOrderItem } from "./zhct/orders";
+import { payType, userAccountIntegralDetail, userIntegralAccount } from "./zhct/points";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -40,6 +42,8 @@ export const zhctResources = [
   userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
   autoChargeSetting, autoChargeRun, autoChargeGrant, userAccountMonthSettle,
   payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
+  mealOrder, mealOrderItem,
+  payType, userIntegralAccount, userAccountIntegralDetail,
 ] as const;
 
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */

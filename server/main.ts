@@ -12,6 +12,7 @@ import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { startOutboxDispatcher } from "./modules/zhct/outbox";
 import { startAutoChargeScheduler } from "./modules/zhct/autoCharge";
+import { startPointsExpiryScheduler } from "./modules/zhct/points";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
@@ -169,9 +170,12 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const dispatcher = startOutboxDispatcher(database.db);
   // Monthly subsidy grants run by themselves on their day; a job lease lets one instance at a time run them.
   const scheduler = startAutoChargeScheduler(database.db, database.dialect);
+  // Points past their strategy's expiry are written off by one instance at a time (a job lease of its own).
+  const pointsExpiry = startPointsExpiryScheduler(database.db, database.dialect);
   const release = async () => {
     await dispatcher.stop();
     await scheduler.stop().catch(() => {});
+    await pointsExpiry.stop().catch(() => {});
     await lease?.release().catch((error: unknown) => logDatabaseFault(error));
     await database.close();
   };

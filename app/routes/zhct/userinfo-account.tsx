@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { IconArrowLeft, IconCash, IconCreditCard, IconReceiptRefund } from "@tabler/icons-react";
+import { userAccountIntegralDetail } from "../../../resources/zhct/points";
 import { data, Link, useLocation } from "react-router";
 import { permissionCode } from "../../../resources/define";
 import { dictLabel } from "../../../resources/dicts";
@@ -27,10 +28,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (diner.status !== 200) throw data(diner.message, { status: 404 });
   const pageNum = /^\d{1,5}$/.test(url.searchParams.get("pageNum") ?? "") ? url.searchParams.get("pageNum") : "1";
   const pageSize = PAGE_SIZES.has(url.searchParams.get("pageSize") ?? "") ? url.searchParams.get("pageSize") : "20";
-  const [accounts, cards, ledger] = await Promise.all([
+  const [accounts, cards, ledger, points] = await Promise.all([
     apiCall<Page>(request, context, "GET", "/api/v1/zhct/userAccount/findPage", { query: { userInfoId: params.id, pageSize: 10 } }),
     apiCall<Page>(request, context, "GET", "/api/v1/zhct/userIcCard/findPage", { query: { userInfoId: params.id, pageSize: 10 } }),
     apiCall<Page>(request, context, "GET", "/api/v1/zhct/userAccountLedger/findPage", { query: { userInfoId: params.id, pageNum, pageSize } }),
+    apiCall<Page>(request, context, "GET", "/api/v1/zhct/userIntegralAccount/findPage", { query: { userInfoId: params.id } }),
   ]);
   return {
     diner: diner.data,
@@ -38,6 +40,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     accounts: [...(accounts.data?.records ?? [])].sort((a, b) => String(a.accountType).localeCompare(String(b.accountType))),
     cards: cards.data?.records ?? [],
     ledger: ledger.status === 200 ? ledger.data : { records: [], total: 0, pageNum: 1, pageSize: 20 },
+    // Null when the user may not see points: the card is left out. No account yet is 0 points.
+    points: points.status === 200 ? Number(points.data.records[0]?.balance ?? 0) : null,
   };
 }
 
@@ -46,11 +50,12 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function UserInfoAccount({ loaderData }: Route.ComponentProps) {
-  const { diner, accounts, cards, ledger } = loaderData;
+  const { diner, accounts, cards, ledger, points } = loaderData;
   const dicts = useDicts();
   const can = usePermissions();
   const location = useLocation();
   const charge = `${userAccountCharge.screenBase}/${userAccountCharge.screen}`;
+  const pointsBase = `${userAccountIntegralDetail.screenBase}/${userAccountIntegralDetail.screen}`;
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -78,7 +83,7 @@ export default function UserInfoAccount({ loaderData }: Route.ComponentProps) {
           </Button>
         </Group>
       </Group>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: points === null ? 3 : 4 }}>
         {accounts.map((a) => (
           <Card key={String(a.id)} withBorder radius="md" padding="lg" data-testid={`account-${String(a.accountType)}`}>
             <Text size="sm" c="dimmed">
@@ -103,6 +108,28 @@ export default function UserInfoAccount({ loaderData }: Route.ComponentProps) {
             </Group>
           ))}
         </Card>
+        {points !== null && (
+          <Card withBorder radius="md" padding="lg" data-testid="account-points">
+            <Group justify="space-between" align="flex-start">
+              <Text size="sm" c="dimmed">
+                积分
+              </Text>
+              <Group gap={4}>
+                <Button component={Link} to={`${pointsBase}/index?userInfoId=${String(diner.id)}`} variant="subtle" size="compact-xs">
+                  明细
+                </Button>
+                {can(permissionCode(userAccountIntegralDetail, "adjust")) && (
+                  <Button component={Link} to={`${pointsBase}/adjust?userInfoId=${String(diner.id)}`} variant="subtle" size="compact-xs">
+                    调整
+                  </Button>
+                )}
+              </Group>
+            </Group>
+            <Text fz={28} fw={600}>
+              {points} <Text span size="sm">分</Text>
+            </Text>
+          </Card>
+        )}
       </SimpleGrid>
       <Title order={4}>账户流水</Title>
       <Paper withBorder radius="md" style={{ overflow: "hidden" }}>
