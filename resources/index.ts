@@ -31,6 +31,7 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
+import { cashier, cashierPrint } from "./zhct/cashier";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -78,4 +79,5 @@ export function resourceForPath(pathname: string): ResourceDef | undefined {
 }
 
 /** Report screens (no table of their own): menu pages with a view permission. */
-export const reportScreens: ReportScreen[] = [chargeDailyReport, userInfoDept];
+export const reportScreens: ReportScreen[] = [chargeDailyReport, userInfoDept,
+  cashier, cashierPrint];
