@@ -178,6 +178,8 @@ function SaleForm({ counter, idempotencyKey, result }: { counter: Counter; idemp
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const formRef = useRef<HTMLFormElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
+  /** Set by the first submit of this sale: a second Enter before the answer is dropped (the form is drawn anew after). */
+  const sent = useRef(false);
   const kept = result?.kept ?? { qty: {}, amount: "", payFlag: "0" };
   const initialCode = result?.outcome === "identified" ? result.code : "";
   const [shown, setShown] = useState<Shown>(shownOf(result));
@@ -208,6 +210,7 @@ function SaleForm({ counter, idempotencyKey, result }: { counter: Counter; idemp
   function clearAll() {
     const form = formRef.current;
     if (!form) return;
+    sent.current = false;
     for (const dish of dishes) {
       const input = qtyInput(dish.foodId);
       if (input) input.value = "0";
@@ -283,7 +286,17 @@ function SaleForm({ counter, idempotencyKey, result }: { counter: Counter; idemp
   const lines = dishes.filter((d) => Number(picked.qty[d.foodId] ?? 0) > 0);
 
   return (
-    <Form method="post" ref={formRef} onChange={readForm} className={classes.sale} aria-label="收款">
+    <Form
+      method="post"
+      ref={formRef}
+      onChange={readForm}
+      onSubmit={(event) => {
+        if (sent.current) event.preventDefault();
+        sent.current = true;
+      }}
+      className={classes.sale}
+      aria-label="收款"
+    >
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <input type="hidden" name="restaurantId" value={String(counter.restaurantId ?? "")} />
       <input type="hidden" name="mealTimesId" value={String(counter.mealTimesId)} />
