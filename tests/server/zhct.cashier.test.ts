@@ -153,7 +153,7 @@ for (const dialect of dialects) {
       // The diner's own code still finds the diner, showing the lost card.
       expect((await get(`${Z}/cashier/lookup`, { code: diner.userCode as string })).data).toMatchObject({ card: { cardNo, cardStatus: "2" } });
       await ok(`${Z}/userIcCard/cancel`, { id: card.id });
-      expect(await get(`${Z}/cashier/lookup`, { code: cardNo })).toMatchObject({ status: 409, message: "卡已注销" });
+      expect(await get(`${Z}/cashier/lookup`, { code: cardNo })).toMatchObject({ status: 409, message: "卡已注销/无效" });
     });
 
     test("lookup refuses what is not there or not a code, and another tenant's cards and diners are not there", async () => {
@@ -175,6 +175,66 @@ for (const dialect of dialects) {
       expect(theirCounter.restaurants.map((r) => r.id)).not.toContain(restaurant);
       expect((await get(`${Z}/cashier/counter`, { restaurantId: restaurant }, other.token)).data).not.toMatchObject({ restaurantId: restaurant });
       expect((await get(`${Z}/cashier/lookup`, { code: theirCard }, "")).status).toBe(401);
+    });
+
+    test("the print summary's totals, by payment method and by meal time, equal the sums of the counter's orders; filters and bad times", async () => {
+      const diner = await ok(`${Z}/userInfo/create`, { userCode: `S${uid()}`, userName: "汇总" });
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: diner.id, amount: 100_000 });
+      const cardNo = `S${uid()}`.toUpperCase();
+      await ok(`${Z}/userIcCard/create`, { cardNo, userInfoId: diner.id, cardType: "1" });
+      const pay = async (body: Row) => {
+        const result = await app.call<unknown>("POST", `${Z}/cashier/pay`, { token, body, headers: { "Idempotency-Key": `p-${uid()}` } });
+        expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
+        return result.body.data as { orderId: number; amount: number };
+      };
+      const first = await pay({ cardNo, items: [{ foodId: braised.id, quantity: 2 }], mealTimesId: allDay.id });
+      await pay({ userInfoId: diner.id, items: [{ foodId: greens.id, quantity: 1 }], mealTimesId: allDay.id, payFlag: 1 });
+      await pay({ cardNo, amount: 350, payFlag: 2 });
+      await pay({ cardNo, amount: 120 });
+      await ok(`${Z}/mealOrder/cancel`, { id: first.orderId, reason: "点错" });
+
+      type Summary = { totals: Row; byPayFlag: Row[]; byMealTime: Row[]; cashiers: Array<{ id: number; name: string }>; from: string; to: string };
+      const summary = (await get(`${Z}/cashierPrint/summary`)).data as Summary;
+      const today = dayOf(Date.now());
+      expect(summary.from).toBe(`${today}T00:00`);
+      // The same figures straight from the orders.
+      const orders = await app.database.db.selectFrom("meal_order").select(["pay_flag", "meal_times_id", "paid_amount", "refunded_amount", "cashier_id"]).where("tenant_id", "=", 1).where("order_source", "=", "cashier").execute();
+      const sum = (rows: typeof orders) => {
+        const amount = rows.reduce((s, o) => s + Number(o.paid_amount), 0);
+        const refunded = rows.reduce((s, o) => s + Number(o.refunded_amount), 0);
+        return { count: rows.length, amount, refundCount: rows.filter((o) => Number(o.refunded_amount) > 0).length, refunded, net: amount - refunded };
+      };
+      expect(summary.totals).toEqual(sum(orders));
+      expect(summary.totals).toEqual({ count: 4, amount: 2400 + 550 + 350 + 120, refundCount: 1, refunded: 2400, net: 550 + 350 + 120 });
+      expect(summary.byPayFlag).toEqual(["0", "1", "2"].map((flag) => ({ payFlag: flag, ...sum(orders.filter((o) => String(o.pay_flag) === flag)) })));
+      expect(summary.byMealTime.map((r) => [r.name, r.count, r.amount, r.refunded, r.net])).toEqual([
+        ["全天", 2, 2950, 2400, 550],
+        ["不限餐次", 2, 470, 0, 470],
+      ]);
+      const admin = summary.cashiers.find((c) => c.name === "admin");
+      expect(admin).toBeDefined();
+
+      const mine = (await get(`${Z}/cashierPrint/summary`, { cashierId: admin?.id ?? 0 })).data as Summary;
+      expect(mine.totals).toEqual(summary.totals);
+      expect(((await get(`${Z}/cashierPrint/summary`, { cashierId: 123 })).data as Summary).totals).toEqual({ count: 0, amount: 0, refundCount: 0, refunded: 0, net: 0 });
+      const atRestaurant = (await get(`${Z}/cashierPrint/summary`, { restaurantId: restaurant })).data as Summary & { restaurantName: string };
+      const restaurantOrders = await app.database.db.selectFrom("meal_order").select(["pay_flag", "meal_times_id", "paid_amount", "refunded_amount", "cashier_id"]).where("tenant_id", "=", 1).where("order_source", "=", "cashier").where("restaurant_id", "=", restaurant).execute();
+      expect(atRestaurant.totals).toEqual(sum(restaurantOrders));
+      expect(atRestaurant.totals.count).toBeGreaterThanOrEqual(2);
+      // A period before the sales holds none of them; another tenant sees none of ours.
+      expect(((await get(`${Z}/cashierPrint/summary`, { from: "2020-01-01T00:00", to: "2020-01-01T08:00" })).data as Summary).totals).toMatchObject({ count: 0 });
+      expect(((await get(`${Z}/cashierPrint/summary`, {}, other.token)).data as Summary).totals).toMatchObject({ count: 0, amount: 0 });
+
+      const field = async (query: Row, name: string, message: string) => {
+        const body = await get(`${Z}/cashierPrint/summary`, query);
+        expect(body.status, JSON.stringify(body)).toBe(400);
+        expect((body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[name]?.join()).toContain(message);
+      };
+      await field({ from: "2026-02-30T08:00" }, "from", "时间格式应为 2026-05-01T08:00");
+      await field({ to: "tomorrow" }, "to", "时间格式应为");
+      await field({ from: `${today}T12:00`, to: `${today}T08:00` }, "from", "开始时间应早于结束时间");
+      await field({ from: "2026-01-01T00:00", to: "2026-03-01T00:00" }, "from", "时间范围最多 31 天");
+      expect((await get(`${Z}/cashierPrint/summary`, { cashierId: "1e400" })).status).toBe(400);
     });
   });
 }

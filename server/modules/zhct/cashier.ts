@@ -8,6 +8,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { ApiError, Status } from "../../http/envelope";
 import { findByDate } from "./menus";
 import { dayOf } from "./months";
+import { paymentMessages } from "./payments";
 
 /**
  * The cashier screen's reads (decision 023): which restaurant, meal time and dishes the counter sells now, and who a
@@ -17,9 +18,9 @@ import { dayOf } from "./months";
 
 export const cashierMessages = {
   notFound: (code: string) => `未找到卡号或人员编号「${code}」`,
-  cardLost: "卡已挂失",
-  cardInvalid: "卡已注销",
-  noRestaurant: "没有可收银的餐厅，请先在机构管理中添加餐厅",
+  // The pay service's words: the counter refuses a card as a payment would.
+  cardLost: paymentMessages.cardLost,
+  cardInvalid: paymentMessages.cardInvalid,
 };
 
 const CardStatus = { INVALID: 0, NORMAL: 1, LOST: 2 } as const;
@@ -38,6 +39,9 @@ export async function enabledPayFlags(_db: Db, _tenantId: number): Promise<Array
 
 /** `HH:mm` of a moment, China time (meal times are the canteen's wall clock, decision 022). */
 export const clockOf = (at: number) => new Date(at + OFFSET_MS).toISOString().slice(11, 16);
+
+/** As the pay service judges it: [begin, end), a meal time past midnight (22:00–02:00) wrapping. */
+const isOpen = (begin: string, end: string, clock: string) => (begin <= end ? clock >= begin && clock < end : clock >= begin || clock < end);
 
 const id = (name: string, label: string) => fieldSchema({ name, label, type: "relation" }, false);
 
@@ -93,7 +97,7 @@ export async function counter(db: Db, tenantId: number, userId: number, input: {
       .execute()
   ).map((m) => ({ id: m.id, name: m.meal_time_name, mealType: String(m.meal_type), beginTime: m.begin_time, endTime: m.end_time }));
   // Meal times of a restaurant never overlap (half-open), so at most one is open.
-  const open = mealTimes.find((m) => m.beginTime <= clock && clock < m.endTime);
+  const open = mealTimes.find((m) => isOpen(m.beginTime, m.endTime, clock));
   const chosen = input.mealTimesId === 0 ? undefined : (mealTimes.find((m) => m.id === input.mealTimesId) ?? open);
   let dishes: CounterDish[] = [];
   if (chosen) {
