@@ -214,9 +214,17 @@ for (const dialect of dialects) {
       const admin = summary.cashiers.find((c) => c.name === "admin");
       expect(admin).toBeDefined();
 
+      const field = async (query: Row, name: string, message: string) => {
+        const body = await get(`${Z}/cashierPrint/summary`, query);
+        expect(body.status, JSON.stringify(body)).toBe(400);
+        expect((body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[name]?.join()).toContain(message);
+      };
       const mine = (await get(`${Z}/cashierPrint/summary`, { cashierId: admin?.id ?? 0 })).data as Summary;
       expect(mine.totals).toEqual(summary.totals);
-      expect(((await get(`${Z}/cashierPrint/summary`, { cashierId: 123 })).data as Summary).totals).toEqual({ count: 0, amount: 0, refundCount: 0, refunded: 0, net: 0 });
+      await field({ cashierId: 123 }, "cashierId", "所选收银员不存在");
+      await field({ restaurantId: 123 }, "restaurantId", "所选餐厅不存在");
+      // Another tenant's user is no cashier here.
+      await field({ cashierId: other.adminUserId }, "cashierId", "所选收银员不存在");
       const atRestaurant = (await get(`${Z}/cashierPrint/summary`, { restaurantId: restaurant })).data as Summary & { restaurantName: string };
       const restaurantOrders = await app.database.db.selectFrom("meal_order").select(["pay_flag", "meal_times_id", "paid_amount", "refunded_amount", "cashier_id"]).where("tenant_id", "=", 1).where("order_source", "=", "cashier").where("restaurant_id", "=", restaurant).execute();
       expect(atRestaurant.totals).toEqual(sum(restaurantOrders));
@@ -225,11 +233,6 @@ for (const dialect of dialects) {
       expect(((await get(`${Z}/cashierPrint/summary`, { from: "2020-01-01T00:00", to: "2020-01-01T08:00" })).data as Summary).totals).toMatchObject({ count: 0 });
       expect(((await get(`${Z}/cashierPrint/summary`, {}, other.token)).data as Summary).totals).toMatchObject({ count: 0, amount: 0 });
 
-      const field = async (query: Row, name: string, message: string) => {
-        const body = await get(`${Z}/cashierPrint/summary`, query);
-        expect(body.status, JSON.stringify(body)).toBe(400);
-        expect((body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[name]?.join()).toContain(message);
-      };
       await field({ from: "2026-02-30T08:00" }, "from", "时间格式应为 2026-05-01T08:00");
       await field({ to: "tomorrow" }, "to", "时间格式应为");
       await field({ from: `${today}T12:00`, to: `${today}T08:00` }, "from", "开始时间应早于结束时间");

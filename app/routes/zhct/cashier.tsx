@@ -130,6 +130,7 @@ export default function Cashier({ loaderData, actionData }: Route.ComponentProps
               name="mealTimesId"
               aria-label="餐次"
               size="sm"
+              w={250}
               defaultValue={String(counter.mealTimesId)}
               data={[
                 ...counter.mealTimes.map((m) => ({ value: String(m.id), label: `${m.name} ${m.beginTime}–${m.endTime}${m.id === counter.openMealTimesId ? "（当前）" : ""}` })),

@@ -18,6 +18,8 @@ export const cashierReportMessages = {
   time: "时间格式应为 2026-05-01T08:00",
   range: "开始时间应早于结束时间",
   tooLong: "时间范围最多 31 天",
+  restaurant: "所选餐厅不存在",
+  cashier: "所选收银员不存在",
 };
 
 const OFFSET_MS = 8 * 3600_000;
@@ -69,6 +71,9 @@ export async function cashierSummary(db: Db, tenantId: number, input: z.output<t
   if (end - start > 31 * DAY_MS) throw fieldError("from", cashierReportMessages.tooLong);
   const restaurantId = (input.restaurantId as number | null | undefined) || null;
   const cashierId = (input.cashierId as number | null | undefined) || null;
+  // Filters name rows of this tenant: another's id is refused, never echoed back.
+  const cashierUser = cashierId ? await db.selectFrom("user").select(["id", "user_name"]).where("tenant_id", "=", tenantId).where("id", "=", cashierId).executeTakeFirst() : null;
+  if (cashierId && !cashierUser) throw fieldError("cashierId", cashierReportMessages.cashier);
 
   const inRange = db.selectFrom("meal_order").where("tenant_id", "=", tenantId).where("order_source", "=", SOURCE).where("paid_at", ">=", start).where("paid_at", "<", end);
   let orders = inRange;
@@ -90,6 +95,7 @@ export async function cashierSummary(db: Db, tenantId: number, input: z.output<t
     inRange.select(["cashier_id", (eb) => eb.fn.max("cashier_name").as("name")]).where("cashier_id", "is not", null).groupBy("cashier_id").execute(),
     db.selectFrom("org").select(["id", "org_name"]).where("tenant_id", "=", tenantId).where("org_type", "=", "restaurant").orderBy("sort").orderBy("id").execute(),
   ]);
+  if (restaurantId && !restaurants.some((r) => r.id === restaurantId)) throw fieldError("restaurantId", cashierReportMessages.restaurant);
   const mealTimeIds = [...new Set(groups.map((g) => g.meal_times_id).filter((id): id is number => id !== null))];
   const mealTimes = mealTimeIds.length
     ? await db.selectFrom("meal_times").select(["id", "meal_time_name", "begin_time"]).where("tenant_id", "=", tenantId).where("id", "in", mealTimeIds).execute()
@@ -120,7 +126,7 @@ export async function cashierSummary(db: Db, tenantId: number, input: z.output<t
     restaurantId,
     restaurantName: restaurants.find((r) => r.id === restaurantId)?.org_name ?? null,
     cashierId,
-    cashierName: cashiers.find((c) => c.id === cashierId)?.name ?? null,
+    cashierName: cashierUser?.user_name ?? null,
     restaurants: restaurants.map((r) => ({ id: r.id, name: r.org_name })),
     cashiers,
     totals,
