@@ -154,6 +154,10 @@ for (const dialect of dialects) {
       expect((await get(`${Z}/cashier/lookup`, { code: diner.userCode as string })).data).toMatchObject({ card: { cardNo, cardStatus: "2" } });
       await ok(`${Z}/userIcCard/cancel`, { id: card.id });
       expect(await get(`${Z}/cashier/lookup`, { code: cardNo })).toMatchObject({ status: 409, message: "卡已注销/无效" });
+      // A new card after the old one: the diner's code shows the one that pays.
+      const newCard = `N${uid()}`.toUpperCase();
+      await ok(`${Z}/userIcCard/create`, { cardNo: newCard, userInfoId: diner.id, cardType: "1" });
+      expect((await get(`${Z}/cashier/lookup`, { code: diner.userCode as string })).data).toMatchObject({ matched: "code", card: { cardNo: newCard, cardStatus: "1" } });
     });
 
     test("lookup refuses what is not there or not a code, and another tenant's cards and diners are not there", async () => {

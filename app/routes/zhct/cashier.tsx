@@ -214,7 +214,7 @@ function SaleForm({ counter, idempotencyKey, result }: { counter: Counter; idemp
     sent.current = false;
     for (const dish of dishes) {
       const input = qtyInput(dish.foodId);
-      if (input) input.value = "0";
+      if (input) input.value = "";
     }
     (form.elements.namedItem("amount") as HTMLInputElement).value = "";
     if (codeRef.current) codeRef.current.value = "";
@@ -381,7 +381,8 @@ function SaleForm({ counter, idempotencyKey, result }: { counter: Counter; idemp
                           aria-label={`${dish.foodName} 数量`}
                           min={0}
                           max={99}
-                          defaultValue={kept.qty[dish.foodId] ?? "0"}
+                          placeholder="0"
+                          defaultValue={kept.qty[dish.foodId] ?? ""}
                         />
                       </div>
                     );
@@ -461,12 +462,10 @@ function ResultPanel({ shown, dicts }: { shown: Shown; dicts: ReturnType<typeof 
         <Text className={classes.bigAmount} data-testid="paid-amount">
           ¥{formatFen(shown.paid.amount)}
         </Text>
-        <Text size="lg">
-          余额 <b data-testid="balance-after">¥{formatFen(shown.paid.balance)}</b>
+        <Text size="xl" fw={600}>
+          余额 <span className={classes.balanceAfter} data-testid="balance-after">¥{formatFen(shown.paid.balance)}</span>
         </Text>
-        <Text size="xs" opacity={0.8}>
-          订单号 {shown.paid.orderNo}
-        </Text>
+        <Text size="xs">订单号 {shown.paid.orderNo}</Text>
       </Paper>
     );
   }

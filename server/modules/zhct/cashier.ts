@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { permissionCode } from "../../../resources/define";
 import { builtInDicts } from "../../../resources/dicts";
 import { fieldSchema } from "../../../resources/schemas";
@@ -157,7 +158,8 @@ export async function lookup(db: Db, tenantId: number, rawCode: string): Promise
           .select(["card_no", "card_status"])
           .where("tenant_id", "=", tenantId)
           .where("user_info_id", "=", diner.id)
-          .orderBy("card_status", "desc")
+          // The normal card if there is one, else the newest (a lost one shows why a scan is refused).
+          .orderBy(sql`case when card_status = ${CardStatus.NORMAL} then 0 else 1 end`)
           .orderBy("issued_at", "desc")
           .limit(1)
           .executeTakeFirst(),
