@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
@@ -48,6 +49,12 @@ async function setUp(api: Api) {
   return { restaurant, mealTime, diners };
 }
 
+/** WCAG 2.1 A/AA (as e2e/a11y.spec.ts checks every screen) in the states the menu walk does not reach. */
+async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.violations.flatMap((v) => v.nodes.map((n) => `${label} — ${v.id}: ${n.target.join(" ")}`)).join("\n")).toBe("");
+}
+
 const codeField = (page: Page) => page.getByRole("textbox", { name: "卡号 / 人员编号" });
 
 test("the cashier charges three diners in a row by keyboard alone, refuses a lost card, and the print page sums the sales", async ({ page, request }) => {
@@ -73,6 +80,7 @@ test("the cashier charges three diners in a row by keyboard alone, refuses a los
     await page.keyboard.type(sale.diner.cardNo);
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("diner-name")).toHaveText(sale.diner.name);
+    if (index === 1) await page.screenshot({ path: `${SHOTS}/cashier-diner-1024.png` });
     await expect(page.getByTestId("balance-cash")).toHaveText(`¥${(sale.diner.fen / 100).toFixed(2)}`);
     await expect(page.getByTestId("balance-total")).toHaveText(`¥${(sale.diner.fen / 100).toFixed(2)}`);
     for (const key of sale.keys) await page.keyboard.press(key);
@@ -88,7 +96,10 @@ test("the cashier charges three diners in a row by keyboard alone, refuses a los
     await expect(codeField(page)).toBeFocused();
     await expect(codeField(page)).toHaveValue("");
     await expect(page.getByTestId("due")).toHaveText("¥0.00");
-    if (index === 0) await page.screenshot({ path: `${SHOTS}/cashier-paid-1024.png` });
+    if (index === 0) {
+      await page.screenshot({ path: `${SHOTS}/cashier-paid-1024.png` });
+      await expectAccessible(page, "paid");
+    }
   }
   for (const sale of sales) {
     const accounts = await api.get(`/api/v1/zhct/userAccount/findPage?userInfoId=${sale.diner.id}`);
@@ -104,6 +115,7 @@ test("the cashier charges three diners in a row by keyboard alone, refuses a los
   await expect(codeField(page)).toBeFocused();
   await expect(codeField(page)).toHaveValue("");
   await page.screenshot({ path: `${SHOTS}/cashier-refused-1024.png` });
+  await expectAccessible(page, "refused");
 
   // Esc clears a picked tray.
   await page.keyboard.type(diners[4].code);
@@ -125,6 +137,12 @@ test("the cashier charges three diners in a row by keyboard alone, refuses a los
   await expect(page.getByTestId("cashier-summary").locator('[data-row="IC卡"]')).toContainText("42.00");
   await expect(page.getByTestId("cashier-summary").locator('[data-row="全天供应"]')).toContainText("3");
   await page.screenshot({ path: `${SHOTS}/cashierprint-1024.png`, fullPage: true });
+  await expectAccessible(page, "print");
+  // The slip alone on an 80 mm roll.
+  await page.emulateMedia({ media: "print" });
+  await page.setViewportSize({ width: 302, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/cashierprint-80mm.png`, fullPage: true });
+  await expect(page.getByRole("button", { name: "查询" })).toBeHidden();
 });
 
 test.describe("without JavaScript", () => {
