@@ -31,7 +31,7 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
-import { mealOrder, mealOrderItem } from "./zhct/orders";
+import { cashierMealOrder, mealOrder, mealOrderItem } from "./zhct/orders";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -66,7 +66,8 @@ export const resources: ResourceDef[] = [
   iccardInit,
   holiday,
   ...zhctResources,
-  mealOrderComplaints, operationLog];
+  mealOrderComplaints, operationLog,
+  cashierMealOrder];
 
 const byKey = new Map(resources.map((r) => [resourceKey(r), r]));
 
