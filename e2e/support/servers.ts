@@ -32,6 +32,8 @@ export const e2eUsers = {
   cashier: { userName: "ledger.cashier", password: "Ledger-Cashier-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-settle.spec.ts: grants and a locked month, in a tenant of its own (shell-fixtures settleTenant).
   settle: { userName: "settle.clerk", password: "Settle-Clerk-2026", roleIds: [913], pwdSecurityLevel: 2, tenantId: 903 },
+  // e2e/zhct-orders.spec.ts: orders, cancel and a complaint's refund, in a tenant of its own (shell-fixtures ordersTenant).
+  orders: { userName: "orders.clerk", password: "Orders-Clerk-2026", roleIds: [914], pwdSecurityLevel: 2, tenantId: 904 },
   // e2e/zhct-cashier.spec.ts: the counter clerk who charges diners and prints the day (shell-fixtures cashierTenant).
   counter: { userName: "counter.clerk", password: "Counter-Clerk-2026", roleIds: [915], pwdSecurityLevel: 2, tenantId: 905 },
 } as const;

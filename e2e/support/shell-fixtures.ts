@@ -8,6 +8,8 @@ export const shellFixture = {
   alertTenants: { wide: { tenantId: 901, roleId: 911 }, narrow: { tenantId: 902, roleId: 912 } },
   // e2e/zhct-settle.spec.ts locks a month: in a tenant of its own, so the other journeys can still move money.
   settleTenant: { tenantId: 903, roleId: 913 },
+  // e2e/zhct-orders.spec.ts: its restaurant, meal time and menu of today, apart from the other canteen journeys.
+  ordersTenant: { tenantId: 904, roleId: 914 },
   // e2e/zhct-cashier.spec.ts charges diners and prints the day's totals: a tenant of its own, so its sums are its own.
   cashierTenant: { tenantId: 905, roleId: 915 },
   menus: {
@@ -84,6 +86,9 @@ export async function prepareShellFixtures(db: Db) {
   const settle = shellFixture.settleTenant;
   await db.insertInto("tenant").values({ id: settle.tenantId, tenant_name: "结算测试食堂", tenant_code: "settle", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, settle.tenantId, settle.roleId, "admin", "admin");
+  const orders = shellFixture.ordersTenant;
+  await db.insertInto("tenant").values({ id: orders.tenantId, tenant_name: "订单测试食堂", tenant_code: "orders", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, orders.tenantId, orders.roleId, "admin", "admin");
   const counter = shellFixture.cashierTenant;
   await db.insertInto("tenant").values({ id: counter.tenantId, tenant_name: "收银测试食堂", tenant_code: "cashier", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, counter.tenantId, counter.roleId, "admin", "admin");

@@ -373,6 +373,35 @@ for (const dialect of dialects) {
       expect(await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId })).toMatchObject({ refundAmount: 0, balance: 1200 });
     });
 
+    test("a complaint upheld with a refund gives part of its order back in the same transaction; never more than was paid", async () => {
+      const d = await diner();
+      await topUp(d.id, 1000);
+      const paid = await ok(PAY, { userInfoId: d.id, amount: 800 });
+      const complaint = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.orderNo, orderId: paid.orderId, content: "菜里有头发" });
+      const over = await call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实", refundAmount: 801 });
+      expect(over.http).toBe(409);
+      expect(over.body.message).toBe("退款金额超过订单可退金额（可退 8.00 元）");
+      expect(((await get(`${Z}/mealOrderComplaints/getInfo`, { id: complaint.id })).data as Row).status).toBe("0");
+      expectField((await call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "rejected", reply: "不属实", refundAmount: 100 })).body, "refundAmount", "驳回的申诉不能退款");
+      expectField((await call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实", refundAmount: "1e400" })).body, "refundAmount", /退款金额/);
+      expect(await balances(d.id)).toMatchObject({ cash: 200 });
+      const done = await ok(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实，退 3 元", refundAmount: 300 });
+      expect(done).toMatchObject({ status: "2", refundAmount: 300, orderId: paid.orderId });
+      expect(await balances(d.id)).toMatchObject({ cash: 500 });
+      const info = (await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row & { payments: Row[] };
+      expect(info).toMatchObject({ refundedAmount: 300, orderStatus: "3" });
+      expect(info.payments.map((p) => [p.busiType, p.amount])).toEqual([["2", -800], ["6", 300]]);
+      // A complaint named only by its order number finds the order; the rest of the order is refundable once.
+      const second = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.orderNo, content: "再次申诉" });
+      expect((await call(`${Z}/mealOrderComplaints/process`, { id: second.id, result: "processed", reply: "全退", refundAmount: 501 })).http).toBe(409);
+      await ok(`${Z}/mealOrderComplaints/process`, { id: second.id, result: "processed", reply: "全退", refundAmount: 500 });
+      expect(await balances(d.id)).toMatchObject({ cash: 1000 });
+      expect(((await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row).orderStatus).toBe("4");
+      // Without a refund a complaint is processed as before.
+      const plain = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: "NOORDER", content: "服务态度" });
+      await ok(`${Z}/mealOrderComplaints/process`, { id: plain.id, result: "processed", reply: "已批评教育" });
+    });
+
     test("hostile input is a 400 naming the field; another tenant's card, diner or meal time is not found", async () => {
       const d = await diner();
       await topUp(d.id, 1000);

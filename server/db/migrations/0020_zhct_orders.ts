@@ -77,7 +77,10 @@ export const created: TableSpec[] = [
   },
 ];
 
-export const added: Array<{ table: string; columns: ColumnSpec[] }> = [];
+// By hand: a complaint upheld with a refund keeps the amount refunded (fen) beside its status (decision 021). Its
+// order_id (0003) stays a plain column: SQLite cannot add a foreign key to an existing table; the declaration's
+// relation is checked by the resource engine, and the refund by the order's own row.
+export const added: Array<{ table: string; columns: ColumnSpec[] }> = [{ table: "meal_order_complaints", columns: [{ name: "refund_amount", type: "bigint", notNull: false }] }];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
