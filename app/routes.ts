@@ -43,6 +43,10 @@ const zhctScreens = [
   route("zhct/chargedailyreport/index", "routes/zhct/charge-daily-report.tsx"),
   route("zhct/userinfodept/index", "routes/zhct/userinfo-dept.tsx"),
   route("zhct/useraccountintegraldetail/adjust", "routes/zhct/points-adjust.tsx"),
+  route("zhct/mealorder/create", "routes/zhct/order-create.tsx"),
+  route("zhct/mealorder/detail/:id", "routes/zhct/order-detail.tsx"),
+  route("zhct/cashier/index", "routes/zhct/cashier.tsx"),
+  route("zhct/cashierprint/index", "routes/zhct/cashier-print.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 

@@ -31,8 +31,9 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
-import { mealOrder, mealOrderItem } from "./zhct/orders";
+import { cashierMealOrder, mealOrder, mealOrderItem } from "./zhct/orders";
 import { payType, userAccountIntegralDetail, userIntegralAccount } from "./zhct/points";
+import { cashier, cashierPrint } from "./zhct/cashier";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -68,7 +69,8 @@ export const resources: ResourceDef[] = [
   iccardInit,
   holiday,
   ...zhctResources,
-  mealOrderComplaints, operationLog];
+  mealOrderComplaints, operationLog,
+  cashierMealOrder];
 
 const byKey = new Map(resources.map((r) => [resourceKey(r), r]));
 
@@ -82,4 +84,5 @@ export function resourceForPath(pathname: string): ResourceDef | undefined {
 }
 
 /** Report screens (no table of their own): menu pages with a view permission. */
-export const reportScreens: ReportScreen[] = [chargeDailyReport, userInfoDept];
+export const reportScreens: ReportScreen[] = [chargeDailyReport, userInfoDept,
+  cashier, cashierPrint];

@@ -34,4 +34,8 @@ export const e2eUsers = {
   settle: { userName: "settle.clerk", password: "Settle-Clerk-2026", roleIds: [913], pwdSecurityLevel: 2, tenantId: 903 },
   // e2e/zhct-points.spec.ts: pay types and points, in a tenant of its own (shell-fixtures pointsTenant).
   points: { userName: "points.clerk", password: "Points-Clerk-2026", roleIds: [917], pwdSecurityLevel: 2, tenantId: 907 },
+  // e2e/zhct-orders.spec.ts: orders, cancel and a complaint's refund, in a tenant of its own (shell-fixtures ordersTenant).
+  orders: { userName: "orders.clerk", password: "Orders-Clerk-2026", roleIds: [914], pwdSecurityLevel: 2, tenantId: 904 },
+  // e2e/zhct-cashier.spec.ts: the counter clerk who charges diners and prints the day (shell-fixtures cashierTenant).
+  counter: { userName: "counter.clerk", password: "Counter-Clerk-2026", roleIds: [915], pwdSecurityLevel: 2, tenantId: 905 },
 } as const;

@@ -10,6 +10,10 @@ export const shellFixture = {
   settleTenant: { tenantId: 903, roleId: 913 },
   // e2e/zhct-points.spec.ts disables pay types: in a tenant of its own, so no other journey's payment is refused.
   pointsTenant: { tenantId: 907, roleId: 917 },
+  // e2e/zhct-orders.spec.ts: its restaurant, meal time and menu of today, apart from the other canteen journeys.
+  ordersTenant: { tenantId: 904, roleId: 914 },
+  // e2e/zhct-cashier.spec.ts charges diners and prints the day's totals: a tenant of its own, so its sums are its own.
+  cashierTenant: { tenantId: 905, roleId: 915 },
   menus: {
     blank: { id: stableId("e2e:blank"), name: "图片资源（新窗口）", path: "/admin/sys/imageobj/index" },
     iframe: { id: stableId("e2e:iframe"), name: "内嵌看板", path: "/admin/dashboard" },
@@ -87,6 +91,12 @@ export async function prepareShellFixtures(db: Db) {
   const points = shellFixture.pointsTenant;
   await db.insertInto("tenant").values({ id: points.tenantId, tenant_name: "积分测试食堂", tenant_code: "points", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, points.tenantId, points.roleId, "admin", "admin");
+  const orders = shellFixture.ordersTenant;
+  await db.insertInto("tenant").values({ id: orders.tenantId, tenant_name: "订单测试食堂", tenant_code: "orders", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, orders.tenantId, orders.roleId, "admin", "admin");
+  const counter = shellFixture.cashierTenant;
+  await db.insertInto("tenant").values({ id: counter.tenantId, tenant_name: "收银测试食堂", tenant_code: "cashier", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, counter.tenantId, counter.roleId, "admin", "admin");
 }
 
 /** Runs after the users exist: the side-bar user navigates by the side. */

@@ -479,6 +479,41 @@ for (const dialect of dialects) {
       return target ? target.scope === "tenant" : true;
     }
 
+    test("the cashier's reads (counter, lookup, print summary) show tenant A nothing of tenant B", async () => {
+      const db = app.database.db;
+      const b = tenants.b.tenantId;
+      // B's order as a counter takes it, today: B's own summary counts it, A's must not.
+      await sql`update meal_order set order_source = 'cashier', paid_at = ${Date.now()}, restaurant_id = null where tenant_id = ${b}`.execute(db);
+      const before = await snapshotOf("b");
+      const card = (await sql<{ card_no: string }>`select card_no from user_ic_card where tenant_id = ${b}`.execute(db)).rows[0].card_no;
+      const code = (await sql<{ user_code: string }>`select user_code from user_info where tenant_id = ${b}`.execute(db)).rows[0].user_code;
+      const cashierId = (await sql<{ cashier_id: number }>`select cashier_id from meal_order where tenant_id = ${b}`.execute(db)).rows[0].cashier_id;
+      const endpoint = (path: string) => app.api.endpoints.find((e) => e.path === path) as Endpoint;
+      const [counter, lookup, summary] = ["/api/v1/zhct/cashier/counter", "/api/v1/zhct/cashier/lookup", "/api/v1/zhct/cashierPrint/summary"].map(endpoint);
+      const restaurantId = await idOverrides.restaurantId("b");
+      const mealTimesId = rows.b.get("zhct/mealTimes") as number;
+      // The counter falls back to A's own restaurant; the summary refuses B's restaurant and cashier as filters.
+      for (const [e, query, status] of [
+        [counter, {}, 200],
+        [counter, { restaurantId, mealTimesId }, 200],
+        [summary, {}, 200],
+        [summary, { restaurantId }, 400],
+        [summary, { cashierId }, 400],
+      ] as const) {
+        const result = await call(e, query, undefined);
+        expect(result.status, `${e.path}: ${result.text}`).toBe(status);
+        expectNoTrace(e.path, result.text);
+      }
+      for (const value of [card, code]) {
+        const result = await call(lookup, { code: value }, undefined);
+        expect(result.status, result.text).toBe(404);
+        expectNoTrace(lookup.path, result.text.replace(value, ""));
+      }
+      const theirs = JSON.parse((await call(summary, {}, undefined, "b")).text) as { data: { totals: { count: number } } };
+      expect(theirs.data.totals.count).toBeGreaterThan(0);
+      expect(await snapshotOf("b")).toEqual(before);
+    });
+
     test("tenant A's admin holds no super-only screen and no way into another tenant", async () => {
       const switched = await app.call("POST", "/api/v1/sys/tenant/switch", { token: tenants.a.token, body: { tenantId: tenants.b.tenantId } });
       expect(switched.body.status).toBe(403);
