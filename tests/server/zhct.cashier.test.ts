@@ -105,6 +105,19 @@ for (const dialect of dialects) {
       expect(counter.payFlags.map((p) => p.label)).toEqual(["IC卡", "扫码", "刷脸"]);
     });
 
+    test("the counter offers the pay types enabled at its restaurant, under their configured names", async () => {
+      const disabled = await ok(`${Z}/payType/create`, { payFlag: "2", restaurantId: restaurant, enabled: "0", sort: 0 });
+      const renamed = await ok(`${Z}/payType/create`, { payFlag: "1", enabled: "1", displayName: "人脸支付", sort: 0 });
+      try {
+        const counter = (await get(`${Z}/cashier/counter`, { restaurantId: restaurant })).data as Counter;
+        expect(counter.payFlags).toEqual([{ value: "0", label: "IC卡" }, { value: "1", label: "人脸支付" }]);
+        const elsewhere = (await get(`${Z}/cashier/counter`, { restaurantId: quiet })).data as Counter;
+        expect(elsewhere.payFlags.map((p) => p.label)).toEqual(["IC卡", "扫码", "人脸支付"]);
+      } finally {
+        await ok(`${Z}/payType/deleteBatch`, { ids: [disabled.id, renamed.id] });
+      }
+    });
+
     test("a chosen restaurant with no meal time open has none chosen; 0 chooses none; a meal time of another restaurant is not taken", async () => {
       const atQuiet = (await get(`${Z}/cashier/counter`, { restaurantId: quiet })).data as Counter;
       expect(atQuiet).toMatchObject({ restaurantId: quiet, mealTimesId: 0, openMealTimesId: null, dishes: [] });

@@ -1,6 +1,5 @@
 import { sql } from "kysely";
 import { permissionCode } from "../../../resources/define";
-import { builtInDicts } from "../../../resources/dicts";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { cashier } from "../../../resources/zhct/cashier";
@@ -10,6 +9,7 @@ import { ApiError, Status } from "../../http/envelope";
 import { findByDate } from "./menus";
 import { dayOf } from "./months";
 import { paymentMessages } from "./payments";
+import { enabledPayTypes } from "./payTypes";
 
 /**
  * The cashier screen's reads (decision 023): which restaurant, meal time and dishes the counter sells now, and who a
@@ -28,14 +28,19 @@ const CardStatus = { INVALID: 0, NORMAL: 1, LOST: 2 } as const;
 const VALID = 1;
 const OFFSET_MS = 8 * 3600_000;
 
+/** What a counter takes itself: IC card, QR code, face (tickets pay through the diner's approved ticket). */
+const COUNTER_PAY_FLAGS = [0, 2, 1];
+
 /**
- * The payment methods the counter offers. The one place to read them from: the paytype module (branch `points`)
- * will answer from the tenant's enabled pay types; until then IC card, QR code and face, in that order.
+ * The payment methods the counter offers: those of the tenant's pay types (`paytype`) enabled at the restaurant, in
+ * their configured order and names. The pay service refuses a disabled one anyway (its beforePay hook).
  */
-export async function enabledPayFlags(_db: Db, _tenantId: number): Promise<Array<{ value: string; label: string }>> {
-  const offered = ["0", "2", "1"];
-  const options = builtInDicts.userAccountFlag.options;
-  return offered.map((value) => ({ value, label: options.find((o) => o.value === value)?.label ?? value }));
+export async function enabledPayFlags(db: Db, tenantId: number, restaurantId: number | null): Promise<Array<{ value: string; label: string }>> {
+  const enabled = await enabledPayTypes(db, tenantId, restaurantId);
+  return enabled
+    .filter((t) => COUNTER_PAY_FLAGS.includes(t.payFlag))
+    .sort((a, b) => a.sort - b.sort || COUNTER_PAY_FLAGS.indexOf(a.payFlag) - COUNTER_PAY_FLAGS.indexOf(b.payFlag))
+    .map((t) => ({ value: String(t.payFlag), label: t.name }));
 }
 
 /** `HH:mm` of a moment, China time (meal times are the canteen's wall clock, decision 022). */
@@ -84,8 +89,8 @@ export async function counter(db: Db, tenantId: number, userId: number, input: {
   const restaurants = (await restaurantsQuery.orderBy("sort").orderBy("id").execute()).map((r) => ({ id: r.id, name: r.org_name }));
   const date = dayOf(now);
   const clock = clockOf(now);
-  const payFlags = await enabledPayFlags(db, tenantId);
   const restaurant = restaurants.find((r) => r.id === input.restaurantId) ?? restaurants[0];
+  const payFlags = await enabledPayFlags(db, tenantId, restaurant?.id ?? null);
   if (!restaurant) return { date, clock, restaurants, restaurantId: null, mealTimes: [], mealTimesId: 0, openMealTimesId: null, dishes: [] as CounterDish[], payFlags };
   const mealTimes = (
     await db
