@@ -38,7 +38,10 @@ export function build() {
  * "ignore"` drops a server's log lines (morgan writes one per request, which the bench would otherwise read under load).
  */
 export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.mjs", "--no-build"], stdout = "pipe" } = {}) {
-  const child = spawn(process.execPath, args, {
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers under a scenario (Node refuses
+  // --cpu-prof in NODE_OPTIONS); each writes its profile when the bench stops it.
+  const nodeArgs = env.BENCH_NODE_ARGS ? env.BENCH_NODE_ARGS.split(/\s+/).filter(Boolean) : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     env: {
       ...env,
       NODE_ENV: "production",
