@@ -31,6 +31,7 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
+import { mealRecovery, mealTicket, mealTicketSetting, mealTicketUse } from "./zhct/tickets";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -40,6 +41,7 @@ export const zhctResources = [
   userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
   autoChargeSetting, autoChargeRun, autoChargeGrant, userAccountMonthSettle,
   payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
+  mealTicketSetting, mealTicket, mealTicketUse, mealRecovery,
 ] as const;
 
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */

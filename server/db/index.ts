@@ -18,6 +18,7 @@ import * as migration0014 from "./migrations/0014_zhct_ledger";
 import * as migration0016 from "./migrations/0016_zhct_pay_settings";
 import * as migration0017 from "./migrations/0017_zhct_message_outbox";
 import * as migration0019 from "./migrations/0019_zhct_settle";
+import * as migration0021 from "./migrations/0021_zhct_tickets";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "0017_zhct_message_outbox": migration0017,
   "0018_index_only_screens": indexOnlyScreens,
   "0019_zhct_settle": migration0019,
+  "0021_zhct_tickets": migration0021,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
