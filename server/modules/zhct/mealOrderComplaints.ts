@@ -19,7 +19,8 @@ export const complaintMessages = {
   replyRequired: "请填写处理回复",
 };
 
-async function userName(ctx: SessionContext): Promise<string> {
+/** The signed-in user as people read them: the real name, else the sign-in name. */
+export async function userName(ctx: SessionContext): Promise<string> {
   const user = await ctx.services.db
     .selectFrom("user")
     .select(["user_name", "real_name"])

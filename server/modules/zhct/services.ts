@@ -9,6 +9,7 @@ import { userIcCardService, userInfoService } from "./accounts";
 import { autoChargeSetting } from "../../../resources/zhct/settle";
 import { autoChargeService } from "./autoCharge";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
+import { ticketServices } from "./tickets";
 
 /** The rules of the canteen entities, by resource key. */
 export const zhctServices: Record<string, ResourceService> = {
@@ -23,4 +24,5 @@ export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(userIcCard)]: userIcCardService,
   [resourceKey(autoChargeSetting)]: autoChargeService,
   ...settingsServices,
+  ...ticketServices,
 };
