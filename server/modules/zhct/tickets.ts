@@ -208,7 +208,7 @@ export async function useTicket(trx: Trx, payment: TicketPayment): Promise<Ticke
       .updateTable("meal_ticket")
       .set({
         used_count: sql`used_count + 1`,
-        used_status: sql`case when used_count + 1 >= ticket_count then ${UsedStatus.USED} else ${UsedStatus.PARTLY} end`,
+        used_status: sql`case when used_count + 1 >= ticket_count then ${sql.lit(UsedStatus.USED)} else ${sql.lit(UsedStatus.PARTLY)} end`,
         updated_at: payment.at,
       })
       .where("tenant_id", "=", payment.tenantId)
@@ -246,7 +246,7 @@ export async function returnTicket(trx: Trx, { tenantId, orderId, at }: { tenant
     .updateTable("meal_ticket")
     .set({
       used_count: sql`used_count - 1`,
-      used_status: sql`case when used_count - 1 <= 0 then ${UsedStatus.UNUSED} else ${UsedStatus.PARTLY} end`,
+      used_status: sql`case when used_count - 1 <= 0 then ${sql.lit(UsedStatus.UNUSED)} else ${sql.lit(UsedStatus.PARTLY)} end`,
       updated_at: at,
     })
     .where("tenant_id", "=", tenantId)
