@@ -53,7 +53,7 @@ export const mealTicket = defineResource({
     { name: "userInfoId", label: "就餐人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
     { name: "ticketType", label: "餐券类型", type: "enum", dict: "ticketType", required: true, filter: "eq" },
     { name: "ticketCount", label: "张数", type: "number", required: true, defaultValue: 1, min: 1, max: 100, description: "可用餐次数" },
-    { name: "validFrom", label: "有效期起", type: "date", required: true, sortable: true },
+    { name: "validFrom", label: "有效期起", type: "date", sortable: true, description: "不填则为申请当天" },
     { name: "validTo", label: "有效期止", type: "date", sortable: true, description: "不填则按餐券设置的默认有效天数" },
     { name: "reason", label: "申请事由", type: "longText", required: true, list: true, max: 500 },
     { name: "applicantName", label: "申请人", type: "text", readOnly: true, filter: "like", max: 100 },

@@ -51,7 +51,7 @@ for (const dialect of dialects) {
       return { id: created.id as number, token };
     }
     const diner = async (as = tenant.token) => ok(`${Z}/userInfo/create`, { userCode: `T${uid()}`, userName: "王加班" }, as);
-    const apply = (body: Row, as = tenant.token) => ok(`${Z}/mealTicket/create`, { ticketType: "1", ticketCount: 1, validFrom: today(), reason: "项目上线加班", ...body }, as);
+    const apply = (body: Row, as = tenant.token) => ok(`${Z}/mealTicket/create`, { ticketType: "1", ticketCount: 1, reason: "项目上线加班", ...body }, as);
     async function approved(body: Row) {
       const ticket = await apply(body);
       await ok(`${Z}/mealTicket/approve`, { id: ticket.id }, approver);

@@ -42,7 +42,7 @@ export const created: TableSpec[] = [
       { name: "user_info_id", type: "bigint", notNull: true },
       { name: "ticket_type", type: "integer", notNull: true },
       { name: "ticket_count", type: "integer", notNull: true, default: 1 },
-      { name: "valid_from", type: "text", notNull: true },
+      { name: "valid_from", type: "text", notNull: false },
       { name: "valid_to", type: "text", notNull: false },
       { name: "reason", type: "text", notNull: true },
       { name: "applicant_name", type: "text", notNull: false },

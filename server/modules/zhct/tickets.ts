@@ -72,10 +72,14 @@ async function settingOf(db: Trx | SessionContext["services"]["db"], tenantId: n
 
 // ---- Applications ---------------------------------------------------------------------------------------------
 
-/** The type must have an enabled setting; an empty 有效期止 is the setting's default number of days from 有效期起. */
+/**
+ * The type must have an enabled setting; an empty 有效期起 is today (China time), an empty 有效期止 the setting's
+ * default number of days from it.
+ */
 async function checkApplication(ctx: SessionContext, record: Row, values: Row) {
   const setting = await settingOf(ctx.services.db, ctx.session.tenantId, Number(record.ticketType));
   if (!setting || Number(setting.status) !== 1) throw fieldError("ticketType", ticketMessages.noSetting);
+  if (record.validFrom == null) values.validFrom = record.validFrom = dayOf(ctx.now);
   if (record.validTo == null) values.validTo = record.validTo = dayOf(dayStart(String(record.validFrom)) + (Number(setting.valid_days) - 1) * DAY_MS);
   if (String(record.validTo) < String(record.validFrom)) throw fieldError("validTo", ticketMessages.validTo);
 }
@@ -194,7 +198,7 @@ export async function useTicket(trx: Trx, payment: TicketPayment): Promise<Ticke
     .orderBy("valid_to", "asc")
     .orderBy("id", "asc")
     .execute();
-  const valid = tickets.filter((t) => t.valid_from <= today && (t.valid_to ?? today) >= today);
+  const valid = tickets.filter((t) => (t.valid_from ?? today) <= today && (t.valid_to ?? today) >= today);
   if (!valid.length) throw refuse(tickets.some((t) => t.valid_to !== null && t.valid_to < today) ? ticketMessages.expired : ticketMessages.none);
   // A ticket for every meal pays an amount-only sale too; one for some meals needs the sale's meal time.
   const allowed = MEAL_TYPES.filter((meal) => Number(setting[meal]) === 1);
