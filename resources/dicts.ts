@@ -72,6 +72,8 @@ const table = {
   iccardInitResult: { name: "IC卡初始化结果", items: [[1, "成功"], [0, "失败"]] },
   imageType: { name: "图片类型", items: [["logo", "标志"], ["banner", "横幅"], ["other", "其他"]] },
   messageState: { name: "消息状态", items: [[0, "待发送"], [1, "已发送"], [2, "发送失败"]] },
+  orderSource: { name: "订单来源", items: [["cashier", "收银台"], ["device", "设备"], ["app", "应用"], ["admin", "后台"]] },
+  mealOrderStatus: { name: "订单状态", items: [[1, "已支付"], [2, "已取消"], [3, "部分退款"], [4, "已全额退款"]] },
   mealRecoveryStatus: { name: "回收状态", items: [[0, "待回收"], [1, "已回收"], [2, "异常"]] },
 } satisfies DictTable;
 

@@ -31,6 +31,7 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
+import { mealOrder, mealOrderItem } from "./zhct/orders";
 import { mealRecovery, mealTicket, mealTicketSetting, mealTicketUse } from "./zhct/tickets";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
@@ -41,6 +42,7 @@ export const zhctResources = [
   userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
   autoChargeSetting, autoChargeRun, autoChargeGrant, userAccountMonthSettle,
   payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
+  mealOrder, mealOrderItem,
   mealTicketSetting, mealTicket, mealTicketUse, mealRecovery,
 ] as const;
 

@@ -16,7 +16,8 @@ export const mealOrderComplaints = defineResource({
   rowLinks: [{ action: "process", path: "process/:id" }],
   fields: [
     { name: "orderNo", label: "订单号", type: "text", required: true, filter: "like", sortable: true, max: 64 },
-    { name: "orderId", label: "订单 ID", type: "number", list: false, min: 1, max: Number.MAX_SAFE_INTEGER },
+    // The order complained about (issue 13): processing it as upheld may refund part of it through the ledger.
+    { name: "orderId", label: "订单", type: "relation", relation: "zhct/mealOrder", list: false },
     { name: "content", label: "申诉内容", type: "longText", required: true, list: true, max: 1000 },
     { name: "images", label: "申诉图片", type: "image", list: false },
     { name: "complainantName", label: "申诉人", type: "text", readOnly: true, filter: "like" },
@@ -24,6 +25,7 @@ export const mealOrderComplaints = defineResource({
     { name: "status", label: "处理状态", type: "enum", dict: "mealOrderComplaintsProcessStatus", readOnly: true, filter: "eq" },
     { name: "reply", label: "处理回复", type: "longText", readOnly: true, list: false },
     { name: "handlerName", label: "处理人", type: "text", readOnly: true },
+    { name: "refundAmount", label: "退款金额（元）", type: "money", readOnly: true, list: false },
     { name: "handledAt", label: "处理时间", type: "datetime", readOnly: true, sortable: true },
     { name: "revokedAt", label: "撤销时间", type: "datetime", readOnly: true, list: false },
     { name: "createdAt", label: "申诉时间", type: "datetime", readOnly: true, filter: "range", sortable: true },

@@ -18,6 +18,7 @@ import * as migration0014 from "./migrations/0014_zhct_ledger";
 import * as migration0016 from "./migrations/0016_zhct_pay_settings";
 import * as migration0017 from "./migrations/0017_zhct_message_outbox";
 import * as migration0019 from "./migrations/0019_zhct_settle";
+import * as migration0020 from "./migrations/0020_zhct_orders";
 import * as migration0021 from "./migrations/0021_zhct_tickets";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "0017_zhct_message_outbox": migration0017,
   "0018_index_only_screens": indexOnlyScreens,
   "0019_zhct_settle": migration0019,
+  "0020_zhct_orders": migration0020,
   "0021_zhct_tickets": migration0021,
 };
 
@@ -160,7 +162,7 @@ export async function checkDatabase(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
 
-const ID_EPOCH = Date.UTC(2024, 0, 1);
+export const ID_EPOCH = Date.UTC(2024, 0, 1);
 /** Instance numbers that fit in an id (6 bits); each running instance holds one (server/db/instanceLease.ts). */
 export const ID_INSTANCES = 64;
 const ID_SEQUENCES = 64;

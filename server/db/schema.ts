@@ -210,6 +210,8 @@ export interface MealOrderComplaintsTable extends Audit {
   handled_at: number | null;
   revoked_by: number | null;
   revoked_at: number | null;
+  /** Fen refunded when processed as upheld (migration 0020). */
+  refund_amount: number | null;
 }
 
 export interface ImageObjTable extends Audit {

@@ -18,6 +18,7 @@ import { outboxEndpoints } from "../modules/zhct/outbox";
 import { autoChargeEndpoints } from "../modules/zhct/autoCharge";
 import { monthSettleEndpoints } from "../modules/zhct/monthSettle";
 import { reportEndpoints } from "../modules/zhct/reports";
+import { paymentEndpoints } from "../modules/zhct/payments";
 import { ticketEndpoints } from "../modules/zhct/tickets";
 import { tokenFrom } from "../auth/tokens";
 import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
@@ -104,7 +105,7 @@ function isAbort(request: Request, error: unknown): boolean {
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
   // Hand-written endpoints come first and win over the generated action of the same path.
   const routes = new Map<string, Endpoint>();
-  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...ticketEndpoints, ...additional, ...allResourceEndpoints()]) {
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...additional, ...allResourceEndpoints()]) {
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];

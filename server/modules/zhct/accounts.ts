@@ -63,7 +63,7 @@ export const reverseBody = z.strictObject({
 });
 
 /** The tenant's payment methods: the dictionary's items on the server, or the built-in list. */
-async function checkPayFlag(ctx: SessionContext, payFlag: string) {
+export async function checkPayFlag(ctx: SessionContext, payFlag: string) {
   const items = await ctx.services.db.selectFrom("dict_item").select("item_value").where("dict_code", "=", "userAccountFlag").execute();
   const allowed = items.length ? items.map((i) => String(i.item_value)) : builtInDicts.userAccountFlag.options.map((o) => o.value);
   if (!allowed.includes(payFlag)) throw fieldError("payFlag", accountMessages.payFlag);

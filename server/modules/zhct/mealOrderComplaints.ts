@@ -3,11 +3,14 @@ import { mealOrderComplaints as def } from "../../../resources/zhct/mealOrderCom
 import { z } from "../../../resources/z";
 import { recordId } from "../../../resources/schemas";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
-import { ApiError, Status } from "../../http/envelope";
+import { ApiError, fieldError, Status } from "../../http/envelope";
 import { findResource } from "../../../resources/index";
 import { getInfo, getRow, type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
+import { fieldSchema } from "../../../resources/schemas";
+import { inLedgerTransaction, type Trx } from "./ledger";
+import { refundPart } from "./payments";
 
 /** Dict mealOrderComplaintsProcessStatus (spec §3). */
 export const ComplaintStatus = { UNPROCESSED: 0, REVOKED: 1, PROCESSED: 2, REJECTED: 3 } as const;
@@ -17,6 +20,8 @@ export const complaintMessages = {
   notUnprocessed: (status: number, step: string) => `该申诉当前为「${statusText[status] ?? status}」，不能${step}`,
   notComplainant: "只有申诉人本人可以撤销申诉",
   replyRequired: "请填写处理回复",
+  refundRejected: "驳回的申诉不能退款",
+  refundNoOrder: "该申诉没有关联订单，不能退款",
 };
 
 /** The signed-in user as people read them: the real name, else the sign-in name. */
@@ -47,12 +52,16 @@ export const mealOrderComplaintsService: ResourceService = {
  * Moves an unprocessed complaint to `to`. The status check repeats in the UPDATE, so of two handlers racing
  * only one wins and the other gets the 409.
  */
-async function transition(ctx: SessionContext, id: number, to: number, step: string, set: Row): Promise<Row> {
+async function transition(ctx: SessionContext, id: number, to: number, step: string, set: Row, refundFen?: number | null): Promise<Row> {
   const current = await getRow(ctx, def, id);
   const status = Number(current.status);
   if (status !== ComplaintStatus.UNPROCESSED) throw new ApiError(Status.CONFLICT, complaintMessages.notUnprocessed(status, step));
   const now = Math.max(ctx.now, Number(current.updated_at) + 1);
-  await ctx.services.db.transaction().execute(async (trx) => {
+  const orderId = refundFen ? await orderOf(ctx, current) : null;
+  // A refund moves money: the ledger's transaction (BEGIN IMMEDIATE on SQLite), the status change inside it, so a
+  // refused refund (more than refundable) leaves the complaint unprocessed.
+  const run = <T,>(work: (trx: Trx) => Promise<T>) => (refundFen ? inLedgerTransaction(ctx.services.db, ctx.services.dialect, work) : ctx.services.db.transaction().execute(work));
+  await run(async (trx) => {
     const result = await trx
       .updateTable("meal_order_complaints")
       .set({ ...set, status: to, updated_at: now, updated_by: ctx.session.userId })
@@ -63,10 +72,22 @@ async function transition(ctx: SessionContext, id: number, to: number, step: str
     if (Number(result.numUpdatedRows) !== 1) {
       throw new ApiError(Status.CONFLICT, complaintMessages.notUnprocessed(ComplaintStatus.PROCESSED, step));
     }
+    if (refundFen && orderId !== null) {
+      await refundPart(trx, ctx, { orderId, amount: refundFen, reason: typeof set.reply === "string" ? set.reply.slice(0, 100) : null, docType: "mealOrderComplaints", docId: id });
+      await trx.updateTable("meal_order_complaints").set({ refund_amount: refundFen, order_id: orderId }).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).execute();
+    }
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     await recordOperation(trx as any, ctx, def, id, step === "撤销" ? "revoke" : "process", { status: [status, to], ...set });
   });
   return getInfo(ctx, def, id, findResource);
+}
+
+/** The complaint's order: its order relation, else the order of its order number (complaints made before the link). */
+async function orderOf(ctx: SessionContext, complaint: Row): Promise<number> {
+  if (complaint.order_id !== null && complaint.order_id !== undefined) return Number(complaint.order_id);
+  const order = await ctx.services.db.selectFrom("meal_order").select("id").where("tenant_id", "=", ctx.session.tenantId).where("order_no", "=", String(complaint.order_no)).executeTakeFirst();
+  if (!order) throw fieldError("refundAmount", complaintMessages.refundNoOrder);
+  return order.id;
 }
 
 const idField = recordId();
@@ -75,22 +96,28 @@ export const complaintEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/api/v1/zhct/mealOrderComplaints/process",
-    summary: "处理订餐申诉：未处理 → 已处理（result=processed）或已驳回（result=rejected），须填写回复",
+    summary: "处理订餐申诉：未处理 → 已处理（result=processed）或已驳回（result=rejected），须填写回复；已处理时可带 refundAmount（分）经账户流水原路退回订单的部分金额（超过可退金额为 409）",
     access: permission(permissionCode(def, "process")),
     body: z.object({
       id: idField,
       result: z.enum(["processed", "rejected"], { error: "处理结果只能是 processed 或 rejected" }),
       reply: z.string({ error: complaintMessages.replyRequired }).trim().min(1, complaintMessages.replyRequired).max(1000),
+      // Fen, only when upheld: given back through the ledger to the accounts that paid the order (payments.ts refundPart).
+      refundAmount: fieldSchema({ name: "refundAmount", label: "退款金额", type: "money", min: 1, max: 1_000_000 }, false),
     }),
     handle: async (ctx, { body }) => {
       const session = ctx as SessionContext;
       const to = body.result === "processed" ? ComplaintStatus.PROCESSED : ComplaintStatus.REJECTED;
-      return transition(session, body.id, to, "处理", {
-        reply: body.reply,
-        handler_id: session.session.userId,
-        handler_name: await userName(session),
-        handled_at: session.now,
-      });
+      const refundFen = (body.refundAmount as number | null | undefined) ?? null;
+      if (refundFen && to !== ComplaintStatus.PROCESSED) throw fieldError("refundAmount", complaintMessages.refundRejected);
+      return transition(
+        session,
+        body.id,
+        to,
+        "处理",
+        { reply: body.reply, handler_id: session.session.userId, handler_name: await userName(session), handled_at: session.now },
+        refundFen,
+      );
     },
   }),
   endpoint({

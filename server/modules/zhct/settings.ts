@@ -28,9 +28,11 @@ export interface PayLimit {
   allowCredit: boolean;
   /** Fen: how far below zero a balance may go when credit is allowed. */
   creditLimit: number;
+  /** The meal type of the rule that applies (`all` for the whole day's rule), null for the default: payments count a day's meals by it. */
+  ruleMealType: string | null;
 }
 
-export const DEFAULT_PAY_LIMIT: PayLimit = { ruleId: null, maxMealsPerDay: null, maxAmountPerMeal: null, accounts: ["cash", "subsidy"], allowCredit: false, creditLimit: 0 };
+export const DEFAULT_PAY_LIMIT: PayLimit = { ruleId: null, maxMealsPerDay: null, maxAmountPerMeal: null, accounts: ["cash", "subsidy"], allowCredit: false, creditLimit: 0, ruleMealType: null };
 
 /**
  * The pay limit of a staff type at a meal type: its valid rule for that meal type, else its rule for the whole day
@@ -59,6 +61,7 @@ export async function payLimitFor(db: Db, tenantId: number, { staffType, mealTyp
     accounts,
     allowCredit,
     creditLimit: allowCredit ? Number(rule.credit_limit) : 0,
+    ruleMealType: String(rule.meal_type),
   };
 }
 

@@ -1,0 +1,792 @@
+import { permissionCode, type FieldDef } from "../../../resources/define";
+import { fieldSchema, recordId } from "../../../resources/schemas";
+import { z } from "../../../resources/z";
+import { mealOrder } from "../../../resources/zhct/orders";
+import { ID_EPOCH, newId } from "../../db";
+import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
+import { ApiError, fieldError, Status } from "../../http/envelope";
+import { isAdmin } from "../auth/session";
+import { permissionCodesFor } from "../sys/menu";
+import { recordOperation } from "../resource/operationLog";
+import { checkPayFlag, yuan } from "./accounts";
+import { idempotent } from "./idempotency";
+import { BusiType, deduct, ledgerMessages, ledgerSettings, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
+import { findByDate } from "./menus";
+import { dayOf, dayStart } from "./months";
+import { payLimitFor } from "./settings";
+
+/**
+ * The payment service (issue 13, decision 021): one `pay` for every channel — the cashier API, devices, the back
+ * office's 新增订单 page. Everything a payment checks and writes happens in one ledger transaction, so a refusal
+ * leaves nothing behind: no order, no ledger line, no sold count. Other modules (meal tickets, payment types, points)
+ * take part through `addPaymentHooks`, also inside that transaction.
+ *
+ * The exported names and signatures are relied on by the cashier, tickets and points branches: add, do not rename.
+ */
+
+export const paymentMessages = {
+  cardMissing: "卡号不存在",
+  cardLost: "卡已挂失",
+  cardInvalid: "卡已注销/无效",
+  cardOtherDiner: "卡号与人员不符",
+  dinerMissing: ledgerMessages.dinerMissing,
+  dinerDisabled: "人员已禁用，不能消费",
+  dinerFrozen: "人员已冻结，不能消费",
+  whoPays: "请刷卡或选择人员",
+  whatToPay: "请选择菜品或输入金额",
+  amountAndItems: "按金额收款时不要同时选择菜品",
+  itemsNeedMealTime: "按菜品收款时请选择餐次",
+  mealTimeMissing: "所选餐次不存在",
+  outsideMealTime: "不在就餐时间",
+  restaurantNotAllowed: "该人员不能在此餐厅就餐",
+  notOnMenu: (food: number | string) => `菜品（${food}）不在本餐次今日已发布的菜单中`,
+  countLimit: "今日已达就餐次数上限",
+  mealAmountLimit: "超出本餐次限额",
+  dayAmountLimit: "超出今日消费限额",
+  noAccount: "该人员类别不允许使用任何账户支付",
+  soldOut: "该菜品已售罄",
+  insufficient: (totalFen: number) => `余额不足（余额 ${yuan(totalFen)} 元）`,
+  methodDisabled: "该支付方式未启用",
+  autoFlag: "自动扣款不能用于收银",
+  orderMissing: "订单不存在",
+  cancelled: "该订单已取消",
+  lateCancel: "取消截止时间已过，需要主管填写原因后取消",
+  overRefund: (refundableFen: number) => `退款金额超过订单可退金额（可退 ${yuan(refundableFen)} 元）`,
+  refundAmount: "退款金额应为大于 0 的整数（分）",
+};
+
+/** Dictionary mealOrderStatus (resources/dicts.ts). */
+export const OrderStatus = { PAID: 1, CANCELLED: 2, PART_REFUNDED: 3, REFUNDED: 4 } as const;
+export type OrderSource = "cashier" | "device" | "app" | "admin";
+/** userAccountFlag values paid with a meal ticket (加班, 接待, 外卖, 值班): only a `payOther` hook can pay them. */
+export const TICKET_PAY_FLAGS: readonly number[] = [3, 4, 5, 7];
+/** The ledger lines of an order name it with this document type (and the order's id). */
+export const ORDER_DOC_TYPE = "mealOrder";
+
+const CardStatus = { INVALID: 0, NORMAL: 1, LOST: 2 } as const;
+
+// ---- Hooks ----------------------------------------------------------------------------------------------------
+
+/** One line of a payment, priced on the server from today's published menu. */
+export interface PaymentItem {
+  foodId: number;
+  foodName: string;
+  /** Fen, the menu item's price at the moment of sale. */
+  price: number;
+  quantity: number;
+  /** price × quantity, fen. */
+  subtotal: number;
+  /** The menu item sold from (its sold count goes up by `quantity`). */
+  foodMenuItemId: number;
+  stallId: number | null;
+}
+
+/**
+ * What a payment is about, given to every hook. Everything here has been checked (diner, card, meal time, prices,
+ * pay limit) before `beforePay` runs; the order row does not exist yet (`orderId` and `orderNo` are what it will get).
+ */
+export interface PaymentFacts {
+  tenantId: number;
+  /** The order's id and number, fixed before any hook runs (a ticket's use can name the order). */
+  orderId: number;
+  orderNo: string;
+  userInfoId: number;
+  diner: { id: number; userName: string; staffType: string | null; deptId: number | null };
+  /** The card swiped, when the payment came with a card number. */
+  card: { id: number; cardNo: string } | null;
+  /** userAccountFlag: 0 IC卡, 1 刷脸, 2 扫码, 3/4/5/7 meal tickets, 100/101 apps. */
+  payFlag: number;
+  /** Fen, the order's total. */
+  amount: number;
+  /** Empty for an amount-only sale. */
+  items: PaymentItem[];
+  /** Null for an amount-only sale (a snack bar, a shop). */
+  mealTime: { id: number; name: string; mealType: string; restaurantId: number } | null;
+  /** The meal time's restaurant; null for an amount-only sale. */
+  restaurantId: number | null;
+  stallId: number | null;
+  /** China day of the sale, `2026-05-31`. */
+  date: string;
+  /** Epoch ms of the sale. */
+  now: number;
+  source: OrderSource;
+  deviceCode: string | null;
+  operator: { id: number; name: string };
+  idempotencyKey: string | null;
+  /** The accounts the diner's pay limit allows, in the order they are spent. */
+  accounts: AccountType[];
+}
+
+/** The order as written, given to `afterPay` and `afterCancel`. */
+export interface PaidOrder {
+  id: number;
+  orderNo: string;
+  tenantId: number;
+  userInfoId: number;
+  amount: number;
+  paidAmount: number;
+  refundedAmount: number;
+  payFlag: number;
+  orderStatus: number;
+  orderDate: string;
+  mealTimesId: number | null;
+  restaurantId: number | null;
+  source: OrderSource;
+  /** What paid it: the ledger's lines, or another module's document (a ticket). */
+  paidBy: { kind: "ledger"; lineIds: number[] } | { kind: "other"; docType: string; docId: number };
+  items: PaymentItem[];
+}
+
+export interface OtherPayment {
+  paid: true;
+  /** The paying document (a ticket use), kept in the operation log and given back to `afterCancel` via the order. */
+  docType: string;
+  docId: number;
+}
+
+export interface PaymentHooks {
+  /** Refuse a payment by throwing an ApiError (e.g. a disabled payment method: 409 该支付方式未启用). */
+  beforePay?(trx: Trx, facts: PaymentFacts): Promise<void>;
+  /**
+   * Pay without the ledger (a meal ticket for payFlag 3, 4, 5, 7). Return null when this hook does not pay this
+   * payment; the first hook that pays wins. A ticket flag that no hook paid is refused with 该支付方式未启用.
+   */
+  payOther?(trx: Trx, facts: PaymentFacts): Promise<OtherPayment | null>;
+  /** After the order and its items are written (points earned, a receipt queued). */
+  afterPay?(trx: Trx, order: PaidOrder): Promise<void>;
+  /** After a cancel's refund (`refundFen` through the ledger; 0 for an order paid otherwise, e.g. a ticket to give back). */
+  afterCancel?(trx: Trx, order: PaidOrder, refundFen: number): Promise<void>;
+}
+
+const hooks: PaymentHooks[] = [];
+
+/** Registers another module's part in payments (at module load, like `setLockedMonthCheck`); called in order. */
+export function addPaymentHooks(h: PaymentHooks): void {
+  hooks.push(h);
+}
+
+// ---- Input ----------------------------------------------------------------------------------------------------
+
+const field = (name: string, label: string, type: FieldDef["type"], extra: Partial<FieldDef> = {}) => fieldSchema({ name, label, type, ...extra }, false);
+
+export const MAX_ITEMS = 50;
+
+/** The cashier API's body, exactly as issue 13 gives it; hostile values get the declared fields' 400s. */
+export const payBody = z.strictObject({
+  cardNo: field("cardNo", "卡号", "text", { max: 32 }),
+  userInfoId: field("userInfoId", "人员", "relation", { min: 1 }),
+  amount: field("amount", "金额", "money", { min: 1, max: 1_000_000 }),
+  items: z
+    .array(
+      z.strictObject({
+        foodId: field("foodId", "菜品", "relation", { required: true, min: 1 }),
+        quantity: field("quantity", "数量", "number", { required: true, min: 1, max: 1000 }),
+      }),
+      { error: "菜品应为 [{ foodId, quantity }] 列表" },
+    )
+    .max(MAX_ITEMS, `一次最多 ${MAX_ITEMS} 种菜品`)
+    .nullish(),
+  mealTimesId: field("mealTimesId", "餐次", "relation", { min: 1 }),
+  payFlag: field("payFlag", "支付方式", "enum", { dict: "userAccountFlag" }),
+  deviceCode: field("deviceCode", "设备编号", "text", { max: 64 }),
+});
+export type PayBody = z.output<typeof payBody>;
+
+/** What `pay` takes: the API's body plus what a channel says about itself. */
+export interface PayInput {
+  cardNo?: string | null;
+  userInfoId?: number | null;
+  amount?: number | null;
+  items?: Array<{ foodId: number; quantity: number }> | null;
+  mealTimesId?: number | null;
+  payFlag?: number | string | null;
+  deviceCode?: string | null;
+  /** Default cashier. */
+  source?: OrderSource;
+  /** Dictionary orderType, default 1 (默认). */
+  orderType?: string;
+}
+
+export interface PayResult {
+  orderId: number;
+  orderNo: string;
+  /** Fen. */
+  amount: number;
+  /** Fen: the diner's accounts together, after the payment. */
+  balance: number;
+}
+
+// ---- Pay ------------------------------------------------------------------------------------------------------
+
+/** HH:mm of a moment, China time. */
+const clockOf = (at: number) => new Date(at + 8 * 3600_000).toISOString().slice(11, 16);
+
+/** Whether `clock` lies in [begin, end); a meal time past midnight (22:00–02:00) wraps. */
+function isOpen(begin: string, end: string, clock: string) {
+  return begin <= end ? clock >= begin && clock < end : clock >= begin || clock < end;
+}
+
+/**
+ * Order numbers: the China day and the order id's place within that day (ids are ms since ID_EPOCH × 4096 + instance
+ * and sequence, server/db/index.ts), 20 digits. Unique because the id is, with no counter row for cashiers to queue on.
+ */
+function orderNoOf(id: number): string {
+  const day = dayOf(Math.floor(id / 4096) + ID_EPOCH);
+  return `${day.replaceAll("-", "")}${String(id - (dayStart(day) - ID_EPOCH) * 4096).padStart(12, "0")}`;
+}
+
+async function totalBalance(trx: Trx, tenantId: number, userInfoId: number): Promise<number> {
+  const row = await trx
+    .selectFrom("user_account")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("balance"), eb.lit(0)).as("total"))
+    .where("tenant_id", "=", tenantId)
+    .where("user_info_id", "=", userInfoId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** Checks the input's shape beyond single fields: who pays, and for what. */
+function checkShape(input: PayInput) {
+  const hasItems = Boolean(input.items && input.items.length);
+  if (!input.cardNo && !input.userInfoId) throw fieldError("cardNo", paymentMessages.whoPays);
+  if (hasItems && input.amount) throw fieldError("amount", paymentMessages.amountAndItems);
+  if (hasItems && !input.mealTimesId) throw fieldError("mealTimesId", paymentMessages.itemsNeedMealTime);
+  if (!hasItems && !input.amount) throw fieldError("items", paymentMessages.whatToPay);
+}
+
+/**
+ * Charges a diner: checks, in one ledger transaction, the card and diner, the meal time, the prices from today's
+ * published menu, the pay limit, the quotas (a conditional UPDATE of each sold count, so two cashiers cannot
+ * oversell), then deducts through the ledger (or a hook pays), writes the order and its items. With an
+ * Idempotency-Key the same request pays once. Refusals: 409 (card, limits, money), 400 (input).
+ */
+export async function pay(ctx: SessionContext, input: PayInput): Promise<PayResult> {
+  checkShape(input);
+  const payFlag = Number(input.payFlag ?? 0);
+  if (payFlag === 500) throw fieldError("payFlag", paymentMessages.autoFlag);
+  await checkPayFlag(ctx, String(payFlag));
+  const settings = await ledgerSettings(ctx.services.db, ctx.session.tenantId);
+  return idempotent(ctx, input, (trx, key) => payIn(trx, ctx, input, payFlag, settings.subsidyFirst, key));
+}
+
+async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: number, subsidyFirst: boolean, key: string | null): Promise<PayResult> {
+  const tenantId = ctx.session.tenantId;
+  const now = ctx.now;
+  const date = dayOf(now);
+
+  // The card and the diner.
+  let card: PaymentFacts["card"] = null;
+  let userInfoId = input.userInfoId ?? null;
+  if (input.cardNo) {
+    const row = await trx.selectFrom("user_ic_card").select(["id", "card_no", "user_info_id", "card_status"]).where("tenant_id", "=", tenantId).where("card_no", "=", input.cardNo).executeTakeFirst();
+    if (!row) throw new ApiError(Status.CONFLICT, paymentMessages.cardMissing);
+    if (Number(row.card_status) === CardStatus.LOST) throw new ApiError(Status.CONFLICT, paymentMessages.cardLost);
+    if (Number(row.card_status) !== CardStatus.NORMAL) throw new ApiError(Status.CONFLICT, paymentMessages.cardInvalid);
+    if (userInfoId !== null && userInfoId !== row.user_info_id) throw new ApiError(Status.CONFLICT, paymentMessages.cardOtherDiner);
+    userInfoId = row.user_info_id;
+    card = { id: row.id, cardNo: row.card_no };
+  }
+  const diner = await trx
+    .selectFrom("user_info")
+    .select(["id", "user_name", "staff_type", "dept_id", "user_status", "restaurant_ids"])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", userInfoId as number)
+    .executeTakeFirst();
+  if (!diner) throw fieldError("userInfoId", paymentMessages.dinerMissing);
+  if (Number(diner.user_status) === 2) throw new ApiError(Status.CONFLICT, paymentMessages.dinerDisabled);
+  if (Number(diner.user_status) === 3) throw new ApiError(Status.CONFLICT, paymentMessages.dinerFrozen);
+
+  // The meal time, open now, at a restaurant the diner may eat in.
+  let mealTime: PaymentFacts["mealTime"] = null;
+  if (input.mealTimesId) {
+    const row = await trx
+      .selectFrom("meal_times")
+      .select(["id", "meal_time_name", "meal_type", "restaurant_id", "begin_time", "end_time", "status"])
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", input.mealTimesId)
+      .executeTakeFirst();
+    if (!row) throw fieldError("mealTimesId", paymentMessages.mealTimeMissing);
+    if (Number(row.status) !== 1 || !isOpen(row.begin_time, row.end_time, clockOf(now))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
+    mealTime = { id: row.id, name: row.meal_time_name, mealType: String(row.meal_type), restaurantId: row.restaurant_id };
+    const allowed = diner.restaurant_ids ? diner.restaurant_ids.split(",").map(Number) : null;
+    if (allowed && !allowed.includes(row.restaurant_id)) throw new ApiError(Status.CONFLICT, paymentMessages.restaurantNotAllowed);
+  }
+
+  // Prices from today's published menus of the meal time, never from the client.
+  const items = mealTime && input.items?.length ? await priceItems(trx, tenantId, date, mealTime, input.items) : [];
+  const amount = items.length ? items.reduce((sum, i) => sum + i.subtotal, 0) : (input.amount as number);
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw fieldError("amount", paymentMessages.whatToPay);
+
+  // The pay limit of the diner's staff type at this meal type (the whole day's rule for an amount-only sale).
+  const limit = await payLimitFor(trx, tenantId, { staffType: diner.staff_type ?? null, mealType: mealTime?.mealType ?? "all" });
+  if (!limit.accounts.length) throw new ApiError(Status.CONFLICT, paymentMessages.noAccount);
+  if (mealTime && limit.maxMealsPerDay !== null) {
+    // A rule of this meal type counts this meal type's orders; the whole day's rule counts every meal of the day.
+    let count = trx
+      .selectFrom("meal_order")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("tenant_id", "=", tenantId)
+      .where("user_info_id", "=", diner.id)
+      .where("order_date", "=", date)
+      .where("order_status", "!=", OrderStatus.CANCELLED)
+      .where("meal_times_id", "is not", null);
+    if (limit.ruleMealType !== "all") count = count.where("meal_type", "=", mealTime.mealType);
+    const { n } = await count.executeTakeFirstOrThrow();
+    if (Number(n) >= limit.maxMealsPerDay) throw new ApiError(Status.CONFLICT, paymentMessages.countLimit);
+  }
+  if (limit.maxAmountPerMeal !== null) {
+    // This meal's orders (or the day's amount-only sales), less what was refunded.
+    let spent = trx
+      .selectFrom("meal_order")
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb("amount", "-", eb.ref("refunded_amount"))), eb.lit(0)).as("spent"))
+      .where("tenant_id", "=", tenantId)
+      .where("user_info_id", "=", diner.id)
+      .where("order_date", "=", date)
+      .where("order_status", "!=", OrderStatus.CANCELLED);
+    spent = mealTime ? spent.where("meal_times_id", "=", mealTime.id) : spent.where("meal_times_id", "is", null);
+    const { spent: before } = await spent.executeTakeFirstOrThrow();
+    if (Number(before) + amount > limit.maxAmountPerMeal) throw new ApiError(Status.CONFLICT, mealTime ? paymentMessages.mealAmountLimit : paymentMessages.dayAmountLimit);
+  }
+  const accounts = [...limit.accounts].sort((a, b) => (a === b ? 0 : (a === "subsidy") === subsidyFirst ? -1 : 1));
+
+  const orderId = newId();
+  const orderNo = orderNoOf(orderId);
+  const source = input.source ?? "cashier";
+  const facts: PaymentFacts = {
+    tenantId,
+    orderId,
+    orderNo,
+    userInfoId: diner.id,
+    diner: { id: diner.id, userName: diner.user_name, staffType: diner.staff_type ?? null, deptId: diner.dept_id ?? null },
+    card,
+    payFlag,
+    amount,
+    items,
+    mealTime,
+    restaurantId: mealTime?.restaurantId ?? null,
+    stallId: items.length && items.every((i) => i.stallId === items[0].stallId) ? items[0].stallId : null,
+    date,
+    now,
+    source,
+    deviceCode: input.deviceCode ?? null,
+    operator: { id: ctx.session.userId, name: ctx.session.userName },
+    idempotencyKey: key,
+    accounts,
+  };
+  for (const h of hooks) await h.beforePay?.(trx, facts);
+
+  // Quotas: each sold count goes up only while it stays within the quota.
+  for (const item of items) {
+    const sold = await trx
+      .updateTable("food_menu_item")
+      .set((eb) => ({ sold_count: eb("sold_count", "+", item.quantity) }))
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", item.foodMenuItemId)
+      .where((eb) => eb.or([eb("quota", "is", null), eb(eb("sold_count", "+", item.quantity), "<=", eb.ref("quota"))]))
+      .executeTakeFirst();
+    if (Number(sold.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.soldOut);
+  }
+
+  // The money: a hook (a ticket), or the ledger.
+  let paidBy: PaidOrder["paidBy"] | null = null;
+  for (const h of hooks) {
+    const other = await h.payOther?.(trx, facts);
+    if (other) {
+      paidBy = { kind: "other", docType: other.docType, docId: other.docId };
+      break;
+    }
+  }
+  if (!paidBy && TICKET_PAY_FLAGS.includes(payFlag)) throw new ApiError(Status.CONFLICT, paymentMessages.methodDisabled);
+  if (!paidBy) {
+    // Read first: a refused deduction may have taken part of the money inside this (rolled back) transaction.
+    const before = await totalBalance(trx, tenantId, diner.id);
+    let lines: LedgerLine[];
+    try {
+      lines = await deduct(trx, {
+        tenantId,
+        userInfoId: diner.id,
+        amount,
+        accounts,
+        creditLimit: limit.allowCredit ? limit.creditLimit : 0,
+        busiType: BusiType.CONSUME,
+        payFlag,
+        operatorId: ctx.session.userId,
+        operatorName: ctx.session.userName,
+        docType: ORDER_DOC_TYPE,
+        docId: orderId,
+        idempotencyKey: key,
+        occurredAt: now,
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.message === ledgerMessages.insufficient) {
+        throw new ApiError(Status.CONFLICT, paymentMessages.insufficient(before));
+      }
+      throw error;
+    }
+    paidBy = { kind: "ledger", lineIds: lines.map((l) => l.id) };
+  }
+
+  const audit = { created_at: now, created_by: ctx.session.userId, updated_at: now, updated_by: ctx.session.userId };
+  await trx
+    .insertInto("meal_order")
+    .values({
+      tenant_id: tenantId,
+      id: orderId,
+      order_no: orderNo,
+      user_info_id: diner.id,
+      order_date: date,
+      meal_times_id: mealTime?.id ?? null,
+      meal_type: mealTime?.mealType ?? null,
+      restaurant_id: facts.restaurantId,
+      stall_id: facts.stallId,
+      order_type: Number(input.orderType ?? 1),
+      amount,
+      paid_amount: amount,
+      refunded_amount: 0,
+      pay_flag: payFlag,
+      pay_result: 1,
+      order_appointment_status: null,
+      order_source: source,
+      order_status: OrderStatus.PAID,
+      cashier_id: ctx.session.userId,
+      cashier_name: ctx.session.userName,
+      device_code: input.deviceCode ?? null,
+      card_no: card?.cardNo ?? null,
+      paid_at: now,
+      cancel_reason: null,
+      cancelled_by_name: null,
+      cancelled_at: null,
+      ...audit,
+    })
+    .execute();
+  if (items.length) {
+    await trx
+      .insertInto("meal_order_item")
+      .values(items.map((i) => ({ tenant_id: tenantId, id: newId(), meal_order_id: orderId, food_id: i.foodId, food_name: i.foodName, price: i.price, quantity: i.quantity, subtotal: i.subtotal, food_menu_item_id: i.foodMenuItemId, ...audit })))
+      .execute();
+  }
+  const order: PaidOrder = { id: orderId, orderNo, tenantId, userInfoId: diner.id, amount, paidAmount: amount, refundedAmount: 0, payFlag, orderStatus: OrderStatus.PAID, orderDate: date, mealTimesId: mealTime?.id ?? null, restaurantId: facts.restaurantId, source, paidBy, items };
+  for (const h of hooks) await h.afterPay?.(trx, order);
+  await recordOperation(trx, ctx, mealOrder, orderId, "pay", { orderNo, userInfoId: diner.id, amount, payFlag, source, paidBy, cardNo: card?.cardNo ?? null });
+  return { orderId, orderNo, amount, balance: await totalBalance(trx, tenantId, diner.id) };
+}
+
+/** Each requested dish at its price on today's published menu of the meal time (same dish twice: quantities add). */
+async function priceItems(trx: Trx, tenantId: number, date: string, mealTime: NonNullable<PaymentFacts["mealTime"]>, wanted: Array<{ foodId: number; quantity: number }>): Promise<PaymentItem[]> {
+  const menus = (await findByDate(trx, tenantId, date, mealTime.restaurantId)).filter((m) =>
+    m.mealTimeId !== null && m.mealTimeId !== undefined ? m.mealTimeId === mealTime.id : m.mealType === mealTime.mealType || m.mealType === "all",
+  );
+  const offered = new Map<number, { menuItemId: number; price: number; name: string; stallId: number | null }>();
+  for (const menu of menus) {
+    for (const item of menu.items) if (!offered.has(item.foodId)) offered.set(item.foodId, { menuItemId: item.id, price: Number(item.price ?? 0), name: item.foodName, stallId: menu.stallId ?? null });
+  }
+  const quantities = new Map<number, number>();
+  for (const w of wanted) quantities.set(w.foodId, (quantities.get(w.foodId) ?? 0) + w.quantity);
+  return [...quantities].map(([foodId, quantity]) => {
+    const item = offered.get(foodId);
+    if (!item) throw fieldError("items", paymentMessages.notOnMenu(foodId));
+    return { foodId, foodName: item.name, price: item.price, quantity, subtotal: item.price * quantity, foodMenuItemId: item.menuItemId, stallId: item.stallId };
+  });
+}
+
+// ---- Cancel and refunds ---------------------------------------------------------------------------------------
+
+type OrderRow = NonNullable<Awaited<ReturnType<typeof orderRow>>>;
+
+function orderRow(db: Trx, tenantId: number, id: number) {
+  return db.selectFrom("meal_order").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+}
+
+/** What the order's ledger lines still hold per account: paid (−) plus given back (+), as fen to give back. */
+async function refundableByAccount(trx: Trx, tenantId: number, orderId: number): Promise<Array<{ accountType: AccountType; fen: number; payFlag: number; lastLine: number }>> {
+  const rows = await trx
+    .selectFrom("user_account_ledger")
+    .select((eb) => ["account_type", eb.fn.sum<number>("amount").as("net"), eb.fn.max("pay_flag").as("pay_flag"), eb.fn.max("id").as("last")])
+    .where("tenant_id", "=", tenantId)
+    .where("doc_type", "=", ORDER_DOC_TYPE)
+    .where("doc_id", "=", orderId)
+    .groupBy("account_type")
+    .execute();
+  return rows
+    .map((r) => ({ accountType: r.account_type as AccountType, fen: -Number(r.net), payFlag: Number(r.pay_flag), lastLine: Number(r.last) }))
+    .filter((r) => r.fen > 0);
+}
+
+async function itemsOf(trx: Trx, tenantId: number, orderId: number): Promise<PaymentItem[]> {
+  const rows = await trx.selectFrom("meal_order_item").selectAll().where("tenant_id", "=", tenantId).where("meal_order_id", "=", orderId).orderBy("id").execute();
+  return rows.map((r) => ({ foodId: r.food_id, foodName: r.food_name, price: Number(r.price), quantity: Number(r.quantity), subtotal: Number(r.subtotal), foodMenuItemId: r.food_menu_item_id as number, stallId: null }));
+}
+
+function paidOrderOf(row: OrderRow, items: PaymentItem[], lineIds: number[]): PaidOrder {
+  return {
+    id: row.id,
+    orderNo: row.order_no,
+    tenantId: row.tenant_id,
+    userInfoId: row.user_info_id,
+    amount: Number(row.amount),
+    paidAmount: Number(row.paid_amount),
+    refundedAmount: Number(row.refunded_amount),
+    payFlag: Number(row.pay_flag),
+    orderStatus: Number(row.order_status),
+    orderDate: row.order_date,
+    mealTimesId: row.meal_times_id ?? null,
+    restaurantId: row.restaurant_id ?? null,
+    source: row.order_source as OrderSource,
+    paidBy: { kind: "ledger", lineIds },
+    items,
+  };
+}
+
+export const cancelBody = z.strictObject({
+  id: recordId("订单", "请选择订单"),
+  reason: field("reason", "取消原因", "text", { max: 200 }),
+});
+
+/** Whether the order's meal time's cancel deadline (on the order's day, China time) has passed. */
+async function pastDeadline(ctx: SessionContext, order: OrderRow): Promise<boolean> {
+  if (order.meal_times_id === null) return false;
+  const meal = await ctx.services.db.selectFrom("meal_times").select("cancel_deadline").where("tenant_id", "=", order.tenant_id).where("id", "=", order.meal_times_id).executeTakeFirst();
+  if (!meal?.cancel_deadline) return false;
+  const [h, m] = meal.cancel_deadline.split(":").map(Number) as [number, number];
+  return ctx.now > dayStart(order.order_date) + (h * 60 + m) * 60_000;
+}
+
+async function holds(ctx: SessionContext, code: string) {
+  return isAdmin(ctx.session) || (await permissionCodesFor(ctx.services.db, ctx.session)).has(code);
+}
+
+/**
+ * Cancels a paid order: gives back, through the ledger, exactly what each account paid for it and has not had back
+ * (busiType 6 消费退回 lines naming the order), returns the sold counts, marks it cancelled. After the meal time's
+ * cancel deadline only a holder of `zhct:mealOrder:cancelLate` may, with a reason. A second cancel is 409.
+ */
+export async function cancel(ctx: SessionContext, input: { id: number; reason?: string | null }) {
+  const tenantId = ctx.session.tenantId;
+  const order = await orderRow(ctx.services.db, tenantId, input.id);
+  if (!order) throw new ApiError(Status.NOT_FOUND, paymentMessages.orderMissing);
+  if (Number(order.order_status) === OrderStatus.CANCELLED) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
+  const reason = input.reason?.trim() || null;
+  if (await pastDeadline(ctx, order)) {
+    if (!(await holds(ctx, permissionCode(mealOrder, "cancelLate")))) throw new ApiError(Status.CONFLICT, paymentMessages.lateCancel);
+    if (!reason) throw fieldError("reason", paymentMessages.lateCancel);
+  }
+  return idempotent(ctx, input, async (trx, key) => {
+    // The status check repeats in the UPDATE: of two cancels racing, one wins and the other gets the 409.
+    const done = await trx
+      .updateTable("meal_order")
+      .set({ order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount, cancel_reason: reason, cancelled_by_name: ctx.session.userName, cancelled_at: ctx.now, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId })
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", order.id)
+      .where("order_status", "!=", OrderStatus.CANCELLED)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
+    let refundFen = 0;
+    const lineIds: number[] = [];
+    // In the order the accounts paid (subsidy first, usually), so the diner's ledger reads as the payment undone.
+    for (const account of (await refundableByAccount(trx, tenantId, order.id)).sort((a, b) => a.lastLine - b.lastLine)) {
+      const line = await post(trx, {
+        tenantId,
+        userInfoId: order.user_info_id,
+        accountType: account.accountType,
+        amount: account.fen,
+        busiType: BusiType.CONSUME_RETURN,
+        payFlag: account.payFlag,
+        operatorId: ctx.session.userId,
+        operatorName: ctx.session.userName,
+        docType: ORDER_DOC_TYPE,
+        docId: order.id,
+        idempotencyKey: key,
+        remark: reason ? `取消订单：${reason}` : "取消订单",
+        occurredAt: ctx.now,
+      });
+      refundFen += account.fen;
+      lineIds.push(line.id);
+    }
+    const items = await itemsOf(trx, tenantId, order.id);
+    for (const item of items) {
+      if (!item.foodMenuItemId) continue;
+      await trx
+        .updateTable("food_menu_item")
+        .set((eb) => ({ sold_count: eb("sold_count", "-", item.quantity) }))
+        .where("tenant_id", "=", tenantId)
+        .where("id", "=", item.foodMenuItemId)
+        .where("sold_count", ">=", item.quantity)
+        .execute();
+    }
+    const after = { ...order, order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount };
+    for (const h of hooks) await h.afterCancel?.(trx, paidOrderOf(after, items, lineIds), refundFen);
+    await recordOperation(trx, ctx, mealOrder, order.id, "cancel", { reason, refundFen, orderStatus: [String(order.order_status), String(OrderStatus.CANCELLED)] });
+    return { id: order.id, orderStatus: String(OrderStatus.CANCELLED), refundAmount: refundFen, balance: await totalBalance(trx, tenantId, order.user_info_id) };
+  });
+}
+
+export interface RefundPartInput {
+  orderId: number;
+  /** Fen, > 0. */
+  amount: number;
+  reason?: string | null;
+  /** The document that asks for the refund (a complaint): kept in the ledger line's remark and the operation log. */
+  docType?: string | null;
+  docId?: number | null;
+}
+
+/**
+ * Gives back part of a paid order through the ledger, inside the caller's transaction (a complaint's processing):
+ * the total refunded never passes what was paid (409 退款金额超过订单可退金额（可退 x.xx 元）), the account spent last
+ * gets its money back first, and the order's refunded amount and status follow (部分退款, or 已全额退款).
+ */
+export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPartInput): Promise<{ orderId: number; refunded: number; refundedAmount: number; orderStatus: string }> {
+  const tenantId = ctx.session.tenantId;
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw fieldError("refundAmount", paymentMessages.refundAmount);
+  const order = await orderRow(trx, tenantId, input.orderId);
+  if (!order) throw new ApiError(Status.NOT_FOUND, paymentMessages.orderMissing);
+  if (Number(order.order_status) === OrderStatus.CANCELLED) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
+  const accounts = (await refundableByAccount(trx, tenantId, order.id)).sort((a, b) => b.lastLine - a.lastLine);
+  const refundable = Math.min(
+    Number(order.paid_amount) - Number(order.refunded_amount),
+    accounts.reduce((sum, a) => sum + a.fen, 0),
+  );
+  if (input.amount > refundable) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.max(0, refundable)));
+  // The conditional UPDATE repeats the check: two refunds racing on PostgreSQL cannot together pass what was paid.
+  const refundedAmount = Number(order.refunded_amount) + input.amount;
+  const status = refundedAmount === Number(order.paid_amount) ? OrderStatus.REFUNDED : OrderStatus.PART_REFUNDED;
+  const updated = await trx
+    .updateTable("meal_order")
+    .set((eb) => ({ refunded_amount: eb("refunded_amount", "+", input.amount), order_status: status, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId }))
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", order.id)
+    .where("order_status", "!=", OrderStatus.CANCELLED)
+    .where((eb) => eb(eb("refunded_amount", "+", input.amount), "<=", eb.ref("paid_amount")))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.max(0, refundable)));
+  const by = input.docType ? `${input.docType}#${input.docId ?? ""}` : null;
+  let left = input.amount;
+  for (const account of accounts) {
+    const give = Math.min(left, account.fen);
+    if (give <= 0) continue;
+    await post(trx, {
+      tenantId,
+      userInfoId: order.user_info_id,
+      accountType: account.accountType,
+      amount: give,
+      busiType: BusiType.CONSUME_RETURN,
+      payFlag: account.payFlag,
+      operatorId: ctx.session.userId,
+      operatorName: ctx.session.userName,
+      docType: ORDER_DOC_TYPE,
+      docId: order.id,
+      remark: [input.reason ? `部分退款：${input.reason}` : "部分退款", by].filter(Boolean).join(" ").slice(0, 200),
+      occurredAt: ctx.now,
+    });
+    left -= give;
+    if (left === 0) break;
+  }
+  await recordOperation(trx, ctx, mealOrder, order.id, "refund", { amount: input.amount, reason: input.reason ?? null, docType: input.docType ?? null, docId: input.docId ?? null });
+  return { orderId: order.id, refunded: input.amount, refundedAmount, orderStatus: String(status) };
+}
+
+// ---- Reading an order -----------------------------------------------------------------------------------------
+
+/** An order with its items and its ledger lines (payments and refunds), oldest first. */
+export async function orderInfo(ctx: SessionContext, id: number) {
+  const tenantId = ctx.session.tenantId;
+  const db = ctx.services.db;
+  const order = await db
+    .selectFrom("meal_order as o")
+    .leftJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "o.tenant_id").onRef("u.id", "=", "o.user_info_id"))
+    .leftJoin("meal_times as t", (j) => j.onRef("t.tenant_id", "=", "o.tenant_id").onRef("t.id", "=", "o.meal_times_id"))
+    .leftJoin("org as r", (j) => j.onRef("r.tenant_id", "=", "o.tenant_id").onRef("r.id", "=", "o.restaurant_id"))
+    .selectAll("o")
+    .select(["u.user_name", "u.user_code", "t.meal_time_name", "t.cancel_deadline", "r.org_name as restaurant_name"])
+    .where("o.tenant_id", "=", tenantId)
+    .where("o.id", "=", id)
+    .executeTakeFirst();
+  if (!order) throw new ApiError(Status.NOT_FOUND, paymentMessages.orderMissing);
+  const items = await db.selectFrom("meal_order_item").selectAll().where("tenant_id", "=", tenantId).where("meal_order_id", "=", id).orderBy("id").execute();
+  const lines = await db
+    .selectFrom("user_account_ledger")
+    .select(["id", "account_type", "busi_type", "amount", "balance_after", "pay_flag", "operator_name", "remark", "occurred_at"])
+    .where("tenant_id", "=", tenantId)
+    .where("doc_type", "=", ORDER_DOC_TYPE)
+    .where("doc_id", "=", id)
+    .orderBy("occurred_at")
+    .orderBy("id")
+    .execute();
+  return {
+    id: order.id,
+    orderNo: order.order_no,
+    userInfoId: order.user_info_id,
+    userName: order.user_name,
+    userCode: order.user_code,
+    orderDate: order.order_date,
+    mealTimesId: order.meal_times_id,
+    mealTimeName: order.meal_time_name,
+    cancelDeadline: order.cancel_deadline,
+    mealType: order.meal_type === null ? null : String(order.meal_type),
+    restaurantId: order.restaurant_id,
+    restaurantName: order.restaurant_name,
+    stallId: order.stall_id,
+    orderType: String(order.order_type),
+    amount: Number(order.amount),
+    paidAmount: Number(order.paid_amount),
+    refundedAmount: Number(order.refunded_amount),
+    payFlag: String(order.pay_flag),
+    payResult: String(order.pay_result),
+    orderAppointmentStatus: order.order_appointment_status === null ? null : String(order.order_appointment_status),
+    orderSource: String(order.order_source),
+    orderStatus: String(order.order_status),
+    cashierId: order.cashier_id,
+    cashierName: order.cashier_name,
+    deviceCode: order.device_code,
+    cardNo: order.card_no,
+    paidAt: Number(order.paid_at),
+    cancelReason: order.cancel_reason,
+    cancelledByName: order.cancelled_by_name,
+    cancelledAt: order.cancelled_at === null ? null : Number(order.cancelled_at),
+    updatedAt: Number(order.updated_at),
+    items: items.map((i) => ({ id: i.id, foodId: i.food_id, foodName: i.food_name, price: Number(i.price), quantity: Number(i.quantity), subtotal: Number(i.subtotal), foodMenuItemId: i.food_menu_item_id })),
+    payments: lines.map((l) => ({ id: l.id, accountType: l.account_type, busiType: String(l.busi_type), amount: Number(l.amount), balanceAfter: Number(l.balance_after), payFlag: String(l.pay_flag), operatorName: l.operator_name, remark: l.remark, occurredAt: Number(l.occurred_at) })),
+  };
+}
+
+// ---- Endpoints ------------------------------------------------------------------------------------------------
+
+const session = (ctx: unknown) => ctx as SessionContext;
+
+export const paymentEndpoints: Endpoint[] = [
+  endpoint({
+    method: "POST",
+    path: "/api/v1/zhct/cashier/pay",
+    resource: "zhct/mealOrder",
+    summary:
+      "收银：{ cardNo 或 userInfoId, amount（分）或 items: [{ foodId, quantity }], mealTimesId, payFlag（默认 0）, deviceCode } → { orderId, orderNo, amount, balance }；须带 Idempotency-Key；拒绝为 409（卡、限额、余额）或 400（输入）",
+    access: permission(permissionCode(mealOrder, "pay")),
+    body: payBody,
+    handle: (ctx, { body }) => pay(session(ctx), { ...(body as PayInput), source: "cashier" }),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/api/v1/zhct/mealOrder/place",
+    resource: "zhct/mealOrder",
+    summary: "后台为人员下单（新增订单页）：参数与 cashier/pay 相同，来源记为后台 → { orderId, orderNo, amount, balance }；须带 Idempotency-Key",
+    access: permission(permissionCode(mealOrder, "place")),
+    body: payBody,
+    handle: (ctx, { body }) => pay(session(ctx), { ...(body as PayInput), source: "admin" }),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/api/v1/zhct/mealOrder/cancel",
+    summary: "取消订单：按原支付账户原路退回（消费退回流水），退回已售数量；取消截止时间后需主管权限并填写原因；支持 Idempotency-Key",
+    access: permission(permissionCode(mealOrder, "cancel")),
+    body: cancelBody,
+    handle: (ctx, { body }) => cancel(session(ctx), body as { id: number; reason?: string | null }),
+  }),
+  endpoint({
+    method: "GET",
+    path: "/api/v1/zhct/mealOrder/getInfo",
+    summary: "订单详情：订单、菜品（items）与支付和退款流水（payments）",
+    access: permission(permissionCode(mealOrder, "view")),
+    query: z.strictObject({ id: recordId("订单", "请选择订单") }),
+    handle: (ctx, { query }) => orderInfo(session(ctx), query.id as number),
+  }),
+];
