@@ -87,6 +87,7 @@ export const mealTicketUse = defineResource({
   fields: [
     { name: "ticketId", label: "餐券", type: "relation", relation: "zhct/mealTicket", required: true, filter: "eq" },
     { name: "userInfoId", label: "就餐人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
+    // Not a reference: the payment takes the use before it writes its order row (one transaction).
     { name: "orderId", label: "订单 ID", type: "number", required: true, filter: "eq", min: 1, max: Number.MAX_SAFE_INTEGER },
     { name: "amount", label: "支付金额（元）", type: "money", required: true },
     { name: "mealType", label: "餐别", type: "enum", dict: "foodMenuType" },
@@ -107,11 +108,11 @@ export const mealRecovery = defineResource({
   labelField: "orderNo",
   defaultSort: { field: "recordedAt", dir: "desc" },
   actions: ["create", "update", "delete", "export"],
-  indexes: [["orderId"]],
   fields: [
-    { name: "orderNo", label: "订单号", type: "text", required: true, filter: "like", sortable: true, max: 64 },
-    { name: "orderId", label: "订单 ID", type: "number", list: false, min: 1, max: Number.MAX_SAFE_INTEGER },
-    { name: "userInfoId", label: "就餐人员", type: "relation", relation: "zhct/userInfo", filter: "eq" },
+    { name: "orderId", label: "订单", type: "relation", relation: "zhct/mealOrder", required: true, filter: "eq" },
+    // Copied from the order, so the list filters and names rows without a join.
+    { name: "orderNo", label: "订单号", type: "text", readOnly: true, filter: "like", sortable: true, max: 32 },
+    { name: "userInfoId", label: "就餐人员", type: "relation", relation: "zhct/userInfo", readOnly: true, filter: "eq" },
     { name: "bowlsReturned", label: "回收餐具（个）", type: "number", required: true, defaultValue: 0, min: 0, max: 100 },
     { name: "leftoverWeight", label: "剩余重量（克）", type: "number", required: true, defaultValue: 0, min: 0, max: 100_000, sortable: true },
     { name: "images", label: "回收照片", type: "image", list: false },

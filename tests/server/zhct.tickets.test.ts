@@ -206,6 +206,41 @@ for (const dialect of dialects) {
       expect(await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => returnTicket(trx, { tenantId: other.tenantId, orderId, at: Date.now() }))).toBeNull();
     });
 
+    test("through the cashier: a 值班 ticket pays an amount-only sale, a cancel gives the use back; a refusal writes no order", async () => {
+      const d = await diner();
+      const userInfoId = d.id as number;
+      const orders = async () => ((await call("GET", `${Z}/mealOrder/findPage?userInfoId=${userInfoId}`, undefined, tenant.token)).body.data as { total: number }).total;
+      const ticket = await apply({ userInfoId, ticketType: "5" });
+      await ok(`${Z}/mealTicket/approve`, { id: ticket.id }, approverUser);
+      // 加班 tickets are for lunch and dinner only: not an amount-only sale.
+      const overtime = await approved({ userInfoId });
+      const refused = await call("POST", `${Z}/cashier/pay`, { userInfoId, amount: 1000, payFlag: 3 }, tenant.token);
+      expect(refused.body).toMatchObject({ status: 409, message: "餐券不适用于本餐次" });
+      expect(await orders()).toBe(0);
+      expect(await info(overtime.id)).toMatchObject({ usedCount: 0 });
+
+      const headers = { "Idempotency-Key": `tk-${uid()}` };
+      const paid = await app.call<Row>("POST", `${Z}/cashier/pay`, { token: tenant.token, body: { userInfoId, amount: 1800, payFlag: 7 }, headers });
+      expect(paid.body).toMatchObject({ status: 200, data: { amount: 1800, balance: 0 } });
+      // A retry with the key takes no second use.
+      const retry = await app.call<Row>("POST", `${Z}/cashier/pay`, { token: tenant.token, body: { userInfoId, amount: 1800, payFlag: 7 }, headers });
+      expect(retry.body.data).toEqual(paid.body.data);
+      expect(await info(ticket.id)).toMatchObject({ usedCount: 1, usedStatus: "1" });
+      expect((await call("POST", `${Z}/cashier/pay`, { userInfoId, amount: 100, payFlag: 7 }, tenant.token)).body).toMatchObject({ status: 409, message: "没有可用的餐券" });
+      const orderId = paid.body.data.orderId;
+      const [use] = await usesOf(ticket.id);
+      expect(use).toMatchObject({ order_id: orderId, amount: 1800, returned_at: null });
+
+      const cancelled = await ok(`${Z}/mealOrder/cancel`, { id: orderId, reason: "误刷" });
+      expect(cancelled).toMatchObject({ refundAmount: 0 });
+      expect(await info(ticket.id)).toMatchObject({ usedCount: 0, usedStatus: "0" });
+      expect((await usesOf(ticket.id))[0].returned_at).toBeTypeOf("number");
+      expect((await call("POST", `${Z}/mealOrder/cancel`, { id: orderId }, tenant.token)).body.status).toBe(409);
+      expect(await info(ticket.id)).toMatchObject({ usedCount: 0 });
+      // The use is back: the ticket pays again.
+      expect((await call("POST", `${Z}/cashier/pay`, { userInfoId, amount: 900, payFlag: 7 }, tenant.token)).body.status).toBe(200);
+    });
+
     test("hostile input is a 400 naming the field, never a 500; another tenant's ticket is not found", async () => {
       const d = await diner();
       const ticket = await apply({ userInfoId: d.id });
@@ -232,9 +267,13 @@ for (const dialect of dialects) {
     });
 
     test("dishware recovery: counts and weight in range, the recorder is the server's, 异常 needs a remark", async () => {
-      const recovery = { orderNo: "DD1", bowlsReturned: 1, leftoverWeight: 0, recoveryStatus: "1" };
-      const created = await ok(`${Z}/mealRecovery/create`, { orderNo: "DD20260501001", bowlsReturned: 3, leftoverWeight: 120, recoveryStatus: "1", recordedBy: "冒名" });
-      expect(created).toMatchObject({ bowlsReturned: 3, leftoverWeight: 120, recoveryStatus: "1", recordedBy: `tk${dialect}管理员` });
+      const d = await diner();
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 5000 });
+      const order = await ok(`${Z}/cashier/pay`, { userInfoId: d.id, amount: 1800 });
+      const recovery = { orderId: order.orderId, bowlsReturned: 1, leftoverWeight: 0, recoveryStatus: "1" };
+      const created = await ok(`${Z}/mealRecovery/create`, { orderId: order.orderId, orderNo: "冒名", userInfoId: 1, bowlsReturned: 3, leftoverWeight: 120, recoveryStatus: "1", recordedBy: "冒名" });
+      expect(created).toMatchObject({ orderNo: order.orderNo, userInfoId: d.id, bowlsReturned: 3, leftoverWeight: 120, recoveryStatus: "1", recordedBy: `tk${dialect}管理员` });
+      expectField((await call("POST", `${Z}/mealRecovery/create`, { ...recovery, orderId: 1 }, tenant.token)).body, "orderId", "所选订单不存在");
       expect(created.recordedAt).toBeTypeOf("number");
       expectField((await call("POST", `${Z}/mealRecovery/create`, { ...recovery, recoveryStatus: "2" }, tenant.token)).body, "remark", "回收状态为异常时，请在备注中说明情况");
       expectField((await call("POST", `${Z}/mealRecovery/create`, { ...recovery, bowlsReturned: -1 }, tenant.token)).body, "bowlsReturned", /回收餐具/);

@@ -99,8 +99,8 @@ export const created: TableSpec[] = [
     columns: [
       { name: "tenant_id", type: "bigint", notNull: true },
       { name: "id", type: "bigint", notNull: true },
-      { name: "order_no", type: "text", notNull: true },
-      { name: "order_id", type: "bigint", notNull: false },
+      { name: "order_id", type: "bigint", notNull: true },
+      { name: "order_no", type: "text", notNull: false },
       { name: "user_info_id", type: "bigint", notNull: false },
       { name: "bowls_returned", type: "integer", notNull: true, default: 0 },
       { name: "leftover_weight", type: "integer", notNull: true, default: 0 },
@@ -117,6 +117,7 @@ export const created: TableSpec[] = [
     unique: [],
     foreignKeys: [
       { columns: ["tenant_id"], table: "tenant", to: ["id"] },
+      { columns: ["tenant_id", "order_id"], table: "meal_order", to: ["tenant_id", "id"] },
       { columns: ["tenant_id", "user_info_id"], table: "user_info", to: ["tenant_id", "id"] },
     ],
     indexes: [["tenant_id", "order_id"], ["tenant_id", "user_info_id"]],

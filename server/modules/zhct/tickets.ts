@@ -16,6 +16,7 @@ import { yuan } from "./accounts";
 import type { Trx } from "./ledger";
 import { userName } from "./mealOrderComplaints";
 import { dayOf, dayStart } from "./months";
+import { addPaymentHooks } from "./payments";
 
 /**
  * Meal tickets (issue 13, decision 024): a setting per ticket type says what a ticket is worth, for which meals and
@@ -47,7 +48,7 @@ export const ApprovedStatus = { PENDING: -1, REJECTED: 0, PASSED: 1 } as const;
 /** Dictionary usedStatus: 1 is 已使用 (all used), 2 部分使用. */
 export const UsedStatus = { UNUSED: 0, USED: 1, PARTLY: 2 } as const;
 /** Dictionary userAccountFlag → ticketType: the payment methods a ticket pays (加班、接待、外卖、值班餐券). */
-export const TICKET_PAY_FLAGS: Readonly<Record<number, number>> = { 3: 1, 4: 2, 5: 3, 7: 5 };
+export const TICKET_TYPE_OF_PAY_FLAG: Readonly<Record<number, number>> = { 3: 1, 4: 2, 5: 3, 7: 5 };
 /** The meal types (foodMenuType) a setting's check boxes stand for. */
 const MEAL_TYPES = ["breakfast", "lunch", "dinner", "midnight"] as const;
 
@@ -181,7 +182,7 @@ export interface TicketUsed {
  * against the order so a cancel gives it back. Refusals are 409s and write nothing.
  */
 export async function useTicket(trx: Trx, payment: TicketPayment): Promise<TicketUsed> {
-  const ticketType = TICKET_PAY_FLAGS[payment.payFlag];
+  const ticketType = TICKET_TYPE_OF_PAY_FLAG[payment.payFlag];
   if (ticketType === undefined) throw fieldError("payFlag", ticketMessages.notTicket);
   const refuse = (message: string) => new ApiError(Status.CONFLICT, message);
   const setting = await settingOf(trx, payment.tenantId, ticketType);
@@ -260,6 +261,30 @@ export async function returnTicket(trx: Trx, { tenantId, orderId, at }: { tenant
   return use.ticket_id;
 }
 
+/** A ticket pays the payments of its pay flags, and a cancelled order paid by one gives its use back. */
+export const MEAL_TICKET_DOC_TYPE = "mealTicketUse";
+addPaymentHooks({
+  async payOther(trx, facts) {
+    if (TICKET_TYPE_OF_PAY_FLAG[facts.payFlag] === undefined) return null;
+    // eslint-disable-next-line react-hooks/rules-of-hooks -- not a React hook: the payment's use of a ticket (issue 13's name)
+    const used = await useTicket(trx, {
+      tenantId: facts.tenantId,
+      userInfoId: facts.userInfoId,
+      payFlag: facts.payFlag,
+      amount: facts.amount,
+      mealType: facts.mealTime?.mealType ?? null,
+      orderId: facts.orderId,
+      at: facts.now,
+      operatorId: facts.operator.id,
+    });
+    return { paid: true, docType: MEAL_TICKET_DOC_TYPE, docId: used.useId };
+  },
+  // Found by the order (its use is unique per order), so this does not depend on how the cancel describes the payment.
+  async afterCancel(trx, order) {
+    if (TICKET_TYPE_OF_PAY_FLAG[order.payFlag] !== undefined) await returnTicket(trx, { tenantId: order.tenantId, orderId: order.id, at: Date.now() });
+  },
+});
+
 // ---- Dishware recovery ----------------------------------------------------------------------------------------
 
 const RecoveryStatus = { ABNORMAL: 2 } as const;
@@ -268,13 +293,26 @@ function checkRecovery(record: Row) {
   if (Number(record.recoveryStatus) === RecoveryStatus.ABNORMAL && !String(record.remark ?? "").trim()) throw fieldError("remark", ticketMessages.recoveryRemark);
 }
 
+/** The order named is one of the tenant's (checked by the engine); its number and diner are copied onto the row. */
+async function fromOrder(ctx: SessionContext, values: Row) {
+  if (values.orderId == null) return;
+  const order = await ctx.services.db.selectFrom("meal_order").select(["order_no", "user_info_id"]).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", values.orderId as number).executeTakeFirst();
+  if (!order) return;
+  values.orderNo = order.order_no;
+  values.userInfoId = order.user_info_id;
+}
+
 export const mealRecoveryService: ResourceService = {
   async beforeCreate(ctx, values) {
     checkRecovery(values);
+    await fromOrder(ctx, values);
     values.recordedBy = await userName(ctx);
     values.recordedAt = ctx.now;
   },
-  beforeUpdate: (_ctx, values, current) => checkRecovery(nextRecord(mealRecovery, values, current)),
+  async beforeUpdate(ctx, values, current) {
+    checkRecovery(nextRecord(mealRecovery, values, current));
+    await fromOrder(ctx, values);
+  },
 };
 
 export const ticketServices: Record<string, ResourceService> = {
