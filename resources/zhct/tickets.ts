@@ -53,7 +53,7 @@ export const mealTicket = defineResource({
     { name: "userInfoId", label: "就餐人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
     { name: "ticketType", label: "餐券类型", type: "enum", dict: "ticketType", required: true, filter: "eq" },
     { name: "ticketCount", label: "张数", type: "number", required: true, defaultValue: 1, min: 1, max: 100, description: "可用餐次数" },
-    { name: "validFrom", label: "有效期起", type: "date", sortable: true, description: "不填则为申请当天" },
+    { name: "validFrom", label: "有效期起", type: "date", list: false, sortable: true, description: "不填则为申请当天" },
     { name: "validTo", label: "有效期止", type: "date", sortable: true, description: "不填则按餐券设置的默认有效天数" },
     { name: "reason", label: "申请事由", type: "longText", required: true, list: true, max: 500 },
     { name: "applicantName", label: "申请人", type: "text", readOnly: true, filter: "like", max: 100 },
@@ -61,11 +61,11 @@ export const mealTicket = defineResource({
     { name: "approvedStatus", label: "审批状态", type: "enum", dict: "approvedStatus", required: true, readOnly: true, filter: "eq", defaultValue: "-1" },
     { name: "approverName", label: "审批人", type: "text", readOnly: true, max: 100 },
     { name: "approverId", label: "审批人 ID", type: "number", readOnly: true, hidden: true, list: false, min: 0, max: Number.MAX_SAFE_INTEGER },
-    { name: "approvedAt", label: "审批时间", type: "datetime", readOnly: true },
+    { name: "approvedAt", label: "审批时间", type: "datetime", readOnly: true, list: false },
     { name: "approveRemark", label: "审批意见", type: "text", readOnly: true, list: false, max: 500 },
     { name: "usedCount", label: "已用张数", type: "number", required: true, readOnly: true, defaultValue: 0, min: 0, max: 100 },
     { name: "usedStatus", label: "使用状态", type: "enum", dict: "usedStatus", required: true, readOnly: true, filter: "eq", defaultValue: "0" },
-    { name: "appliedAt", label: "申请时间", type: "datetime", required: true, readOnly: true, filter: "range", sortable: true },
+    { name: "appliedAt", label: "申请时间", type: "datetime", required: true, readOnly: true, list: false, filter: "range", sortable: true },
   ],
 });
 
@@ -111,7 +111,7 @@ export const mealRecovery = defineResource({
   fields: [
     { name: "orderId", label: "订单", type: "relation", relation: "zhct/mealOrder", required: true, filter: "eq" },
     // Copied from the order, so the list filters and names rows without a join.
-    { name: "orderNo", label: "订单号", type: "text", readOnly: true, filter: "like", sortable: true, max: 32 },
+    { name: "orderNo", label: "订单号", type: "text", readOnly: true, list: false, filter: "like", sortable: true, max: 32 },
     { name: "userInfoId", label: "就餐人员", type: "relation", relation: "zhct/userInfo", readOnly: true, filter: "eq" },
     { name: "bowlsReturned", label: "回收餐具（个）", type: "number", required: true, defaultValue: 0, min: 0, max: 100 },
     { name: "leftoverWeight", label: "剩余重量（克）", type: "number", required: true, defaultValue: 0, min: 0, max: 100_000, sortable: true },
