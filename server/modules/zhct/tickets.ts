@@ -264,8 +264,12 @@ export async function returnTicket(trx: Trx, { tenantId, orderId, at }: { tenant
 /** A ticket pays the payments of its pay flags, and a cancelled order paid by one gives its use back. */
 export const MEAL_TICKET_DOC_TYPE = "mealTicketUse";
 addPaymentHooks({
+  // A ticket type without an enabled setting is a payment method not in use: the payment says 该支付方式未启用.
   async payOther(trx, facts) {
-    if (TICKET_TYPE_OF_PAY_FLAG[facts.payFlag] === undefined) return null;
+    const ticketType = TICKET_TYPE_OF_PAY_FLAG[facts.payFlag];
+    if (ticketType === undefined) return null;
+    const setting = await settingOf(trx, facts.tenantId, ticketType);
+    if (!setting || Number(setting.status) !== 1) return null;
     // eslint-disable-next-line react-hooks/rules-of-hooks -- not a React hook: the payment's use of a ticket (issue 13's name)
     const used = await useTicket(trx, {
       tenantId: facts.tenantId,
