@@ -42,6 +42,8 @@ const zhctScreens = [
   route("zhct/useraccountmonthsettle/:step", "routes/zhct/month-settle.tsx"),
   route("zhct/chargedailyreport/index", "routes/zhct/charge-daily-report.tsx"),
   route("zhct/userinfodept/index", "routes/zhct/userinfo-dept.tsx"),
+  route("zhct/mealorder/create", "routes/zhct/order-create.tsx"),
+  route("zhct/mealorder/detail/:id", "routes/zhct/order-detail.tsx"),
   route("zhct/mealticket/approve/:id", "routes/zhct/ticket-approve.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));

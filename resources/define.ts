@@ -102,6 +102,11 @@ export interface ResourceDef {
   indexOnly?: boolean;
   /** Buttons above the list to workflow screens that are not about one row (top-up, refund), under the resource's path. */
   headerLinks?: Array<{ action: string; path: string; label?: string }>;
+  /**
+   * A second screen over another resource's table that shows only some of its rows (收银订单: the orders whose source
+   * is the cashier): every list, count and export of it holds this condition, whatever the query asks.
+   */
+  fixedFilter?: { field: string; value: string };
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
   /** Lookups by several fields that a screen or an API makes (within the tenant), each an index. */

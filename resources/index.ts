@@ -31,7 +31,7 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
-import { mealOrder, mealOrderItem } from "./zhct/orders";
+import { cashierMealOrder, mealOrder, mealOrderItem } from "./zhct/orders";
 import { mealRecovery, mealTicket, mealTicketSetting, mealTicketUse } from "./zhct/tickets";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
@@ -68,7 +68,8 @@ export const resources: ResourceDef[] = [
   iccardInit,
   holiday,
   ...zhctResources,
-  mealOrderComplaints, operationLog];
+  mealOrderComplaints, operationLog,
+  cashierMealOrder];
 
 const byKey = new Map(resources.map((r) => [resourceKey(r), r]));
 

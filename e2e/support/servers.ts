@@ -32,6 +32,8 @@ export const e2eUsers = {
   cashier: { userName: "ledger.cashier", password: "Ledger-Cashier-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-settle.spec.ts: grants and a locked month, in a tenant of its own (shell-fixtures settleTenant).
   settle: { userName: "settle.clerk", password: "Settle-Clerk-2026", roleIds: [913], pwdSecurityLevel: 2, tenantId: 903 },
+  // e2e/zhct-orders.spec.ts: orders, cancel and a complaint's refund, in a tenant of its own (shell-fixtures ordersTenant).
+  orders: { userName: "orders.clerk", password: "Orders-Clerk-2026", roleIds: [914], pwdSecurityLevel: 2, tenantId: 904 },
   // e2e/zhct-tickets.spec.ts: one applies for a meal ticket, the other (named by the ticket setting) approves it.
   ticketClerk: { userName: "ticket.clerk", password: "Ticket-Clerk-2026", roleIds: [916], pwdSecurityLevel: 2, tenantId: 906, realName: "申请员" },
   ticketApprover: { userName: "ticket.approver", password: "Ticket-Approver-2026", roleIds: [916], pwdSecurityLevel: 2, tenantId: 906, realName: "审批经理" },

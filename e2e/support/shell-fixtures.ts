@@ -8,6 +8,8 @@ export const shellFixture = {
   alertTenants: { wide: { tenantId: 901, roleId: 911 }, narrow: { tenantId: 902, roleId: 912 } },
   // e2e/zhct-settle.spec.ts locks a month: in a tenant of its own, so the other journeys can still move money.
   settleTenant: { tenantId: 903, roleId: 913 },
+  // e2e/zhct-orders.spec.ts: its restaurant, meal time and menu of today, apart from the other canteen journeys.
+  ordersTenant: { tenantId: 904, roleId: 914 },
   // e2e/zhct-tickets.spec.ts: tickets applied for, approved and used in a tenant of their own.
   ticketTenant: { tenantId: 906, roleId: 916 },
   menus: {
@@ -84,6 +86,9 @@ export async function prepareShellFixtures(db: Db) {
   const settle = shellFixture.settleTenant;
   await db.insertInto("tenant").values({ id: settle.tenantId, tenant_name: "结算测试食堂", tenant_code: "settle", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, settle.tenantId, settle.roleId, "admin", "admin");
+  const orders = shellFixture.ordersTenant;
+  await db.insertInto("tenant").values({ id: orders.tenantId, tenant_name: "订单测试食堂", tenant_code: "orders", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, orders.tenantId, orders.roleId, "admin", "admin");
   const tickets = shellFixture.ticketTenant;
   await db.insertInto("tenant").values({ id: tickets.tenantId, tenant_name: "餐券测试食堂", tenant_code: "tickets", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, tickets.tenantId, tickets.roleId, "admin", "admin");

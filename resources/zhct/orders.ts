@@ -44,7 +44,8 @@ export const mealOrder = defineResource({
     { name: "orderAppointmentStatus", label: "预约状态", type: "enum", dict: "orderAppointmentStatus", list: false },
     { name: "orderSource", label: "来源", type: "enum", dict: "orderSource", required: true, filter: "eq" },
     { name: "orderStatus", label: "订单状态", type: "enum", dict: "mealOrderStatus", required: true, filter: "eq", defaultValue: "1" },
-    { name: "cashierId", label: "收银员 ID", type: "number", list: false, filter: "eq", min: 0, max: Number.MAX_SAFE_INTEGER },
+    // The operator's user id: the shift summary groups by it; people look cashiers up by name.
+    { name: "cashierId", label: "收银员 ID", type: "number", list: false, hidden: true, min: 0, max: Number.MAX_SAFE_INTEGER },
     { name: "cashierName", label: "收银员", type: "text", filter: "like", max: 100 },
     { name: "deviceCode", label: "设备编号", type: "text", filter: "eq", max: 64 },
     { name: "cardNo", label: "卡号", type: "text", filter: "like", max: 32 },
@@ -77,4 +78,26 @@ export const mealOrderItem = defineResource({
     // The menu item it was sold from: its sold count went up by `quantity` (and goes down on cancel).
     { name: "foodMenuItemId", label: "菜单菜品", type: "relation", relation: "zhct/foodMenuItem", list: false },
   ],
+});
+
+/**
+ * 收银订单 (spec §2 cashiermealorder): the same table, only the orders taken at cashiers, looked up by cashier,
+ * device and time. A row opens the order's own detail page (its cancel lives there).
+ */
+export const cashierMealOrder = defineResource({
+  module: "zhct",
+  entity: "cashierMealOrder",
+  screen: "cashiermealorder",
+  screenBase: "/zhct",
+  table: "meal_order",
+  title: "收银订单",
+  scope: "tenant",
+  labelField: "orderNo",
+  defaultSort: { field: "paidAt", dir: "desc" },
+  actions: ["export"],
+  fixedFilter: { field: "orderSource", value: "cashier" },
+  rowLinks: [{ action: "view", entity: "mealOrder", path: "/zhct/mealorder/detail/:id", label: "详情" }],
+  fields: mealOrder.fields.map((f) =>
+    f.name === "orderSource" ? { ...f, list: false, filter: undefined } : f,
+  ),
 });

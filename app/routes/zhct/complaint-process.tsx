@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Badge, Button, Card, Group, Radio, SimpleGrid, Stack, Text, Textarea, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, Radio, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { IconArrowLeft, IconCheck } from "@tabler/icons-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { permissionCode } from "../../../resources/define";
@@ -10,7 +10,7 @@ import type { Route } from "./+types/complaint-process";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
-import { formatTime } from "~/lib/format";
+import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 import { useFocusOnRefusal } from "~/lib/form-focus";
@@ -21,6 +21,8 @@ const LIST_PATH = `${def.screenBase}/${def.screen}/index`;
 interface Complaint {
   id: number;
   orderNo: string;
+  orderId: number | null;
+  refundAmount: number | null;
   content: string;
   images: string | null;
   status: string;
@@ -35,6 +37,20 @@ interface Complaint {
 const schema = z.object({
   result: z.enum(["processed", "rejected"], { error: "请选择处理结果" }),
   reply: z.string({ error: "请填写处理回复" }).trim().min(1, "请填写处理回复").max(1000, "处理回复不能超过 1000 个字符"),
+  // Yuan as typed (at most two decimals), sent as fen; empty is no refund.
+  refundAmount: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      if (!/^\d{1,7}(\.\d{1,2})?$/.test(v)) {
+        ctx.addIssue({ code: "custom", message: "退款金额应为以元为单位的数字，最多两位小数" });
+        return z.NEVER;
+      }
+      const fen = Math.round(Number(v) * 100);
+      return fen > 0 ? fen : undefined;
+    }),
 });
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -55,7 +71,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
     return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
   }
-  return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie("申诉已处理") } });
+  const refunded = submission.value.refundAmount;
+  return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie(refunded ? `申诉已处理，已退款 ${formatFen(refunded)} 元` : "申诉已处理") } });
 }
 
 export function meta() {
@@ -89,7 +106,13 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Text size="sm">
             <Text span c="dimmed">订单号：</Text>
-            {complaint.orderNo}
+            {complaint.orderId ? (
+              <Anchor component={Link} to={`/zhct/mealorder/detail/${complaint.orderId}`} size="sm">
+                {complaint.orderNo}
+              </Anchor>
+            ) : (
+              complaint.orderNo
+            )}
           </Text>
           <Text size="sm" component="div">
             <Text span c="dimmed">处理状态：</Text>
@@ -112,6 +135,12 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
         <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
           {complaint.content}
         </Text>
+        {complaint.refundAmount ? (
+          <Text size="sm" mt="md">
+            <Text span c="dimmed">已退款：</Text>
+            {formatFen(complaint.refundAmount)} 元
+          </Text>
+        ) : null}
         {complaint.reply && (
           <Alert mt="md" color={statusColor[complaint.status]} variant="light" title={`${complaint.handlerName ?? ""} · ${formatTime(complaint.handledAt)}`}>
             {complaint.reply}
@@ -135,6 +164,16 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
                   </Group>
                 </Radio.Group>
                 <Textarea {...getTextareaProps(fields.reply)} label="处理回复" withAsterisk autosize minRows={3} error={fields.reply.errors?.[0]} />
+                <TextInput
+                  name={fields.refundAmount.name}
+                  label="退款金额"
+                  rightSection="元"
+                  inputMode="decimal"
+                  placeholder="0.00"
+                  description="申诉属实（已处理）时可退回订单的全部或部分金额，按原支付账户退回；不填则不退款"
+                  error={fields.refundAmount.errors?.[0]}
+                  w={320}
+                />
                 <Group justify="flex-end">
                   <Button type="submit" leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>
                     提交处理

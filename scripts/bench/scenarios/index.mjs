@@ -9,5 +9,6 @@ import menus from "./menus.mjs";
 import pages from "./pages.mjs";
 import servers from "./servers.mjs";
 import settle from "./settle.mjs";
+import cashier from "./cashier.mjs";
 
-export const scenarios = [api, pages, menuSize, menus, ledger, servers, bytes, importXlsx, settle];
+export const scenarios = [api, pages, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier];

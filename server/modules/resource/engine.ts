@@ -85,6 +85,8 @@ interface Condition {
 /** The list's filters that the query parameters set. */
 function filterConditions(def: ResourceDef, params: Record<string, unknown>): Condition[] {
   const conditions: Condition[] = [];
+  const fixed = def.fixedFilter && def.fields.find((f) => f.name === def.fixedFilter?.field);
+  if (fixed) conditions.push({ column: `${def.table}.${columnOf(fixed)}`, op: "=", value: fixed.type === "enum" ? coerceEnum(fixed, def.fixedFilter?.value) : def.fixedFilter?.value });
   for (const field of filterFields(def)) {
     const column = `${def.table}.${columnOf(field)}`;
     if (field.filter === "range") {
@@ -198,6 +200,8 @@ export async function getRow(ctx: SessionContext, def: ResourceDef, id: number):
   assertAllowed(ctx, def);
   const row = await whereTenant(db(ctx).selectFrom(def.table).selectAll().where(`${def.table}.id`, "=", id), def, ctx.session.tenantId).executeTakeFirst();
   if (!row) throw new ApiError(Status.NOT_FOUND, messages.notFound(def));
+  const fixed = def.fixedFilter && def.fields.find((f) => f.name === def.fixedFilter?.field);
+  if (fixed && String((row as Row)[columnOf(fixed)]) !== def.fixedFilter?.value) throw new ApiError(Status.NOT_FOUND, messages.notFound(def));
   return row as Row;
 }
 

@@ -398,8 +398,6 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   }
   if (!paidBy && TICKET_PAY_FLAGS.includes(payFlag)) throw new ApiError(Status.CONFLICT, paymentMessages.methodDisabled);
   if (!paidBy) {
-    // Read first: a refused deduction may have taken part of the money inside this (rolled back) transaction.
-    const before = await totalBalance(trx, tenantId, diner.id);
     let lines: LedgerLine[];
     try {
       lines = await deduct(trx, {
@@ -419,7 +417,16 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       });
     } catch (error) {
       if (error instanceof ApiError && error.message === ledgerMessages.insufficient) {
-        throw new ApiError(Status.CONFLICT, paymentMessages.insufficient(before));
+        // A refused deduction may have taken part of the money inside this (rolled-back) transaction: what the diner
+        // has is the total now plus what this order's lines took (read only on refusal, a statement fewer per payment).
+        const taken = await trx
+          .selectFrom("user_account_ledger")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("taken"))
+          .where("tenant_id", "=", tenantId)
+          .where("doc_type", "=", ORDER_DOC_TYPE)
+          .where("doc_id", "=", orderId)
+          .executeTakeFirstOrThrow();
+        throw new ApiError(Status.CONFLICT, paymentMessages.insufficient((await totalBalance(trx, tenantId, diner.id)) - Number(taken.taken)));
       }
       throw error;
     }

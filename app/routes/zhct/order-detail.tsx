@@ -1,0 +1,242 @@
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Textarea, Title } from "@mantine/core";
+import { IconArrowLeft, IconReceiptRefund } from "@tabler/icons-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { dictLabel } from "../../../resources/dicts";
+import { permissionCode } from "../../../resources/define";
+import { mealOrder as def } from "../../../resources/zhct/orders";
+import type { Route } from "./+types/order-detail";
+import { Permission } from "~/components/shell/Permission";
+import { apiCall } from "~/lib/api.server";
+import { useDicts } from "~/lib/dicts";
+import { formatFen, formatTime } from "~/lib/format";
+import { t } from "~/lib/messages";
+import { flashCookie, requireUserInfo } from "~/lib/session.server";
+
+const BASE = `${def.screenBase}/${def.screen}`;
+const CANCEL_CODE = permissionCode(def, "cancel");
+
+interface OrderInfo {
+  id: number;
+  orderNo: string;
+  userName: string | null;
+  userCode: string | null;
+  orderDate: string;
+  mealTimeName: string | null;
+  cancelDeadline: string | null;
+  restaurantName: string | null;
+  amount: number;
+  paidAmount: number;
+  refundedAmount: number;
+  payFlag: string;
+  orderSource: string;
+  orderStatus: string;
+  cashierName: string | null;
+  deviceCode: string | null;
+  cardNo: string | null;
+  paidAt: number;
+  cancelReason: string | null;
+  cancelledByName: string | null;
+  cancelledAt: number | null;
+  items: Array<{ id: number; foodName: string; price: number; quantity: number; subtotal: number }>;
+  payments: Array<{ id: number; accountType: string; busiType: string; amount: number; balanceAfter: number; payFlag: string; operatorName: string | null; remark: string | null; occurredAt: number }>;
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireUserInfo(request, context);
+  const result = await apiCall<OrderInfo>(request, context, "GET", "/api/v1/zhct/mealOrder/getInfo", { query: { id: params.id } });
+  if (result.status === 403) throw data(null, { status: 401 });
+  if (result.status !== 200) throw data(result.message, { status: 404 });
+  // One key per page shown: a second click or a resent form cancels once.
+  return { order: result.data, idempotencyKey: crypto.randomUUID() };
+}
+
+/** 取消订单: a plain form, so it works before the page's scripts arrive. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = await request.formData();
+  const reason = String(form.get("reason") ?? "").trim();
+  if (reason.length > 200) return data({ error: null, reasonError: "取消原因不能超过 200 个字符", reason }, { status: 400 });
+  const result = await apiCall<{ refundAmount: number; balance: number }>(request, context, "POST", "/api/v1/zhct/mealOrder/cancel", {
+    body: { id: Number(params.id), ...(reason ? { reason } : {}) },
+    headers: { "Idempotency-Key": String(form.get("idempotencyKey") ?? crypto.randomUUID()) },
+  });
+  if (result.status !== 200) {
+    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
+    const reasonError = fieldErrors?.reason?.[0] ?? null;
+    return data({ error: reasonError ? null : result.message || "Error", reasonError, reason }, { status: result.status === 409 ? 409 : 400 });
+  }
+  const message = `订单已取消，退回 ${formatFen(result.data.refundAmount)} 元，当前余额 ${formatFen(result.data.balance)} 元`;
+  return redirect(`${BASE}/detail/${params.id}`, { headers: { "Set-Cookie": flashCookie(message) } });
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `订单 ${loaderData?.order.orderNo ?? ""} - ${t.appTitle}` }];
+}
+
+const statusColor: Record<string, string> = { "1": "green", "2": "gray", "3": "orange", "4": "orange" };
+
+export default function OrderDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, idempotencyKey } = loaderData;
+  const dicts = useDicts();
+  const navigation = useNavigation();
+  const cancelled = order.orderStatus === "2";
+  const facts: Array<[string, string]> = [
+    ["人员", order.userName ? `${order.userName}（${order.userCode ?? ""}）` : ""],
+    ["就餐日期", order.orderDate],
+    ["餐次", order.mealTimeName ?? "按金额收款"],
+    ["餐厅", order.restaurantName ?? ""],
+    ["支付方式", dictLabel(dicts, "userAccountFlag", order.payFlag)],
+    ["来源", dictLabel(dicts, "orderSource", order.orderSource)],
+    ["收银员", order.cashierName ?? ""],
+    ["设备 / 卡号", [order.deviceCode, order.cardNo].filter(Boolean).join(" / ")],
+    ["下单时间", formatTime(order.paidAt)],
+    ["取消截止", order.cancelDeadline ? `${order.orderDate} ${order.cancelDeadline}` : "不限"],
+  ];
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Group gap="sm">
+          <Title order={3}>订单 {order.orderNo}</Title>
+          <Badge color={statusColor[order.orderStatus] ?? "gray"} variant="light" size="lg" data-testid="order-status">
+            {dictLabel(dicts, "mealOrderStatus", order.orderStatus)}
+          </Badge>
+        </Group>
+        <Button component={Link} to={`${BASE}/index`} variant="default" leftSection={<IconArrowLeft size={16} />}>
+          返回列表
+        </Button>
+      </Group>
+      <Card withBorder radius="md" padding="lg">
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
+          {facts.map(([label, value]) => (
+            <Text size="sm" key={label}>
+              <Text span c="dimmed">
+                {label}：
+              </Text>
+              {value}
+            </Text>
+          ))}
+        </SimpleGrid>
+        <Group mt="md" gap="xl">
+          <Text size="sm">
+            <Text span c="dimmed">订单金额 </Text>
+            <Text span fw={700} size="lg" data-testid="order-amount">
+              {formatFen(order.amount)}
+            </Text>{" "}
+            元
+          </Text>
+          <Text size="sm">
+            <Text span c="dimmed">实付 </Text>
+            {formatFen(order.paidAmount)} 元
+          </Text>
+          <Text size="sm">
+            <Text span c="dimmed">已退 </Text>
+            <span data-testid="order-refunded">{formatFen(order.refundedAmount)}</span> 元
+          </Text>
+        </Group>
+        {cancelled && (
+          <Alert mt="md" color="gray" variant="light" title={`${order.cancelledByName ?? ""} 于 ${formatTime(order.cancelledAt)} 取消`}>
+            {order.cancelReason ?? "未填写原因"}
+          </Alert>
+        )}
+      </Card>
+
+      <Card withBorder radius="md" padding="lg">
+        <Title order={5} mb="sm">
+          菜品
+        </Title>
+        {order.items.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            按金额收款，没有菜品明细。
+          </Text>
+        ) : (
+          <Table striped withTableBorder data-testid="order-items">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>菜品</Table.Th>
+                <Table.Th ta="right">单价（元）</Table.Th>
+                <Table.Th ta="right">数量</Table.Th>
+                <Table.Th ta="right">小计（元）</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {order.items.map((i) => (
+                <Table.Tr key={i.id}>
+                  <Table.Td>{i.foodName}</Table.Td>
+                  <Table.Td ta="right">{formatFen(i.price)}</Table.Td>
+                  <Table.Td ta="right">{i.quantity}</Table.Td>
+                  <Table.Td ta="right">{formatFen(i.subtotal)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Card>
+
+      <Card withBorder radius="md" padding="lg">
+        <Title order={5} mb="sm">
+          支付与退款流水
+        </Title>
+        {order.payments.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            没有账户流水（以餐券等其他方式支付）。
+          </Text>
+        ) : (
+          <Table striped withTableBorder data-testid="order-payments">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>时间</Table.Th>
+                <Table.Th>业务类型</Table.Th>
+                <Table.Th>账户</Table.Th>
+                <Table.Th ta="right">金额（元）</Table.Th>
+                <Table.Th ta="right">变动后余额（元）</Table.Th>
+                <Table.Th>操作人</Table.Th>
+                <Table.Th>备注</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {order.payments.map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>{formatTime(p.occurredAt)}</Table.Td>
+                  <Table.Td>{dictLabel(dicts, "busiType", p.busiType)}</Table.Td>
+                  <Table.Td>{dictLabel(dicts, "accountType", p.accountType)}</Table.Td>
+                  <Table.Td ta="right" c={p.amount < 0 ? "red" : "green"}>
+                    {formatFen(p.amount)}
+                  </Table.Td>
+                  <Table.Td ta="right">{formatFen(p.balanceAfter)}</Table.Td>
+                  <Table.Td>{p.operatorName ?? ""}</Table.Td>
+                  <Table.Td>{p.remark ?? ""}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Card>
+
+      {!cancelled && (
+        <Permission code={CANCEL_CODE}>
+          <Card withBorder radius="md" padding="lg" data-testid="cancel-form">
+            <Form method="post">
+              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+              <Stack>
+                <Title order={5}>取消订单</Title>
+                <Text size="sm" c="dimmed">
+                  取消后按原支付账户退回未退的金额，并退回菜品的已售数量。超过取消截止时间后须由主管填写原因取消。
+                </Text>
+                {actionData?.error && (
+                  <Alert color="red" variant="light" role="alert">
+                    {actionData.error}
+                  </Alert>
+                )}
+                <Textarea name="reason" label="取消原因" autosize minRows={2} maxLength={200} defaultValue={actionData?.reason ?? ""} error={actionData?.reasonError} />
+                <Group justify="flex-end">
+                  <Button type="submit" color="red" leftSection={<IconReceiptRefund size={16} />} loading={navigation.state === "submitting"}>
+                    取消订单
+                  </Button>
+                </Group>
+              </Stack>
+            </Form>
+          </Card>
+        </Permission>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,110 @@
+import { expect, test } from "@playwright/test";
+import { apiAs } from "./support/api";
+import { signInFresh } from "./support/auth";
+import { e2eUsers } from "./support/servers";
+import { pick } from "./support/shell";
+
+const { orders } = e2eUsers;
+const chinaToday = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+
+test.describe.configure({ mode: "serial" });
+
+type Api = Awaited<ReturnType<typeof apiAs>>;
+
+async function ok(api: Api, path: string, body: unknown) {
+  const result = await api.post(path, body);
+  expect(result, `${path} ${JSON.stringify(result)}`).toMatchObject({ status: 200 });
+  return result.data;
+}
+
+/** A restaurant open all day with today's published lunch menu of two dishes, and a diner with 50.00 in cash. */
+async function canteen(api: Api) {
+  const restaurant = await ok(api, "/api/v1/auth/org/create", { orgName: "订单一号餐厅", orgType: "restaurant", status: "1" });
+  const mealTime = await ok(api, "/api/v1/zhct/mealTimes/create", { restaurantId: restaurant.id, mealTimeName: "全天餐", mealType: "lunch", beginTime: "00:00", endTime: "23:59", orderDaysAhead: 0, standardPrice: "0", status: "1" });
+  const category = await ok(api, "/api/v1/zhct/foodType/create", { typeName: "热菜", sort: 1, status: "1" });
+  const menuType = await ok(api, "/api/v1/zhct/foodMenuType/create", { typeName: "午餐菜单", restaurantId: restaurant.id, mealType: "lunch", menuMode: "2", mealTimeId: mealTime.id, sort: 0, status: "1" });
+  const menu = await ok(api, "/api/v1/zhct/foodMenu/create", { menuDate: chinaToday(), foodMenuTypeId: menuType.id, status: "0" });
+  const dishes = [
+    { name: "宫保鸡丁", price: 1250 },
+    { name: "米饭", price: 100 },
+  ];
+  for (const dish of dishes) {
+    const food = await ok(api, "/api/v1/zhct/food/create", { foodName: dish.name, foodTypeId: category.id, restaurantId: restaurant.id, price: dish.price, onShelf: "1" });
+    await ok(api, "/api/v1/zhct/foodMenuItem/create", { foodMenuId: menu.id, foodId: food.id, price: dish.price, quota: 100, sort: 0 });
+  }
+  await ok(api, "/api/v1/zhct/foodMenu/update", { id: menu.id, status: "1" });
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-001", userName: "钱点餐" });
+  await ok(api, "/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 5000 });
+  return { mealTime, diner };
+}
+
+async function cash(api: Api, dinerId: number) {
+  const accounts = await api.get(`/api/v1/zhct/userAccount/findPage?userInfoId=${dinerId}`);
+  return accounts.data.records.find((a: { accountType: string }) => a.accountType === "cash").balance as number;
+}
+
+test("staff order for a diner from today's menu, see it with its ledger line, cancel it and the money is back; a complaint refunds part of an order", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const api = await apiAs(request, orders.userName, orders.password);
+  const { diner } = await canteen(api);
+
+  await signInFresh(page, orders.userName, orders.password, "/zhct/mealorder/index");
+  await page.getByRole("link", { name: "新增订单" }).click();
+  await expect(page).toHaveURL(/\/zhct\/mealorder\/create$/);
+  await page.getByLabel(/^餐次/).selectOption({ label: "订单一号餐厅 · 全天餐（00:00–23:59）" });
+  await page.getByRole("button", { name: "显示今日菜单" }).click();
+  await expect(page.getByTestId("menu-items")).toContainText("宫保鸡丁");
+  await pick(page, "人员", "钱点餐（O-001）");
+  await page.getByLabel("宫保鸡丁 数量").fill("2");
+  await page.getByLabel("米饭 数量").fill("1");
+  await page.screenshot({ path: "test-results/zhct-orders-create.png", fullPage: true });
+  await page.getByRole("button", { name: "确认下单并扣款" }).click();
+
+  // The detail page: the items priced by the server, the ledger line, the balance in the message.
+  await expect(page).toHaveURL(/\/zhct\/mealorder\/detail\/\d+$/);
+  await expect(page.getByText("下单成功：扣款 26.00 元，余额 24.00 元")).toBeVisible();
+  await expect(page.getByTestId("order-status")).toHaveText("已支付");
+  await expect(page.getByTestId("order-items")).toContainText("宫保鸡丁");
+  await expect(page.getByTestId("order-items")).toContainText("25.00");
+  await expect(page.getByTestId("order-payments")).toContainText("就餐消费");
+  await expect(page.getByTestId("order-payments")).toContainText("-26.00");
+  expect(await cash(api, diner.id)).toBe(2400);
+  await page.screenshot({ path: "test-results/zhct-orders-detail.png", fullPage: true });
+
+  // Cancel it: the money goes back to the account it came from.
+  await page.getByLabel("取消原因").fill("点错了菜");
+  await page.getByRole("button", { name: "取消订单" }).click();
+  await expect(page.getByText("订单已取消，退回 26.00 元，当前余额 50.00 元")).toBeVisible();
+  await expect(page.getByTestId("order-status")).toHaveText("已取消");
+  await expect(page.getByTestId("order-payments")).toContainText("消费退回");
+  await expect(page.getByTestId("cancel-form")).toHaveCount(0);
+  expect(await cash(api, diner.id)).toBe(5000);
+
+  // The list shows both states of the order; the cashier screen lists cashier orders only.
+  const paid = await ok(api, "/api/v1/zhct/cashier/pay", { userInfoId: diner.id, amount: 800, deviceCode: "POS-E2E" });
+  await page.goto("/zhct/mealorder/index");
+  await expect(page.getByRole("cell", { name: paid.orderNo })).toBeVisible();
+  await page.screenshot({ path: "test-results/zhct-orders-list.png", fullPage: true });
+  await page.goto("/zhct/cashiermealorder/index");
+  await expect(page.getByRole("cell", { name: paid.orderNo })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "POS-E2E" })).toBeVisible();
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await page.screenshot({ path: "test-results/zhct-orders-cashier.png", fullPage: true });
+
+  // A complaint about the 8.00 order, upheld with a refund of 3.50: back on the diner's ledger and the order.
+  const complaint = await ok(api, "/api/v1/zhct/mealOrderComplaints/create", { orderNo: paid.orderNo, orderId: paid.orderId, content: "分量不足" });
+  await page.goto(`/zhct/mealordercomplaints/process/${complaint.id}`);
+  await page.getByLabel("处理回复").fill("属实，退 3.50 元");
+  await page.getByLabel("退款金额").fill("9");
+  await page.getByRole("button", { name: "提交处理" }).click();
+  await expect(page.getByTestId("process-form").getByRole("alert")).toContainText("退款金额超过订单可退金额（可退 8.00 元）");
+  await page.getByLabel("退款金额").fill("3.5");
+  await page.getByRole("button", { name: "提交处理" }).click();
+  await expect(page).toHaveURL(/\/zhct\/mealordercomplaints\/index$/);
+  await expect(page.getByText("申诉已处理，已退款 3.50 元")).toBeVisible();
+  expect(await cash(api, diner.id)).toBe(5000 - 800 + 350);
+  await page.goto(`/zhct/mealorder/detail/${paid.orderId}`);
+  await expect(page.getByTestId("order-status")).toHaveText("部分退款");
+  await expect(page.getByTestId("order-refunded")).toHaveText("3.50");
+  await expect(page.getByTestId("order-payments")).toContainText("消费退回");
+});
