@@ -47,6 +47,7 @@ const zhctScreens = [
   route("zhct/mealorder/detail/:id", "routes/zhct/order-detail.tsx"),
   route("zhct/cashier/index", "routes/zhct/cashier.tsx"),
   route("zhct/cashierprint/index", "routes/zhct/cashier-print.tsx"),
+  route("zhct/mealticket/approve/:id", "routes/zhct/ticket-approve.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 

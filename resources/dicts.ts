@@ -76,6 +76,7 @@ const table = {
   mealOrderStatus: { name: "订单状态", items: [[1, "已支付"], [2, "已取消"], [3, "部分退款"], [4, "已全额退款"]] },
   enabledStatus: { name: "启用状态", items: [[1, "启用"], [0, "停用"]] },
   integralChangeType: { name: "积分变动类型", items: [[1, "消费获得"], [2, "过期"], [3, "人工调整"], [4, "取消扣回"]] },
+  mealRecoveryStatus: { name: "回收状态", items: [[0, "待回收"], [1, "已回收"], [2, "异常"]] },
 } satisfies DictTable;
 
 export type DictCode = keyof typeof table;

@@ -34,6 +34,7 @@ import type { ReportScreen } from "./modules";
 import { cashierMealOrder, mealOrder, mealOrderItem } from "./zhct/orders";
 import { payType, userAccountIntegralDetail, userIntegralAccount } from "./zhct/points";
 import { cashier, cashierPrint } from "./zhct/cashier";
+import { mealRecovery, mealTicket, mealTicketSetting, mealTicketUse } from "./zhct/tickets";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -45,6 +46,7 @@ export const zhctResources = [
   payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
   mealOrder, mealOrderItem,
   payType, userIntegralAccount, userAccountIntegralDetail,
+  mealTicketSetting, mealTicket, mealTicketUse, mealRecovery,
 ] as const;
 
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */

@@ -38,4 +38,7 @@ export const e2eUsers = {
   orders: { userName: "orders.clerk", password: "Orders-Clerk-2026", roleIds: [914], pwdSecurityLevel: 2, tenantId: 904 },
   // e2e/zhct-cashier.spec.ts: the counter clerk who charges diners and prints the day (shell-fixtures cashierTenant).
   counter: { userName: "counter.clerk", password: "Counter-Clerk-2026", roleIds: [915], pwdSecurityLevel: 2, tenantId: 905 },
+  // e2e/zhct-tickets.spec.ts: one applies for a meal ticket, the other (named by the ticket setting) approves it.
+  ticketClerk: { userName: "ticket.clerk", password: "Ticket-Clerk-2026", roleIds: [916], pwdSecurityLevel: 2, tenantId: 906, realName: "申请员" },
+  ticketApprover: { userName: "ticket.approver", password: "Ticket-Approver-2026", roleIds: [916], pwdSecurityLevel: 2, tenantId: 906, realName: "审批经理" },
 } as const;

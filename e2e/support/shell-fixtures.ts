@@ -14,6 +14,8 @@ export const shellFixture = {
   ordersTenant: { tenantId: 904, roleId: 914 },
   // e2e/zhct-cashier.spec.ts charges diners and prints the day's totals: a tenant of its own, so its sums are its own.
   cashierTenant: { tenantId: 905, roleId: 915 },
+  // e2e/zhct-tickets.spec.ts: tickets applied for, approved and used in a tenant of their own.
+  ticketTenant: { tenantId: 906, roleId: 916 },
   menus: {
     blank: { id: stableId("e2e:blank"), name: "图片资源（新窗口）", path: "/admin/sys/imageobj/index" },
     iframe: { id: stableId("e2e:iframe"), name: "内嵌看板", path: "/admin/dashboard" },
@@ -97,6 +99,9 @@ export async function prepareShellFixtures(db: Db) {
   const counter = shellFixture.cashierTenant;
   await db.insertInto("tenant").values({ id: counter.tenantId, tenant_name: "收银测试食堂", tenant_code: "cashier", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, counter.tenantId, counter.roleId, "admin", "admin");
+  const tickets = shellFixture.ticketTenant;
+  await db.insertInto("tenant").values({ id: tickets.tenantId, tenant_name: "餐券测试食堂", tenant_code: "tickets", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, tickets.tenantId, tickets.roleId, "admin", "admin");
 }
 
 /** Runs after the users exist: the side-bar user navigates by the side. */

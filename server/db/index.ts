@@ -20,6 +20,7 @@ import * as migration0017 from "./migrations/0017_zhct_message_outbox";
 import * as migration0019 from "./migrations/0019_zhct_settle";
 import * as migration0020 from "./migrations/0020_zhct_orders";
 import * as migration0022 from "./migrations/0022_zhct_points";
+import * as migration0021 from "./migrations/0021_zhct_tickets";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   "0018_index_only_screens": indexOnlyScreens,
   "0019_zhct_settle": migration0019,
   "0020_zhct_orders": migration0020,
+  "0021_zhct_tickets": migration0021,
   "0022_zhct_points": migration0022,
   "0024_shell_generation": shellGeneration,
 };

@@ -22,6 +22,7 @@ import { paymentEndpoints } from "../modules/zhct/payments";
 import { pointsEndpoints } from "../modules/zhct/points";
 import { cashierEndpoints } from "../modules/zhct/cashier";
 import { cashierReportEndpoints } from "../modules/zhct/cashierReport";
+import { ticketEndpoints } from "../modules/zhct/tickets";
 import { tokenFrom } from "../auth/tokens";
 import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
@@ -107,7 +108,7 @@ function isAbort(request: Request, error: unknown): boolean {
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
   // Hand-written endpoints come first and win over the generated action of the same path.
   const routes = new Map<string, Endpoint>();
-  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...allResourceEndpoints()]) {
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...allResourceEndpoints()]) {
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];

@@ -91,6 +91,11 @@ for (const dialect of dialects) {
       "zhct/foodMenuTypeTemplate": (who) => restaurantWithStall(who),
       // Credit is off by default, and a credit limit without it is refused.
       "zhct/payLimitConfig": async () => ({ creditLimit: 0 }),
+      // A ticket is applied for only under its type's setting.
+      "zhct/mealTicket": async (who) => {
+        await ensureRow(findResource("zhct/mealTicketSetting") as ResourceDef, who);
+        return { ticketType: "1" };
+      },
     };
 
     /** Rows that creating another row makes already (a food's nutrition, a diner's accounts): found, not inserted again. */

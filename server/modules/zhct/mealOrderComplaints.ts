@@ -24,7 +24,8 @@ export const complaintMessages = {
   refundNoOrder: "该申诉没有关联订单，不能退款",
 };
 
-async function userName(ctx: SessionContext): Promise<string> {
+/** The signed-in user as people read them: the real name, else the sign-in name. */
+export async function userName(ctx: SessionContext): Promise<string> {
   const user = await ctx.services.db
     .selectFrom("user")
     .select(["user_name", "real_name"])

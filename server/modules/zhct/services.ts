@@ -10,6 +10,7 @@ import { autoChargeSetting } from "../../../resources/zhct/settle";
 import { autoChargeService } from "./autoCharge";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 import { payTypeServices } from "./payTypes";
+import { ticketServices } from "./tickets";
 
 /** The rules of the canteen entities, by resource key. */
 export const zhctServices: Record<string, ResourceService> = {
@@ -25,4 +26,5 @@ export const zhctServices: Record<string, ResourceService> = {
   [resourceKey(autoChargeSetting)]: autoChargeService,
   ...settingsServices,
   ...payTypeServices,
+  ...ticketServices,
 };
