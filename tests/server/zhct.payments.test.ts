@@ -351,6 +351,11 @@ for (const dialect of dialects) {
       expect(await balances(d.id)).toMatchObject({ cash: 900 });
       await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "主管同意：系统故障" });
       expect(await balances(d.id)).toMatchObject({ cash: 1000 });
+      // The manager's own endpoint: a reason is required; the clerk without 超时取消 is refused.
+      const late = await ok(PAY, { userInfoId: d.id, mealTimesId: mealTime.id, items: [{ foodId: foods[0].id, quantity: 1 }] });
+      expect((await call(`${Z}/mealOrder/cancelLate`, { id: late.orderId, reason: "迟到" }, clerk)).http).toBe(403);
+      expectField((await call(`${Z}/mealOrder/cancelLate`, { id: late.orderId })).body, "reason", "请输入取消原因");
+      expect(await ok(`${Z}/mealOrder/cancelLate`, { id: late.orderId, reason: "主管：设备故障重复扣款" })).toMatchObject({ refundAmount: 100 });
       // The clerk cashes in, but may not cancel late or see the 超时取消 permission's effect.
       expect((await call(PAY, { userInfoId: d.id, amount: 100 }, clerk)).body.status).toBe(200);
     });

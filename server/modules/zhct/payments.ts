@@ -549,6 +549,12 @@ export const cancelBody = z.strictObject({
   reason: field("reason", "取消原因", "text", { max: 200 }),
 });
 
+/** A manager's cancel (after the deadline too): the reason is required. */
+export const cancelLateBody = z.strictObject({
+  id: recordId("订单", "请选择订单"),
+  reason: field("reason", "取消原因", "text", { max: 200, required: true }),
+});
+
 /** Whether the order's meal time's cancel deadline (on the order's day, China time) has passed. */
 async function pastDeadline(ctx: SessionContext, order: OrderRow): Promise<boolean> {
   if (order.meal_times_id === null) return false;
@@ -567,14 +573,14 @@ async function holds(ctx: SessionContext, code: string) {
  * (busiType 6 消费退回 lines naming the order), returns the sold counts, marks it cancelled. After the meal time's
  * cancel deadline only a holder of `zhct:mealOrder:cancelLate` may, with a reason. A second cancel is 409.
  */
-export async function cancel(ctx: SessionContext, input: { id: number; reason?: string | null }) {
+export async function cancel(ctx: SessionContext, input: { id: number; reason?: string | null }, as: { manager?: boolean } = {}) {
   const tenantId = ctx.session.tenantId;
   const order = await orderRow(ctx.services.db, tenantId, input.id);
   if (!order) throw new ApiError(Status.NOT_FOUND, paymentMessages.orderMissing);
   if (Number(order.order_status) === OrderStatus.CANCELLED) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
   const reason = input.reason?.trim() || null;
   if (await pastDeadline(ctx, order)) {
-    if (!(await holds(ctx, permissionCode(mealOrder, "cancelLate")))) throw new ApiError(Status.CONFLICT, paymentMessages.lateCancel);
+    if (!as.manager && !(await holds(ctx, permissionCode(mealOrder, "cancelLate")))) throw new ApiError(Status.CONFLICT, paymentMessages.lateCancel);
     if (!reason) throw fieldError("reason", paymentMessages.lateCancel);
   }
   return idempotent(ctx, input, async (trx, key) => {
@@ -787,6 +793,14 @@ export const paymentEndpoints: Endpoint[] = [
     access: permission(permissionCode(mealOrder, "cancel")),
     body: cancelBody,
     handle: (ctx, { body }) => cancel(session(ctx), body as { id: number; reason?: string | null }),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/api/v1/zhct/mealOrder/cancelLate",
+    summary: "主管取消订单：取消截止时间之后也可取消，须填写原因；退款同 mealOrder/cancel；支持 Idempotency-Key",
+    access: permission(permissionCode(mealOrder, "cancelLate")),
+    body: cancelLateBody,
+    handle: (ctx, { body }) => cancel(session(ctx), body as { id: number; reason: string }, { manager: true }),
   }),
   endpoint({
     method: "GET",
