@@ -402,6 +402,15 @@ for (const dialect of dialects) {
       await ok(`${Z}/mealOrderComplaints/process`, { id: second.id, result: "processed", reply: "全退", refundAmount: 500 });
       expect(await balances(d.id)).toMatchObject({ cash: 1000 });
       expect(((await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row).orderStatus).toBe("4");
+      // Five handlers at once, 3.00 each, on an 8.00 order: two refunds fit, the rest are refused, nothing more moves.
+      const order2 = await ok(PAY, { userInfoId: d.id, amount: 800 });
+      const many = await Promise.all([1, 2, 3, 4, 5].map((n) => ok(`${Z}/mealOrderComplaints/create`, { orderNo: order2.orderNo, orderId: order2.orderId, content: `并发申诉 ${n}` })));
+      const results = await Promise.all(many.map((c) => call(`${Z}/mealOrderComplaints/process`, { id: c.id, result: "processed", reply: "属实", refundAmount: 300 })));
+      expect(results.filter((r) => r.body.status === 200)).toHaveLength(2);
+      expect(results.filter((r) => r.http === 409 && /^退款金额超过订单可退金额/.test(r.body.message))).toHaveLength(3);
+      expect(((await get(`${Z}/mealOrder/getInfo`, { id: order2.orderId })).data as Row).refundedAmount).toBe(600);
+      expect(await balances(d.id)).toMatchObject({ cash: 1000 - 800 + 600 });
+      await topUp(d.id, 200);
       // Without a refund a complaint is processed as before.
       const plain = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: "NOORDER", content: "服务态度" });
       await ok(`${Z}/mealOrderComplaints/process`, { id: plain.id, result: "processed", reply: "已批评教育" });
