@@ -351,6 +351,11 @@ for (const dialect of dialects) {
       expect(await balances(d.id)).toMatchObject({ cash: 900 });
       await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "主管同意：系统故障" });
       expect(await balances(d.id)).toMatchObject({ cash: 1000 });
+      // The manager's own endpoint: a reason is required; the clerk without 超时取消 is refused.
+      const late = await ok(PAY, { userInfoId: d.id, mealTimesId: mealTime.id, items: [{ foodId: foods[0].id, quantity: 1 }] });
+      expect((await call(`${Z}/mealOrder/cancelLate`, { id: late.orderId, reason: "迟到" }, clerk)).http).toBe(403);
+      expectField((await call(`${Z}/mealOrder/cancelLate`, { id: late.orderId })).body, "reason", "请输入取消原因");
+      expect(await ok(`${Z}/mealOrder/cancelLate`, { id: late.orderId, reason: "主管：设备故障重复扣款" })).toMatchObject({ refundAmount: 100 });
       // The clerk cashes in, but may not cancel late or see the 超时取消 permission's effect.
       expect((await call(PAY, { userInfoId: d.id, amount: 100 }, clerk)).body.status).toBe(200);
     });
@@ -397,6 +402,15 @@ for (const dialect of dialects) {
       await ok(`${Z}/mealOrderComplaints/process`, { id: second.id, result: "processed", reply: "全退", refundAmount: 500 });
       expect(await balances(d.id)).toMatchObject({ cash: 1000 });
       expect(((await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row).orderStatus).toBe("4");
+      // Five handlers at once, 3.00 each, on an 8.00 order: two refunds fit, the rest are refused, nothing more moves.
+      const order2 = await ok(PAY, { userInfoId: d.id, amount: 800 });
+      const many = await Promise.all([1, 2, 3, 4, 5].map((n) => ok(`${Z}/mealOrderComplaints/create`, { orderNo: order2.orderNo, orderId: order2.orderId, content: `并发申诉 ${n}` })));
+      const results = await Promise.all(many.map((c) => call(`${Z}/mealOrderComplaints/process`, { id: c.id, result: "processed", reply: "属实", refundAmount: 300 })));
+      expect(results.filter((r) => r.body.status === 200)).toHaveLength(2);
+      expect(results.filter((r) => r.http === 409 && /^退款金额超过订单可退金额/.test(r.body.message))).toHaveLength(3);
+      expect(((await get(`${Z}/mealOrder/getInfo`, { id: order2.orderId })).data as Row).refundedAmount).toBe(600);
+      expect(await balances(d.id)).toMatchObject({ cash: 1000 - 800 + 600 });
+      await topUp(d.id, 200);
       // Without a refund a complaint is processed as before.
       const plain = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: "NOORDER", content: "服务态度" });
       await ok(`${Z}/mealOrderComplaints/process`, { id: plain.id, result: "processed", reply: "已批评教育" });

@@ -56,7 +56,7 @@ for (const dialect of dialects) {
       await ok(`${Z}/payLimitConfig/create`, limit({ staffType: "正式员工", mealType: "all", maxMealsPerDay: 3, allowCredit: "1", creditLimit: 5000 }));
 
       expect(await payLimitFor(db, DEFAULT_TENANT_ID, { staffType: "正式员工", mealType: "lunch" })).toEqual({
-        ruleId: lunch.id, maxMealsPerDay: 1, maxAmountPerMeal: 2500, accounts: ["subsidy"], allowCredit: false, creditLimit: 0,
+        ruleId: lunch.id, maxMealsPerDay: 1, maxAmountPerMeal: 2500, accounts: ["subsidy"], allowCredit: false, creditLimit: 0, ruleMealType: "lunch",
       });
       expect(await payLimitFor(db, DEFAULT_TENANT_ID, { staffType: "正式员工", mealType: "dinner" })).toMatchObject({
         maxMealsPerDay: 3, maxAmountPerMeal: null, accounts: ["cash", "subsidy"], allowCredit: true, creditLimit: 5000,

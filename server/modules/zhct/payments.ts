@@ -286,12 +286,15 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     userInfoId = row.user_info_id;
     card = { id: row.id, cardNo: row.card_no };
   }
-  const diner = await trx
+  let dinerQuery = trx
     .selectFrom("user_info")
     .select(["id", "user_name", "staff_type", "dept_id", "user_status", "restaurant_ids"])
     .where("tenant_id", "=", tenantId)
-    .where("id", "=", userInfoId as number)
-    .executeTakeFirst();
+    .where("id", "=", userInfoId as number);
+  // PostgreSQL: one payment of a diner at a time, so two at once cannot both pass the meals-per-day or amount-per-meal
+  // check they read. SQLite's BEGIN IMMEDIATE already runs one payment at a time.
+  if (ctx.services.dialect === "postgres") dinerQuery = dinerQuery.forUpdate();
+  const diner = await dinerQuery.executeTakeFirst();
   if (!diner) throw fieldError("userInfoId", paymentMessages.dinerMissing);
   if (Number(diner.user_status) === 2) throw new ApiError(Status.CONFLICT, paymentMessages.dinerDisabled);
   if (Number(diner.user_status) === 3) throw new ApiError(Status.CONFLICT, paymentMessages.dinerFrozen);
@@ -549,6 +552,12 @@ export const cancelBody = z.strictObject({
   reason: field("reason", "取消原因", "text", { max: 200 }),
 });
 
+/** A manager's cancel (after the deadline too): the reason is required. */
+export const cancelLateBody = z.strictObject({
+  id: recordId("订单", "请选择订单"),
+  reason: field("reason", "取消原因", "text", { max: 200, required: true }),
+});
+
 /** Whether the order's meal time's cancel deadline (on the order's day, China time) has passed. */
 async function pastDeadline(ctx: SessionContext, order: OrderRow): Promise<boolean> {
   if (order.meal_times_id === null) return false;
@@ -567,14 +576,14 @@ async function holds(ctx: SessionContext, code: string) {
  * (busiType 6 消费退回 lines naming the order), returns the sold counts, marks it cancelled. After the meal time's
  * cancel deadline only a holder of `zhct:mealOrder:cancelLate` may, with a reason. A second cancel is 409.
  */
-export async function cancel(ctx: SessionContext, input: { id: number; reason?: string | null }) {
+export async function cancel(ctx: SessionContext, input: { id: number; reason?: string | null }, as: { manager?: boolean } = {}) {
   const tenantId = ctx.session.tenantId;
   const order = await orderRow(ctx.services.db, tenantId, input.id);
   if (!order) throw new ApiError(Status.NOT_FOUND, paymentMessages.orderMissing);
   if (Number(order.order_status) === OrderStatus.CANCELLED) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
   const reason = input.reason?.trim() || null;
   if (await pastDeadline(ctx, order)) {
-    if (!(await holds(ctx, permissionCode(mealOrder, "cancelLate")))) throw new ApiError(Status.CONFLICT, paymentMessages.lateCancel);
+    if (!as.manager && !(await holds(ctx, permissionCode(mealOrder, "cancelLate")))) throw new ApiError(Status.CONFLICT, paymentMessages.lateCancel);
     if (!reason) throw fieldError("reason", paymentMessages.lateCancel);
   }
   return idempotent(ctx, input, async (trx, key) => {
@@ -648,24 +657,34 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
   const order = await orderRow(trx, tenantId, input.orderId);
   if (!order) throw new ApiError(Status.NOT_FOUND, paymentMessages.orderMissing);
   if (Number(order.order_status) === OrderStatus.CANCELLED) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
-  const accounts = (await refundableByAccount(trx, tenantId, order.id)).sort((a, b) => b.lastLine - a.lastLine);
-  const refundable = Math.min(
-    Number(order.paid_amount) - Number(order.refunded_amount),
-    accounts.reduce((sum, a) => sum + a.fen, 0),
-  );
+  const refundable = Number(order.paid_amount) - Number(order.refunded_amount);
   if (input.amount > refundable) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.max(0, refundable)));
-  // The conditional UPDATE repeats the check: two refunds racing on PostgreSQL cannot together pass what was paid.
-  const refundedAmount = Number(order.refunded_amount) + input.amount;
-  const status = refundedAmount === Number(order.paid_amount) ? OrderStatus.REFUNDED : OrderStatus.PART_REFUNDED;
+  // The conditional UPDATE comes first: it repeats the check and locks the order (PostgreSQL), so two refunds racing
+  // cannot together pass what was paid, and the accounts below are read after any refund before this one.
   const updated = await trx
     .updateTable("meal_order")
-    .set((eb) => ({ refunded_amount: eb("refunded_amount", "+", input.amount), order_status: status, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId }))
+    .set((eb) => ({
+      refunded_amount: eb("refunded_amount", "+", input.amount),
+      // From the row as locked, not as read above: a refund racing this one may have come first.
+      order_status: eb.case().when(eb("refunded_amount", "+", input.amount), "=", eb.ref("paid_amount")).then(OrderStatus.REFUNDED).else(OrderStatus.PART_REFUNDED).end(),
+      updated_at: Math.max(ctx.now, order.updated_at + 1),
+      updated_by: ctx.session.userId,
+    }))
     .where("tenant_id", "=", tenantId)
     .where("id", "=", order.id)
     .where("order_status", "!=", OrderStatus.CANCELLED)
     .where((eb) => eb(eb("refunded_amount", "+", input.amount), "<=", eb.ref("paid_amount")))
+    .returning(["refunded_amount", "order_status"])
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.max(0, refundable)));
+  if (!updated) {
+    const now = await orderRow(trx, tenantId, order.id);
+    if (Number(now?.order_status) === OrderStatus.CANCELLED) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
+    throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.max(0, Number(now?.paid_amount ?? 0) - Number(now?.refunded_amount ?? 0))));
+  }
+  // The account spent last gets its money back first. An order paid otherwise (a ticket) has no lines to give back.
+  const accounts = (await refundableByAccount(trx, tenantId, order.id)).sort((a, b) => b.lastLine - a.lastLine);
+  const inLedger = accounts.reduce((sum, a) => sum + a.fen, 0);
+  if (input.amount > inLedger) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.min(refundable, inLedger)));
   const by = input.docType ? `${input.docType}#${input.docId ?? ""}` : null;
   let left = input.amount;
   for (const account of accounts) {
@@ -689,7 +708,7 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
     if (left === 0) break;
   }
   await recordOperation(trx, ctx, mealOrder, order.id, "refund", { amount: input.amount, reason: input.reason ?? null, docType: input.docType ?? null, docId: input.docId ?? null });
-  return { orderId: order.id, refunded: input.amount, refundedAmount, orderStatus: String(status) };
+  return { orderId: order.id, refunded: input.amount, refundedAmount: Number(updated.refunded_amount), orderStatus: String(updated.order_status) };
 }
 
 // ---- Reading an order -----------------------------------------------------------------------------------------
@@ -766,7 +785,7 @@ export const paymentEndpoints: Endpoint[] = [
     path: "/api/v1/zhct/cashier/pay",
     resource: "zhct/mealOrder",
     summary:
-      "收银：{ cardNo 或 userInfoId, amount（分）或 items: [{ foodId, quantity }], mealTimesId, payFlag（默认 0）, deviceCode } → { orderId, orderNo, amount, balance }；须带 Idempotency-Key；拒绝为 409（卡、限额、余额）或 400（输入）",
+      "收银：{ cardNo 或 userInfoId, amount（分）或 items: [{ foodId, quantity }], mealTimesId, payFlag（默认 0）, deviceCode } → { orderId, orderNo, amount, balance }（balance 为人员各账户合计）；终端应始终带 Idempotency-Key（重试只扣一次）；拒绝为 409（卡、限额、余额）或 400（输入）",
     access: permission(permissionCode(mealOrder, "pay")),
     body: payBody,
     handle: (ctx, { body }) => pay(session(ctx), { ...(body as PayInput), source: "cashier" }),
@@ -775,7 +794,7 @@ export const paymentEndpoints: Endpoint[] = [
     method: "POST",
     path: "/api/v1/zhct/mealOrder/place",
     resource: "zhct/mealOrder",
-    summary: "后台为人员下单（新增订单页）：参数与 cashier/pay 相同，来源记为后台 → { orderId, orderNo, amount, balance }；须带 Idempotency-Key",
+    summary: "后台为人员下单（新增订单页）：参数与 cashier/pay 相同，来源记为后台 → { orderId, orderNo, amount, balance }；支持 Idempotency-Key",
     access: permission(permissionCode(mealOrder, "place")),
     body: payBody,
     handle: (ctx, { body }) => pay(session(ctx), { ...(body as PayInput), source: "admin" }),
@@ -787,6 +806,14 @@ export const paymentEndpoints: Endpoint[] = [
     access: permission(permissionCode(mealOrder, "cancel")),
     body: cancelBody,
     handle: (ctx, { body }) => cancel(session(ctx), body as { id: number; reason?: string | null }),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/api/v1/zhct/mealOrder/cancelLate",
+    summary: "主管取消订单：取消截止时间之后也可取消，须填写原因；退款同 mealOrder/cancel；支持 Idempotency-Key",
+    access: permission(permissionCode(mealOrder, "cancelLate")),
+    body: cancelLateBody,
+    handle: (ctx, { body }) => cancel(session(ctx), body as { id: number; reason: string }, { manager: true }),
   }),
   endpoint({
     method: "GET",
