@@ -219,6 +219,20 @@ for (const dialect of dialects) {
       expect(String(last.reason)).toMatch("应扣回 500 积分，积分余额不足，实扣 100");
     });
 
+    test("a complaint upheld with a part refund takes back what that part earned, at once", async () => {
+      const d = await diner();
+      await topUp(d.id, 20_000);
+      const paid = await pay(d.id, 10_000);
+      expect(await balance(d.id)).toBe(1000);
+      const complaint = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.data.orderNo, orderId: paid.data.orderId, content: "菜凉了" });
+      await ok(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "退一半", refundAmount: 5000 });
+      expect(await balance(d.id)).toBe(500);
+      expect((await lines(d.id))[0]).toMatchObject({ changeType: String(PointsChange.CANCEL), points: -500, amount: 5000, orderId: paid.data.orderId });
+      // Cancelling the rest takes the rest, counted from the order's refunds.
+      await ok(`${Z}/mealOrder/cancel`, { id: paid.data.orderId });
+      expect(await balance(d.id)).toBe(0);
+    });
+
     test("the expiry writes off what is due once, however often and however many run it", async () => {
       const d = await diner();
       const t0 = Date.now() - 40 * DAY;

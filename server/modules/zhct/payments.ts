@@ -156,6 +156,18 @@ export interface PaymentHooks {
   afterPay?(trx: Trx, order: PaidOrder): Promise<void>;
   /** After a cancel's refund (`refundFen` through the ledger; 0 for an order paid otherwise, e.g. a ticket to give back). */
   afterCancel?(trx: Trx, order: PaidOrder, refundFen: number): Promise<void>;
+  /** After part of an order is refunded through the ledger (a complaint upheld); the order is not cancelled. */
+  afterRefund?(trx: Trx, order: RefundedOrder, refundFen: number): Promise<void>;
+}
+
+/** The order a part refund was made on, as `afterRefund` sees it. */
+export interface RefundedOrder {
+  tenantId: number;
+  id: number;
+  orderNo: string;
+  userInfoId: number;
+  /** All refunds of the order so far, this one included (fen). */
+  refundedAmount: number;
 }
 
 const hooks: PaymentHooks[] = [];
@@ -707,6 +719,8 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
     left -= give;
     if (left === 0) break;
   }
+  const refunded: RefundedOrder = { tenantId, id: order.id, orderNo: String(order.order_no), userInfoId: Number(order.user_info_id), refundedAmount: Number(updated.refunded_amount) };
+  for (const h of hooks) await h.afterRefund?.(trx, refunded, input.amount);
   await recordOperation(trx, ctx, mealOrder, order.id, "refund", { amount: input.amount, reason: input.reason ?? null, docType: input.docType ?? null, docId: input.docId ?? null });
   return { orderId: order.id, refunded: input.amount, refundedAmount: Number(updated.refunded_amount), orderStatus: String(updated.order_status) };
 }

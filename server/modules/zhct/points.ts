@@ -249,13 +249,16 @@ export async function takeBackPointsForOrder(
 }
 
 // An order paid through the ledger earns on what it took; one paid otherwise (a meal ticket) earns nothing. A
-// cancellation counts from the order's own refunded total, so part refunds made without this hook are not lost.
+// cancellation or a part refund (a complaint upheld) counts from the order's own refunded total.
 addPaymentHooks({
   async afterPay(trx, order) {
     if (order.paidBy.kind !== "ledger") return;
     await earnPointsForOrder(trx, { tenantId: order.tenantId, id: order.id, orderNo: order.orderNo, userInfoId: order.userInfoId, paidFen: order.paidAmount, payFlag: order.payFlag });
   },
   async afterCancel(trx, order, refundFen) {
+    await takeBackPointsForOrder(trx, order, refundFen, Date.now(), order.refundedAmount);
+  },
+  async afterRefund(trx, order, refundFen) {
     await takeBackPointsForOrder(trx, order, refundFen, Date.now(), order.refundedAmount);
   },
 });
