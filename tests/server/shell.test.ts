@@ -3,6 +3,7 @@ import { defaultSettings } from "../../resources/auth";
 import { newId } from "../../server/db";
 import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seedMenus } from "../../server/db/seed";
 import { applySecurityHeaders } from "../../server/http/security";
+import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
 import { createTestApp, loginAs, adminToken, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createUser, freezeDate, setDate, uploadedReference } from "../helpers/fixtures";
@@ -393,7 +394,9 @@ for (const dialect of dialects) {
         for (const button of buttons) {
           const guarded = app.api.endpoints.filter((e) => e.access.kind === "permission" && e.access.code === button.permission);
           expect(guarded.length, button.permission as string).toBeGreaterThan(0);
+          // Grants changed behind the app's back tell its shell cache through the shared counter (decision 019).
           await db.deleteFrom("role_menu").where("role_id", "=", roleId).where("menu_id", "=", button.id).execute();
+          await bumpShellGeneration(db);
           try {
             for (const endpoint of guarded) {
               const path = endpoint.method === "GET" ? `${endpoint.path}?id=1` : endpoint.path;
@@ -402,6 +405,7 @@ for (const dialect of dialects) {
             }
           } finally {
             await db.insertInto("role_menu").values({ tenant_id: DEFAULT_TENANT_ID, role_id: roleId, menu_id: button.id }).execute();
+            await bumpShellGeneration(db);
           }
           for (const endpoint of guarded) {
             const path = endpoint.method === "GET" ? `${endpoint.path}?id=1` : endpoint.path;

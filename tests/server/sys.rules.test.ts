@@ -7,6 +7,7 @@ import { ROOT_ORG_ID, seed, stableId } from "../../server/db/seed";
 import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createUser, uploadedReference } from "../helpers/fixtures";
+import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
 
 type Row = Record<string, unknown>;
 type Page = { records: Row[]; total: number };
@@ -353,6 +354,8 @@ for (const dialect of dialects) {
         const grant = async (code: string) => {
           const entry = await db.selectFrom("menu").select("id").where("permission", "=", code).executeTakeFirstOrThrow();
           await db.insertInto("role_menu").values({ tenant_id: 1, role_id: roleId, menu_id: entry.id }).execute();
+          // A grant written behind the app's back tells its shell cache through the shared counter (decision 019).
+          await bumpShellGeneration(db);
         };
         for (const code of codes) await grant(code);
         await createUser(app, { userName: "device-viewer", password: "Device-Viewer-2026", roleIds: [roleId] });

@@ -34,7 +34,11 @@ export default {
     }
   },
   async run({ exec, cookie, token }) {
-    const enable = (on) => () => exec(`update menu set status = ${on ? 1 : 0} where id >= ${FIRST_ID}`);
+    // A change made by SQL tells the servers' shell caches through the shared counter, as an operator must (decision 019).
+    const enable = (on) => async () => {
+      await exec(`update menu set status = ${on ? 1 : 0} where id >= ${FIRST_ID}`);
+      await exec("update shell_generation set generation = generation + 1 where id = 1");
+    };
     const url = `${BASE}${LIST_PATH}`;
     const [small, large] = await loadRound([url, cookie, enable(false)], [url, cookie, enable(true)]);
     const largeHtml = await htmlBytes(LIST_PATH, token);

@@ -4,7 +4,7 @@ import { z } from "../../../resources/z";
 import { endpoint, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
 import { assertUploaded } from "../sys/files";
-import { buildTree, menuRowsFor } from "../sys/menu";
+import { shellOf } from "./shellCache";
 import { isAdmin } from "./session";
 import { parseSettings } from "./userInfo";
 
@@ -146,12 +146,12 @@ export const settingsEndpoints: Endpoint[] = [
     handle: async (ctx) => {
       const { session } = ctx as SessionContext;
       const { db } = ctx.services;
-      const [rows, subsystems, restricted] = await Promise.all([
-        menuRowsFor(db, session),
+      const [shell, subsystems, restricted] = await Promise.all([
+        shellOf(db, session),
         db.selectFrom("subsystem").select(["id", "sys_code", "sys_name", "icon", "sort"]).where("status", "=", 1).orderBy("sort").orderBy("id").execute(),
         db.selectFrom("menu").select(["menu_path", "roles"]).where("status", "=", 1).where("roles", "is not", null).where("menu_path", "is not", null).execute(),
       ]);
-      const visible = new Set(buildTree(rows).filter((node) => node.menuType === "page" || node.children.length).map((node) => node.subsystemId));
+      const visible = new Set(shell.menuTreeList.filter((node) => node.menuType === "page" || node.children.length).map((node) => node.subsystemId));
       return {
         subsystems: subsystems
           .filter((s) => isAdmin(session) || visible.has(s.id))
