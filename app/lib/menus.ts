@@ -29,21 +29,48 @@ function stripQuery(path: string) {
   return path.split(/[?#]/)[0];
 }
 
+interface PageIndex {
+  /** Page entries with a path, the most specific (longest path) first. */
+  bySpecificity: MenuNode[];
+  /** The first page entry of each path (query stripped). */
+  byPath: Map<string, MenuNode>;
+}
+
+/**
+ * A tree's pages by path, built once per tree: the shell looks titles and owners up several times a page, and the tree
+ * (one object per menu version, shared by every request on the server) may hold hundreds of pages (issue 17).
+ */
+const pageIndexes = new WeakMap<MenuNode[], PageIndex>();
+
+function pageIndex(nodes: MenuNode[]): PageIndex {
+  let index = pageIndexes.get(nodes);
+  if (!index) {
+    const pages = flatten(nodes).filter((n) => n.menuPath && n.menuType === "page");
+    const byPath = new Map<string, MenuNode>();
+    for (const page of pages) {
+      const path = stripQuery(page.menuPath as string);
+      if (!byPath.has(path)) byPath.set(path, page);
+    }
+    const bySpecificity = [...pages].sort((a, b) => (b.menuPath as string).length - (a.menuPath as string).length);
+    index = { bySpecificity, byPath };
+    pageIndexes.set(nodes, index);
+  }
+  return index;
+}
+
 /**
  * The menu entry a page belongs to: its own, or for a create/edit page the list beside it
  * (`/zhct/x/edit/3` → `/zhct/x/index`), or the deepest folder that holds it.
  */
 export function menuForPath(nodes: MenuNode[], pathname: string): MenuNode | undefined {
-  const pages = flatten(nodes).filter((n) => n.menuPath && n.menuType === "page");
-  const exact = pages.find((n) => stripQuery(n.menuPath as string) === pathname);
-  if (exact) return exact;
-  const sibling = pages
-    .filter((n) => {
+  const { byPath, bySpecificity } = pageIndex(nodes);
+  return (
+    byPath.get(pathname) ??
+    bySpecificity.find((n) => {
       const base = stripQuery(n.menuPath as string).replace(/\/index$/, "");
       return pathname === base || pathname.startsWith(`${base}/`);
     })
-    .sort((a, b) => (b.menuPath as string).length - (a.menuPath as string).length)[0];
-  return sibling;
+  );
 }
 
 const fixedTitles: Record<string, string> = {
@@ -61,7 +88,7 @@ const fixedTitles: Record<string, string> = {
  * names come from the shell's loader, so pages do not load every resource declaration.
  */
 export function pageTitle(pathname: string, allMenus: MenuNode[], screens: ScreenNames[]): string {
-  const exact = flatten(allMenus).find((n) => n.menuType === "page" && n.menuPath && stripQuery(n.menuPath) === pathname);
+  const exact = pageIndex(allMenus).byPath.get(pathname);
   if (exact) return exact.menuName;
   if (fixedTitles[pathname]) return fixedTitles[pathname];
   const screen = screens.find((s) => pathname === s.base || pathname.startsWith(`${s.base}/`));
