@@ -36,7 +36,7 @@ test("catalogue to published menu: category, food with picture, meal time, menu 
   const group = (info.data.menuTreeList as Node[]).find((m) => m.menuPath === "/zhct") as Node;
   expect(group.menuName).toBe("智慧餐厅");
   const screens = (group.children ?? []).map((c) => [c.menuName, c.menuPath]);
-  expect(screens.map(([name]) => name)).toEqual(["餐具管理", "菜品分类", "菜品管理", "菜品营养", "菜单餐具", "设备菜品", "餐次时间", "菜单类型", "模板菜单类型", "每日菜单", "菜单菜品", "菜单模板", "人员管理", "账户管理", "账户流水", "充值管理", "IC卡管理", "自动充值设置", "补贴发放记录", "补贴发放明细", "账户月结", "支付限额配置", "线上充值规则", "商户分账", "积分策略", "短信通知记录", "订餐申诉", "充值日报", "部门人员统计"]);
+  expect(screens.map(([name]) => name)).toEqual(["餐具管理", "菜品分类", "菜品管理", "菜品营养", "菜单餐具", "设备菜品", "餐次时间", "菜单类型", "模板菜单类型", "每日菜单", "菜单菜品", "菜单模板", "人员管理", "账户管理", "账户流水", "充值管理", "IC卡管理", "自动充值设置", "补贴发放记录", "补贴发放明细", "账户月结", "支付限额配置", "线上充值规则", "商户分账", "积分策略", "短信通知记录", "订单管理", "订单菜品", "支付方式配置", "积分账户", "积分明细", "餐券设置", "餐券申请", "餐券使用记录", "餐具回收", "订餐申诉", "收银订单", "充值日报", "部门人员统计", "收银台", "营业报表打印"]);
   for (const [name, path] of screens) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
