@@ -6,6 +6,8 @@ import { e2eUsers } from "./support/servers";
 const { operator } = e2eUsers;
 
 test("the menu tree: add an entry under a subsystem, a server rule at the field, move it to the top, delete it", async ({ page }) => {
+  // A journey of six saves and page loads: 30 s was at its edge on a loaded CI machine (32 s when it timed out).
+  test.setTimeout(60_000);
   await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index");
   await expect(page.getByRole("tab", { name: "系统管理" })).toHaveAttribute("aria-selected", "true");
   const device = page.locator("tbody tr", { hasText: "/admin/sys/device/index" });
