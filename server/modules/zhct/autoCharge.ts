@@ -166,14 +166,19 @@ export async function releaseJobLease(db: Db, job: string, holder: string): Prom
  * The grant's unique key keeps a diner's month single even if a lease expired mid-run and another instance started.
  */
 export function startAutoChargeScheduler(db: Db, dialect: Dialect, everyMs = 60_000, leaseMs = 10 * 60_000): { stop(): Promise<void> } {
+  return startLeasedJob(db, JOB, (now) => runDueSettings(db, dialect, now), everyMs, leaseMs);
+}
+
+/** Runs `work` every `everyMs` in whichever instance takes the job's lease; the others skip the turn. */
+export function startLeasedJob(db: Db, job: string, work: (now: number) => Promise<unknown>, everyMs: number, leaseMs: number): { stop(): Promise<void> } {
   const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
-    if (!(await takeJobLease(db, JOB, holder, Date.now(), leaseMs))) return;
+    if (!(await takeJobLease(db, job, holder, Date.now(), leaseMs))) return;
     try {
-      await runDueSettings(db, dialect, Date.now());
+      await work(Date.now());
     } finally {
-      await releaseJobLease(db, JOB, holder);
+      await releaseJobLease(db, job, holder);
     }
   };
   const timer = setInterval(() => {

@@ -1,5 +1,3 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import { sql } from "kysely";
 
 import { permissionCode } from "../../../resources/define";
@@ -7,11 +5,10 @@ import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { POINTS_ADJUST_LIMIT, userAccountIntegralDetail } from "../../../resources/zhct/points";
 import { newId, type Db, type Dialect } from "../../db";
-import { databaseFault, logDatabaseFault } from "../../db/faults";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
-import { releaseJobLease, takeJobLease } from "./autoCharge";
+import { startLeasedJob } from "./autoCharge";
 import { idempotent } from "./idempotency";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
@@ -347,26 +344,7 @@ const JOB = "zhct.pointsExpiry";
 
 /** Runs the expiry every `everyMs` in the instance that takes the job's lease; the replay keeps it once anyway. */
 export function startPointsExpiryScheduler(db: Db, dialect: Dialect, everyMs = 10 * 60_000, leaseMs = 10 * 60_000): { stop(): Promise<void> } {
-  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    if (!(await takeJobLease(db, JOB, holder, Date.now(), leaseMs))) return;
-    try {
-      await expirePoints(db, dialect, Date.now());
-    } finally {
-      await releaseJobLease(db, JOB, holder);
-    }
-  };
-  const timer = setInterval(() => {
-    running = running.then(tick).catch((error: unknown) => (databaseFault(error) ? logDatabaseFault(error) : console.error(error)));
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startLeasedJob(db, JOB, (now) => expirePoints(db, dialect, now), everyMs, leaseMs);
 }
 
 // ---- Manual adjustment ----------------------------------------------------------------------------------------
