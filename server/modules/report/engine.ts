@@ -1,0 +1,242 @@
+import ExcelJS from "exceljs";
+import type { FieldDef } from "../../../resources/define";
+import { permissionCode } from "../../../resources/define";
+import { reports, type ReportColumn, type ReportDef, type ReportFilter } from "../../../resources/report/index";
+import { fieldSchema } from "../../../resources/schemas";
+import { z } from "../../../resources/z";
+import type { Db } from "../../db";
+import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
+import { ApiError, fieldError } from "../../http/envelope";
+import { escapeCell, loadDicts } from "../resource/export";
+import { parsePeriod } from "../zhct/reports";
+import { minuteOf, reportQueries } from "./queries";
+
+/**
+ * The report engine (decision 030): one path for every declared report — its filters checked against the
+ * declaration (a 400 naming the field), its query run in the caller's tenant, the totals row summed from the rows
+ * it declares summable, and the same answer written as an XLSX.
+ */
+
+export const reportEngineMessages = {
+  dinerMissing: "该人员编号不存在",
+  dinerRequired: "请输入人员编号",
+  orgMissing: (label: string) => `所选${label}不存在`,
+  notInDict: (label: string) => `${label}不是可选的值`,
+};
+
+export type Row = Record<string, string | number | null>;
+
+/** The checked filters a query reads. Ids are the tenant's own (checked), days are China days. */
+export interface Filters {
+  from: string;
+  to: string;
+  /** Epoch ms of `from`'s start and the day after `to`. */
+  start: number;
+  end: number;
+  restaurantId?: number;
+  deptId?: number;
+  mealType?: string;
+  payFlag?: string;
+  accountType?: string;
+  userCode?: string;
+  userInfoId?: number;
+}
+
+export interface ReportAnswer {
+  name: string;
+  title: string;
+  /** The filters as they were applied (defaults filled in): the URL of this exact answer. */
+  filters: Record<string, string>;
+  rows: Row[];
+  totals: Row;
+  /** Rows left out past the row limit (the totals still count them). */
+  truncated: number;
+  /** Choices of the select filters. */
+  options: Record<string, Array<{ value: string; label: string }>>;
+  /** The filters in words (the sheet's and the print view's header). */
+  summary: string;
+  generatedAt: number;
+  /** The same, China time (YYYY-MM-DD HH:mm). */
+  generatedText: string;
+}
+
+export interface QueryResult {
+  rows: Row[];
+  /** Totals computed by the query itself (when rows are limited); otherwise summed from the rows. */
+  totals?: Row;
+  truncated?: number;
+}
+
+export type ReportQuery = (db: Db, tenantId: number, filters: Filters) => Promise<QueryResult>;
+
+const filterField = (f: ReportFilter): FieldDef =>
+  f.kind === "enum"
+    ? { name: f.name, label: f.label, type: "enum", dict: f.dict }
+    : f.kind === "org"
+      ? { name: f.name, label: f.label, type: "relation", relation: "auth/org" }
+      : { name: f.name, label: f.label, type: "text", max: f.kind === "diner" ? 32 : 10 };
+
+/** The parameters a report accepts: its filters (a day range is `from` and `to`); any other is refused. */
+export function reportQuerySchema(def: ReportDef) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of def.filters) {
+    if (f.kind === "dayRange") {
+      shape.from = fieldSchema({ name: "from", label: "开始日期", type: "text", max: 10 }, false);
+      shape.to = fieldSchema({ name: "to", label: "结束日期", type: "text", max: 10 }, false);
+    } else shape[f.name] = fieldSchema(filterField(f), false);
+  }
+  return z.strictObject(shape);
+}
+
+type RawQuery = Record<string, unknown>;
+const text = (value: unknown) => (value === null || value === undefined ? undefined : String(value));
+
+async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery, dicts: Map<string, Map<string, string>>): Promise<{ filters: Filters; applied: Record<string, string> }> {
+  const db = ctx.services.db;
+  const tenantId = ctx.session.tenantId;
+  const period = parsePeriod({ from: text(query.from), to: text(query.to) }, ctx.now);
+  const filters: Filters = { ...period };
+  const applied: Record<string, string> = { from: period.from, to: period.to };
+  for (const f of def.filters) {
+    const value = text(query[f.name])?.trim();
+    if (f.kind === "dayRange") continue;
+    if (!value) {
+      if (f.kind === "diner" && f.required) throw fieldError(f.name, reportEngineMessages.dinerRequired);
+      continue;
+    }
+    if (f.kind === "enum") {
+      if (!dicts.get(f.dict)?.has(value)) throw fieldError(f.name, reportEngineMessages.notInDict(f.label));
+      (filters as unknown as Record<string, string>)[f.name] = value;
+    } else if (f.kind === "org") {
+      const org = await db.selectFrom("org").select("id").where("tenant_id", "=", tenantId).where("id", "=", Number(value)).where("org_type", "=", f.orgType).executeTakeFirst();
+      if (!org) throw fieldError(f.name, reportEngineMessages.orgMissing(f.label));
+      (filters as unknown as Record<string, number>)[f.name] = org.id;
+    } else {
+      const diner = await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenantId).where("user_code", "=", value).executeTakeFirst();
+      if (!diner) throw fieldError(f.name, reportEngineMessages.dinerMissing);
+      filters.userCode = value;
+      filters.userInfoId = diner.id;
+    }
+    applied[f.name] = value;
+  }
+  return { filters, applied };
+}
+
+const ORG_OPTIONS = 500;
+
+async function filterOptions(db: Db, tenantId: number, def: ReportDef) {
+  const options: ReportAnswer["options"] = {};
+  for (const f of def.filters) {
+    if (f.kind !== "org") continue;
+    const rows = await db
+      .selectFrom("org")
+      .select(["id", "org_name"])
+      .where("tenant_id", "=", tenantId)
+      .where("org_type", "=", f.orgType)
+      .orderBy("sort")
+      .orderBy("org_name")
+      .limit(ORG_OPTIONS)
+      .execute();
+    options[f.name] = rows.map((r) => ({ value: String(r.id), label: r.org_name }));
+  }
+  return options;
+}
+
+/** Sums of the summable columns; the first column reads 合计. */
+export function totalsOf(def: ReportDef, rows: Row[]): Row {
+  const totals: Row = { [def.columns[0].key]: "合计" };
+  for (const c of def.columns) if (c.total) totals[c.key] = rows.reduce((s, r) => s + Number(r[c.key] ?? 0), 0);
+  return totals;
+}
+
+export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQuery): Promise<ReportAnswer> {
+  const tenantId = ctx.session.tenantId;
+  const [dicts, options] = await Promise.all([loadDicts(ctx), filterOptions(ctx.services.db, tenantId, def)]);
+  const { filters, applied } = await checkFilters(ctx, def, query, dicts).catch((error: unknown) => {
+    // A refused filter form keeps its selects' choices, so the other filters stay as they were chosen.
+    if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...(error.data as object), options });
+    throw error;
+  });
+  const result = await reportQueries[def.entity](ctx.services.db, tenantId, filters);
+  return {
+    name: def.entity,
+    title: def.title,
+    filters: applied,
+    rows: result.rows,
+    totals: { ...(result.totals ?? totalsOf(def, result.rows)), [def.columns[0].key]: "合计" },
+    truncated: result.truncated ?? 0,
+    options,
+    summary: filterSummary(def, applied, options, dicts),
+    generatedAt: ctx.now,
+    generatedText: minuteOf(ctx.now),
+  };
+}
+
+/** A cell as the screen shows it: dictionary values by their label, money in yuan (as a number), text as text. */
+function cellValue(column: ReportColumn, value: unknown, dicts: Map<string, Map<string, string>>): string | number | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (column.kind === "money") return Number(value) / 100;
+  if (column.kind === "count") return Number(value);
+  if (column.kind === "enum" && column.dict) return dicts.get(column.dict)?.get(String(value)) ?? String(value);
+  return escapeCell(String(value));
+}
+
+/** The filters in words, for the sheet's and the print view's header. */
+function filterSummary(def: ReportDef, applied: Record<string, string>, options: ReportAnswer["options"], dicts: Map<string, Map<string, string>>): string {
+  const parts = [`${applied.from} 至 ${applied.to}`];
+  for (const f of def.filters) {
+    const value = applied[f.name];
+    if (f.kind === "dayRange" || !value) continue;
+    const label = f.kind === "enum" ? dicts.get(f.dict)?.get(value) : f.kind === "org" ? options[f.name]?.find((o) => o.value === value)?.label : value;
+    parts.push(`${f.label}：${label ?? value}`);
+  }
+  return parts.join("；");
+}
+
+/** The XLSX of exactly what the screen shows: title, filters and time, the columns, the rows, the totals row. */
+export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer: ReportAnswer): Promise<Response> {
+  const dicts = await loadDicts(ctx);
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(def.title);
+  sheet.addRow([def.title]).font = { bold: true, size: 14 };
+  sheet.addRow([`${answer.summary}；生成时间：${answer.generatedText}（北京时间）`]);
+  const header = sheet.addRow(def.columns.map((c) => c.label));
+  header.font = { bold: true };
+  for (const row of [...answer.rows, answer.totals]) sheet.addRow(def.columns.map((c) => cellValue(c, row[c.key], dicts)));
+  sheet.lastRow!.font = { bold: true };
+  def.columns.forEach((c, i) => {
+    const column = sheet.getColumn(i + 1);
+    column.width = Math.max(12, c.label.length * 2 + 4);
+    if (c.kind === "money") column.numFmt = "#,##0.00";
+  });
+  const bytes = await workbook.xlsx.writeBuffer();
+  const fileName = `${def.title}-${answer.filters.from}-${answer.filters.to}.xlsx`;
+  return new Response(bytes as ArrayBuffer, {
+    headers: {
+      "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "Content-Disposition": `attachment; filename="report-${def.entity}.xlsx"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+export const reportApiPath = (def: ReportDef) => `/api/v1/report/${def.entity}`;
+
+export const reportEngineEndpoints: Endpoint[] = reports.flatMap((def) => [
+  endpoint({
+    method: "GET",
+    path: reportApiPath(def),
+    summary: `${def.title}：${def.description}（金额单位：分）`,
+    access: permission(permissionCode(def, "view")),
+    query: reportQuerySchema(def),
+    handle: (ctx, { query }) => runReport(ctx as SessionContext, def, query as RawQuery),
+  }),
+  endpoint({
+    method: "GET",
+    path: `${reportApiPath(def)}/export`,
+    summary: `导出${def.title}（xlsx：与页面相同的行与合计，金额单位：元）`,
+    access: permission(permissionCode(def, "export")),
+    query: reportQuerySchema(def),
+    handle: async (ctx, { query }) => reportWorkbook(ctx as SessionContext, def, await runReport(ctx as SessionContext, def, query as RawQuery)),
+  }),
+]);

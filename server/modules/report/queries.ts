@@ -1,0 +1,283 @@
+import { sql, type SelectQueryBuilder } from "kysely";
+import { MEAL_TYPES } from "../../../resources/report/index";
+import type { Db } from "../../db";
+import type { Database } from "../../db/schema";
+import { BusiType } from "../zhct/ledger";
+import { ORDER_DOC_TYPE } from "../zhct/payments";
+import { chargeDaily, dayOfNo, ledgerDayNo } from "../zhct/reports";
+import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
+
+/**
+ * The reports' queries (decision 030). Orders are grouped by their `order_date` (YYYY-MM-DD text, the China day of
+ * the sale) and ledger lines by `ledgerDayNo`: the same expressions on SQLite and PostgreSQL. Sums are integer fen.
+ * An order's 实收 is what it still keeps: paid_amount − refunded_amount (a cancel refunds all of it, a complaint a part).
+ */
+
+/** Orders fully refunded by a cancel or a complaint (dictionary mealOrderStatus 2 and 4). */
+const CANCELLED = [2, 4];
+/** Past this, a list report shows the first rows and says so; its totals still count every row. */
+export const ROW_LIMIT = 5000;
+
+const CHINA = 8 * 3600_000;
+/** An instant as China time, YYYY-MM-DD HH:mm. */
+export const minuteOf = (at: number) => new Date(at + CHINA).toISOString().slice(0, 16).replace("T", " ");
+
+type OrderQuery = SelectQueryBuilder<Database, "meal_order", object>;
+
+/** The orders the filters select: the tenant's, of the period's days, and of the chosen restaurant, meal, payment, diner. */
+function ordersOf(db: Db, tenantId: number, f: Filters): OrderQuery {
+  let q = db.selectFrom("meal_order").where("meal_order.tenant_id", "=", tenantId).where("meal_order.order_date", ">=", f.from).where("meal_order.order_date", "<=", f.to);
+  if (f.restaurantId !== undefined) q = q.where("meal_order.restaurant_id", "=", f.restaurantId);
+  if (f.mealType !== undefined) q = q.where("meal_order.meal_type", "=", f.mealType);
+  if (f.payFlag !== undefined) q = q.where("meal_order.pay_flag", "=", Number(f.payFlag));
+  if (f.userInfoId !== undefined) q = q.where("meal_order.user_info_id", "=", f.userInfoId);
+  return q as unknown as OrderQuery;
+}
+
+const net = sql<number>`meal_order.paid_amount - meal_order.refunded_amount`;
+const sumOf = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(sum(${expression}), 0)`;
+const KNOWN_MEALS = MEAL_TYPES.filter(([t]) => t !== "none").map(([t]) => t);
+
+async function orgNames(db: Db, tenantId: number, ids: Array<number | null>): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom("org").select(["id", "org_name"]).where("tenant_id", "=", tenantId).where("id", "in", wanted).execute();
+  return new Map(rows.map((r) => [r.id, r.org_name]));
+}
+
+const dailyOrderSummary: ReportQuery = async (db, tenantId, f) => {
+  const rows = await ordersOf(db, tenantId, f)
+    .select([
+      "meal_order.order_date as day",
+      sql<number>`count(*)`.as("orders"),
+      sumOf(sql`case when meal_order.order_status in (${sql.join(CANCELLED.map((s) => sql.lit(s)))}) then 1 else 0 end`).as("cancelled"),
+      sumOf(sql`meal_order.paid_amount`).as("paid"),
+      sumOf(sql`meal_order.refunded_amount`).as("refunded"),
+      sumOf(net).as("net"),
+      ...KNOWN_MEALS.map((type) => sumOf(sql`case when meal_order.meal_type = ${sql.lit(type)} then ${net} else 0 end`).as(`net_${type}`)),
+      // Orders sold by amount (no meal time) and any other meal type.
+      sumOf(sql`case when meal_order.meal_type in (${sql.join(KNOWN_MEALS.map((t) => sql.lit(t)))}) then 0 else ${net} end`).as("net_none"),
+    ])
+    .groupBy("meal_order.order_date")
+    .orderBy("meal_order.order_date")
+    .execute();
+  return { rows: rows.map((r) => numbers(r as Row, ["day"])) };
+};
+
+/** Every value a number except the named text columns (PostgreSQL answers sums and counts as text). */
+function numbers(row: Row, texts: string[]): Row {
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, texts.includes(k) || v === null ? v : Number(v)]));
+}
+
+const dailyOrderDetail: ReportQuery = async (db, tenantId, f) => {
+  const [rows, totals] = await Promise.all([
+    ordersOf(db, tenantId, f)
+      .innerJoin("user_info", (j) => j.onRef("user_info.tenant_id", "=", "meal_order.tenant_id").onRef("user_info.id", "=", "meal_order.user_info_id"))
+      .select([
+        "meal_order.order_no",
+        "meal_order.paid_at",
+        "user_info.user_code",
+        "user_info.user_name",
+        "meal_order.restaurant_id",
+        "meal_order.meal_type",
+        "meal_order.pay_flag",
+        "meal_order.order_status",
+        "meal_order.paid_amount",
+        "meal_order.refunded_amount",
+      ])
+      .orderBy("meal_order.paid_at")
+      .orderBy("meal_order.id")
+      .limit(ROW_LIMIT + 1)
+      .execute(),
+    ordersOf(db, tenantId, f)
+      .select([sql<number>`count(*)`.as("orders"), sumOf(sql`meal_order.paid_amount`).as("paid"), sumOf(sql`meal_order.refunded_amount`).as("refunded"), sumOf(net).as("net")])
+      .executeTakeFirstOrThrow(),
+  ]);
+  const names = await orgNames(db, tenantId, rows.map((r) => r.restaurant_id));
+  const count = Number(totals.orders);
+  return {
+    rows: rows.slice(0, ROW_LIMIT).map((r) => ({
+      orderNo: r.order_no,
+      paidAt: minuteOf(Number(r.paid_at)),
+      userCode: r.user_code,
+      userName: r.user_name,
+      restaurantName: r.restaurant_id === null ? "" : (names.get(r.restaurant_id) ?? ""),
+      mealType: r.meal_type,
+      payFlag: String(r.pay_flag),
+      orderStatus: String(r.order_status),
+      orders: 1,
+      paid: Number(r.paid_amount),
+      refunded: Number(r.refunded_amount),
+      net: Number(r.paid_amount) - Number(r.refunded_amount),
+    })),
+    totals: { orders: count, paid: Number(totals.paid), refunded: Number(totals.refunded), net: Number(totals.net) },
+    truncated: Math.max(0, count - ROW_LIMIT),
+  };
+};
+
+const foodCount: ReportQuery = async (db, tenantId, f) => {
+  const rows = await ordersOf(db, tenantId, f)
+    .innerJoin("meal_order_item", (j) => j.onRef("meal_order_item.tenant_id", "=", "meal_order.tenant_id").onRef("meal_order_item.meal_order_id", "=", "meal_order.id"))
+    .where("meal_order.order_status", "not in", CANCELLED)
+    .select([
+      "meal_order.order_date as day",
+      "meal_order.restaurant_id",
+      "meal_order.meal_type",
+      "meal_order_item.food_id",
+      "meal_order_item.food_name",
+      sumOf(sql`meal_order_item.quantity`).as("quantity"),
+      sumOf(sql`meal_order_item.subtotal`).as("amount"),
+    ])
+    .groupBy(["meal_order.order_date", "meal_order.restaurant_id", "meal_order.meal_type", "meal_order_item.food_id", "meal_order_item.food_name"])
+    .execute();
+  const names = await orgNames(db, tenantId, rows.map((r) => r.restaurant_id));
+  const records = rows.map((r) => ({
+    day: r.day,
+    restaurantName: r.restaurant_id === null ? "" : (names.get(r.restaurant_id) ?? ""),
+    mealType: r.meal_type,
+    foodName: r.food_name,
+    quantity: Number(r.quantity),
+    amount: Number(r.amount),
+  }));
+  const meal = (t: unknown) => MEAL_TYPES.findIndex(([m]) => m === t);
+  records.sort((a, b) => a.day.localeCompare(b.day) || a.restaurantName.localeCompare(b.restaurantName, "zh-CN") || meal(a.mealType) - meal(b.mealType) || b.quantity - a.quantity || a.foodName.localeCompare(b.foodName, "zh-CN"));
+  return { rows: records };
+};
+
+const userConsumption: ReportQuery = async (db, tenantId, f) => {
+  const byDept = <Q extends OrderQuery>(q: Q) =>
+    (f.deptId === undefined ? q : q.where(sql.ref("user_info.dept_id"), "=", f.deptId)) as Q;
+  const joined = () => ordersOf(db, tenantId, f).innerJoin("user_info", (j) => j.onRef("user_info.tenant_id", "=", "meal_order.tenant_id").onRef("user_info.id", "=", "meal_order.user_info_id")) as unknown as OrderQuery;
+  const [orders, accounts] = await Promise.all([
+    byDept(joined())
+      .select(["meal_order.user_info_id", sql<number>`sum(case when meal_order.order_status in (${sql.join(CANCELLED.map((s) => sql.lit(s)))}) then 0 else 1 end)`.as("orders"), sumOf(net).as("net")])
+      .groupBy("meal_order.user_info_id")
+      .execute(),
+    // What the same orders took from each account: their consumption lines less what was returned to it.
+    byDept(joined())
+      .innerJoin("user_account_ledger as l", (j) =>
+        j.onRef("l.tenant_id", "=", "meal_order.tenant_id").onRef("l.doc_id", "=", "meal_order.id").on("l.doc_type", "=", ORDER_DOC_TYPE),
+      )
+      .where("l.busi_type", "in", [BusiType.CONSUME, BusiType.CONSUME_RETURN])
+      .select(["meal_order.user_info_id", "l.account_type", sumOf(sql`l.amount`).as("amount")])
+      .groupBy(["meal_order.user_info_id", "l.account_type"])
+      .execute(),
+  ]);
+  const ids = orders.map((o) => o.user_info_id);
+  const diners = ids.length ? await db.selectFrom("user_info").select(["id", "user_code", "user_name", "dept_id"]).where("tenant_id", "=", tenantId).where("id", "in", ids).execute() : [];
+  const depts = await orgNames(db, tenantId, diners.map((d) => d.dept_id));
+  const dinerOf = new Map(diners.map((d) => [d.id, d]));
+  const taken = (id: number, type: string) => -Number(accounts.find((a) => a.user_info_id === id && a.account_type === type)?.amount ?? 0);
+  const rows = orders.map((o) => {
+    const d = dinerOf.get(o.user_info_id);
+    return {
+      userCode: d?.user_code ?? "",
+      userName: d?.user_name ?? "",
+      deptName: d?.dept_id ? (depts.get(d.dept_id) ?? "") : "",
+      orders: Number(o.orders),
+      net: Number(o.net),
+      cash: taken(o.user_info_id, "cash"),
+      subsidy: taken(o.user_info_id, "subsidy"),
+    };
+  });
+  rows.sort((a, b) => a.userCode.localeCompare(b.userCode));
+  return { rows };
+};
+
+const deptDining: ReportQuery = async (db, tenantId, f) => {
+  const rows = await ordersOf(db, tenantId, f)
+    .innerJoin("user_info", (j) => j.onRef("user_info.tenant_id", "=", "meal_order.tenant_id").onRef("user_info.id", "=", "meal_order.user_info_id"))
+    .select([
+      "user_info.dept_id",
+      sql<number>`count(distinct case when meal_order.order_status in (${sql.join(CANCELLED.map((s) => sql.lit(s)))}) then null else meal_order.user_info_id end)`.as("diners"),
+      sql<number>`sum(case when meal_order.order_status in (${sql.join(CANCELLED.map((s) => sql.lit(s)))}) then 0 else 1 end)`.as("orders"),
+      sumOf(net).as("net"),
+    ])
+    .groupBy("user_info.dept_id")
+    .execute();
+  const names = await orgNames(db, tenantId, rows.map((r) => r.dept_id));
+  const records = rows.map((r) => ({
+    deptId: r.dept_id === null ? null : String(r.dept_id),
+    deptName: r.dept_id === null ? "未分配部门" : (names.get(r.dept_id) ?? String(r.dept_id)),
+    diners: Number(r.diners),
+    orders: Number(r.orders),
+    net: Number(r.net),
+  }));
+  records.sort((a, b) => (a.deptId === null ? 1 : b.deptId === null ? -1 : a.deptName.localeCompare(b.deptName, "zh-CN")));
+  return { rows: records };
+};
+
+const personalLedger: ReportQuery = async (db, tenantId, f) => {
+  const lines = () => {
+    let q = db.selectFrom("user_account_ledger").where("tenant_id", "=", tenantId).where("user_info_id", "=", f.userInfoId as number);
+    if (f.accountType !== undefined) q = q.where("account_type", "=", f.accountType);
+    return q;
+  };
+  const [before, within] = await Promise.all([
+    lines().select(sumOf(sql`amount`).as("opening")).where("occurred_at", "<", f.start).executeTakeFirstOrThrow(),
+    lines()
+      .select(["occurred_at", "account_type", "busi_type", "pay_flag", "operator_name", "remark", "amount"])
+      .where("occurred_at", ">=", f.start)
+      .where("occurred_at", "<", f.end)
+      .orderBy("occurred_at")
+      .orderBy("id")
+      .execute(),
+  ]);
+  let balance = Number(before.opening);
+  const rows: Row[] = [{ occurredAt: f.from, remark: "期初余额", balance }];
+  for (const line of within) {
+    const amount = Number(line.amount);
+    balance += amount;
+    rows.push({
+      occurredAt: minuteOf(Number(line.occurred_at)),
+      accountType: line.account_type,
+      busiType: String(line.busi_type),
+      payFlag: String(line.pay_flag),
+      operatorName: line.operator_name ?? "",
+      remark: line.remark ?? "",
+      income: amount > 0 ? amount : null,
+      expense: amount < 0 ? -amount : null,
+      balance,
+    });
+  }
+  rows.push({ occurredAt: f.to, remark: "期末余额", balance });
+  return { rows };
+};
+
+const chargeDailyReport: ReportQuery = async (db, tenantId, f) => {
+  const report = await chargeDaily(db, tenantId, { from: f.from, to: f.to }, f.start);
+  return { rows: report.records as unknown as Row[], totals: report.totals };
+};
+
+const accountTypeDaily: ReportQuery = async (db, tenantId, f) => {
+  const of = (types: number[]) => sumOf(sql`case when busi_type in (${sql.join(types.map((t) => sql.lit(t)))}) then amount else 0 end`);
+  let q = db.selectFrom("user_account_ledger").where("tenant_id", "=", tenantId).where("occurred_at", ">=", f.start).where("occurred_at", "<", f.end);
+  if (f.accountType !== undefined) q = q.where("account_type", "=", f.accountType);
+  const rows = await q
+    .select([
+      ledgerDayNo.as("day_no"),
+      "account_type",
+      of([BusiType.TOP_UP]).as("topUp"),
+      of([BusiType.GRANT]).as("grant"),
+      of([BusiType.CONSUME, BusiType.CONSUME_RETURN]).as("consume"),
+      of([BusiType.REFUND]).as("refund"),
+      of([BusiType.REVERSAL, BusiType.CLEAR]).as("other"),
+      sumOf(sql`amount`).as("net"),
+    ])
+    .groupBy([ledgerDayNo, "account_type"])
+    .orderBy(ledgerDayNo)
+    .orderBy("account_type")
+    .execute();
+  return { rows: rows.map(({ day_no, account_type, ...r }) => ({ day: dayOfNo(day_no), accountType: account_type, ...numbers(r as Row, []) })) };
+};
+
+export const reportQueries: Record<string, (db: Db, tenantId: number, f: Filters) => Promise<QueryResult>> = {
+  dailyOrderSummary,
+  dailyOrderDetail,
+  foodCount,
+  userConsumption,
+  deptDining,
+  personalLedger,
+  chargeDailyReport,
+  accountTypeDaily,
+};
