@@ -29,4 +29,11 @@ export default tseslint.config(
     ignores: ["server/main.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: ["**/app/**", "~/*"] }] },
   },
+  // Icons draw from one sprite (app/components/icons.tsx): Tabler's components would write their paths into the page.
+  {
+    files: ["app/**"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "@tabler/icons-react", message: "图标请从 ~/components/icons 引入（见 app/components/icons.tsx）" }] }],
+    },
+  },
 );

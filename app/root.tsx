@@ -11,7 +11,7 @@ import { useNonce } from "./lib/nonce";
 import { PUBLIC_PATHS, hasTokenCookie, readFlash, requireUserInfo } from "./lib/session.server";
 import { SHELL_DATA_PATH } from "./lib/shell-data";
 import { pageUser } from "./lib/shell-data.server";
-import { canteenCssVariables, canteenTheme } from "./lib/theme";
+import { canteenCssVariables, canteenTheme, themeStylesheetOf } from "./lib/theme";
 import { exchangeTicket } from "./lib/ticket.server";
 import { defaultSettings } from "../resources/auth";
 
@@ -43,11 +43,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
+        {/* The theme's CSS variables, which MantineProvider would otherwise write into every page; after Mantine's
+            stylesheet, whose defaults they override. */}
+        <link rel="stylesheet" href={themeStylesheetOf(settings.theme).href} />
         {/* `entry.client` fetches it while the page's scripts load, so hydration does not wait a round trip more. */}
         {data?.user && <meta name="shell-data" content={`${SHELL_DATA_PATH}${data.user.shellVersion}`} />}
       </head>
       <body>
-        <MantineProvider theme={canteenTheme(settings.theme)} cssVariablesResolver={canteenCssVariables} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
+        <MantineProvider theme={canteenTheme(settings.theme)} cssVariablesResolver={canteenCssVariables} withCssVariables={false} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
           <Deferred when={wantNotifications}>
             <Notifications position="top-right" />
           </Deferred>

@@ -2,6 +2,7 @@ import { type RouteConfig, index, layout, route } from "@react-router/dev/routes
 import { resourceKey } from "../resources/define";
 import { resources } from "../resources/index";
 import { menuGroups } from "../resources/modules";
+import { reports } from "../resources/report/index";
 
 /** System-management screens that are not the generic list or form; each replaces the generated route of its path. */
 const sysScreens = [
@@ -48,6 +49,16 @@ const zhctScreens = [
   route("zhct/cashier/index", "routes/zhct/cashier.tsx"),
   route("zhct/cashierprint/index", "routes/zhct/cashier-print.tsx"),
   route("zhct/mealticket/approve/:id", "routes/zhct/ticket-approve.tsx"),
+  route("zhct/userplate/release/:id", "routes/zhct/binding-release.tsx", { id: "zhct/userPlate:release" }),
+  route("zhct/useraccounttable/release/:id", "routes/zhct/binding-release.tsx", { id: "zhct/userAccountTable:release" }),
+  route("zhct/userorderdefaultgenerate/generate", "routes/zhct/default-generate.tsx"),
+  route("zhct/userorderdefaultpc/cancel/:id", "routes/zhct/accompany-cancel.tsx"),
+  route("zhct/orderingfood/:op/:id", "routes/zhct/ordering-food-action.tsx"),
+  route("zhct/imagedetectlog/mark/:id", "routes/zhct/detect-mark.tsx"),
+  route("zhct/imagelibrary/confirm/:id", "routes/zhct/image-confirm.tsx"),
+  route("zhct/satisfactionsurve/create", "routes/zhct/survey-form.tsx", { id: "zhct/satisfactionSurve:create-form" }),
+  route("zhct/satisfactionsurve/edit/:id", "routes/zhct/survey-form.tsx", { id: "zhct/satisfactionSurve:edit-form" }),
+  route("zhct/satisfactionsurvestatics/index", "routes/zhct/survey-statics.tsx"),
 ];
 const ownScreens = new Set([...sysScreens, ...authScreens, ...zhctScreens].map((r) => `/${r.path}`));
 
@@ -63,17 +74,24 @@ const resourceRoutes = resources.flatMap((def) => {
   ].filter((r) => !ownScreens.has(r.path ?? ""));
 });
 
+/** Every declared report: its page in the shell, and its print view alone on the page (decision 030). */
+const reportScreens = reports.map((def) => route(`report/${def.screen}/index`, "routes/report/report.tsx", { id: `report/${def.entity}` }));
+const reportPrints = reports.map((def) => route(`report/${def.screen}/print`, "routes/report/report.tsx", { id: `report/${def.entity}:print` }));
+
 const groupRoutes = menuGroups.map((group) => route(group.path, "routes/resource/group.tsx", { id: `group:${group.path}` }));
 
 export default [
   route("login", "routes/login.tsx"),
   route("shell-data/:version", "routes/shell-data.ts"),
+  route("theme/:file", "routes/theme-css.ts"),
+  route("icons.svg", "routes/icons-svg.ts"),
   route("bench/bare/:module/:entity", "routes/bench/bare-page.tsx"),
   index("routes/home.tsx"),
   route("admin", "routes/admin-index.tsx"),
   route("subsystem/admin", "routes/subsystem.tsx", { id: "subsystem-admin" }),
   route("subsystem/:sysCode", "routes/subsystem.tsx", { id: "subsystem" }),
   route("subsystem/:sysCode/:pageId", "routes/subsystem.tsx", { id: "subsystem-page" }),
+  ...reportPrints,
   layout("routes/shell.tsx", [
     route("admin/dashboard", "routes/dashboard.tsx", { id: "admin-dashboard" }),
     route("dashboard", "routes/dashboard.tsx", { id: "dashboard" }),
@@ -85,6 +103,7 @@ export default [
     ...sysScreens,
     ...authScreens,
     ...zhctScreens,
+    ...reportScreens,
     ...resourceRoutes,
     route("ceshi/ceshi", "routes/ceshi.tsx"),
     route("bench/plain/:module/:entity", "routes/bench/plain-list.tsx"),

@@ -72,11 +72,18 @@ const table = {
   iccardInitResult: { name: "IC卡初始化结果", items: [[1, "成功"], [0, "失败"]] },
   imageType: { name: "图片类型", items: [["logo", "标志"], ["banner", "横幅"], ["other", "其他"]] },
   messageState: { name: "消息状态", items: [[0, "待发送"], [1, "已发送"], [2, "发送失败"]] },
-  orderSource: { name: "订单来源", items: [["cashier", "收银台"], ["device", "设备"], ["app", "应用"], ["admin", "后台"]] },
+  orderSource: { name: "订单来源", items: [["cashier", "收银台"], ["device", "设备"], ["app", "应用"], ["admin", "后台"], ["default", "默认订餐"]] },
   mealOrderStatus: { name: "订单状态", items: [[1, "已支付"], [2, "已取消"], [3, "部分退款"], [4, "已全额退款"]] },
   enabledStatus: { name: "启用状态", items: [[1, "启用"], [0, "停用"]] },
   integralChangeType: { name: "积分变动类型", items: [[1, "消费获得"], [2, "过期"], [3, "人工调整"], [4, "取消扣回"]] },
   mealRecoveryStatus: { name: "回收状态", items: [[0, "待回收"], [1, "已回收"], [2, "异常"]] },
+  // A table's or chip plate's binding to a diner (decision 028).
+  bindStatus: { name: "绑定状态", items: [[1, "绑定中"], [0, "已解绑"]] },
+  defaultGenerateResult: { name: "默认订餐生成结果", items: [[1, "已生成"], [2, "跳过"], [3, "失败"]] },
+  accompanyPayBy: { name: "陪餐支付方", items: [[1, "个人支付"], [2, "部门支付"]] },
+  accompanyStatus: { name: "陪餐状态", items: [[1, "已下单"], [2, "已取消"]] },
+  deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
+  orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;
 
 export type DictCode = keyof typeof table;
@@ -128,6 +135,7 @@ const inactiveValues: Record<string, string[]> = {
   aliveStatus: ["0"],
   appVersionStatus: ["0"],
   enabledStatus: ["0"],
+  bindStatus: ["0"],
 };
 
 export function isInactive(code: string, value: unknown): boolean {

@@ -31,10 +31,15 @@ import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from 
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
+import { reports } from "./report/index";
 import { cashierMealOrder, mealOrder, mealOrderItem } from "./zhct/orders";
 import { payType, userAccountIntegralDetail, userIntegralAccount } from "./zhct/points";
 import { cashier, cashierPrint } from "./zhct/cashier";
 import { mealRecovery, mealTicket, mealTicketSetting, mealTicketUse } from "./zhct/tickets";
+import { appointmentDetail, appointmentDetailForOrder, appointmentPeriod, orderingFood, orderingPlan } from "./zhct/bookings";
+import { room, roomReservation, userAccountTable, userPlate } from "./zhct/rooms";
+import { deliveryPoint, deliveryTime, mealOrderDelivery, userOrderDefault, userOrderDefaultGenerate, userOrderDefaultGenerateDetail, userOrderDefaultLeave, userOrderDefaultPc } from "./zhct/defaults";
+import { imageDetectFood, imageDetectLog, imageLibrary, mealOrderImageDetail, satisfactionSurve, satisfactionSurveAnswer, satisfactionSurveAnswerItem, satisfactionSurveOption, satisfactionSurveQuestion, satisfactionSurveStatics } from "./zhct/surveys";
 import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./zhct/menus";
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
@@ -47,6 +52,12 @@ export const zhctResources = [
   mealOrder, mealOrderItem,
   payType, userIntegralAccount, userAccountIntegralDetail,
   mealTicketSetting, mealTicket, mealTicketUse, mealRecovery,
+  appointmentPeriod, appointmentDetail, appointmentDetailForOrder, orderingPlan, orderingFood,
+  room, roomReservation, userAccountTable, userPlate,
+  userOrderDefault, userOrderDefaultLeave, userOrderDefaultGenerate, userOrderDefaultGenerateDetail, userOrderDefaultPc,
+  deliveryPoint, deliveryTime, mealOrderDelivery,
+  imageDetectLog, imageDetectFood, mealOrderImageDetail, imageLibrary,
+  satisfactionSurve, satisfactionSurveQuestion, satisfactionSurveOption, satisfactionSurveAnswer, satisfactionSurveAnswerItem,
 ] as const;
 
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */
@@ -87,4 +98,5 @@ export function resourceForPath(pathname: string): ResourceDef | undefined {
 
 /** Report screens (no table of their own): menu pages with a view permission. */
 export const reportScreens: ReportScreen[] = [chargeDailyReport, userInfoDept,
-  cashier, cashierPrint];
+  cashier, cashierPrint, satisfactionSurveStatics,
+  ...reports];

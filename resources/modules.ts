@@ -13,6 +13,7 @@ export const menuGroups: MenuGroup[] = [
   { subsystem: "admin", path: "/admin/sys", title: "系统管理", icon: "settings", sort: 10, home: "/admin/sys/tenant" },
   { subsystem: "admin", path: "/admin/auth", title: "权限管理", icon: "shield-lock", sort: 20, home: "/admin/auth/org" },
   { subsystem: "zhct", path: "/zhct", title: "智慧餐厅", icon: "tools-kitchen-2", sort: 30, home: "/zhct/bowls" },
+  { subsystem: "report", path: "/report", title: "报表", icon: "chart-bar", sort: 40, home: "/report/dailyordersummary/index" },
 ];
 
 /** Button labels of the generated permission codes. */
@@ -28,4 +29,6 @@ export interface ReportScreen {
   screen: string;
   screenBase: string;
   title: string;
+  /** Button permissions of the screen (`module:entity:<action>`), seeded under its page entry. */
+  buttons?: Record<string, string>;
 }

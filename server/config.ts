@@ -22,6 +22,8 @@ const configSchema = z.object({
   TRUST_PROXY: flag.default(false),
   LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /** China-time hour from which the next day's default orders are made, unless a tenant's zhct.defaultOrder.generateHour says otherwise. */
+  DEFAULT_ORDER_HOUR: z.coerce.number().int().min(0).max(23).default(20),
   IFRAME_ALLOWED_HOSTS: z
     .string()
     .default("")

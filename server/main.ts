@@ -12,7 +12,9 @@ import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { startOutboxDispatcher } from "./modules/zhct/outbox";
 import { startAutoChargeScheduler } from "./modules/zhct/autoCharge";
+import { startDefaultOrderScheduler } from "./modules/zhct/defaultOrders";
 import { startPointsExpiryScheduler } from "./modules/zhct/points";
+import { startNoShowScheduler } from "./modules/zhct/bookings";
 import { seed } from "./db/seed";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
@@ -172,10 +174,16 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const scheduler = startAutoChargeScheduler(database.db, database.dialect);
   // Points past their strategy's expiry are written off by one instance at a time (a job lease of its own).
   const pointsExpiry = startPointsExpiryScheduler(database.db, database.dialect);
+  // The next day's default orders, from each tenant's hour (decision 027); the job's lease and the orders' keys keep them single.
+  const defaultOrders = startDefaultOrderScheduler({ db: database.db, dialect: database.dialect, config });
+  // Bookings whose meal ended unpaid are marked 已预约未就餐 by one instance at a time.
+  const noShows = startNoShowScheduler(database.db, database.dialect);
   const release = async () => {
     await dispatcher.stop();
     await scheduler.stop().catch(() => {});
     await pointsExpiry.stop().catch(() => {});
+    await defaultOrders.stop().catch(() => {});
+    await noShows.stop().catch(() => {});
     await lease?.release().catch((error: unknown) => logDatabaseFault(error));
     await database.close();
   };

@@ -3,6 +3,7 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import { formFields, resourceKey, type ResourceDef } from "../../resources/define";
 import { formSchema } from "../../resources/forms";
 import { findResource } from "../../resources/index";
+import { relationSource, type RelationSource } from "~/components/resource/relation-search";
 import { apiCall } from "./api.server";
 import { apiPath } from "./resource.server";
 import { flashCookie } from "./session.server";
@@ -10,7 +11,10 @@ import { flashCookie } from "./session.server";
 type Row = Record<string, unknown>;
 export type FormMode = "create" | "edit";
 
-/** What a resource's form needs: the record being edited and the first options of each picker. */
+/**
+ * What a resource's form needs: its declaration, the record being edited, and each picker's first options and where
+ * it searches (the browser is sent these rather than every declaration, issue 17).
+ */
 export async function loadForm(request: Request, context: AppLoadContext, def: ResourceDef, id: string | undefined) {
   const mode: FormMode = id ? "edit" : "create";
   let record: Row | null = null;
@@ -21,9 +25,11 @@ export async function loadForm(request: Request, context: AppLoadContext, def: R
     record = result.data;
   }
   const options: Record<string, { value: string; label: string }[]> = {};
+  const sources: Record<string, RelationSource> = {};
   for (const field of formFields(def).filter((f) => (f.type === "relation" || f.type === "treeParent") && f.relation)) {
     const target = findResource(field.relation as string);
     if (!target) continue;
+    sources[field.name] = relationSource(target, field.relationWhere);
     // A picker limited to one kind (restaurants among the orgs) offers only that kind.
     const only = field.relationWhere?.values.length === 1 ? { [field.relationWhere.field]: field.relationWhere.values[0] } : {};
     const page = await apiCall<{ records: Row[] }>(request, context, "GET", apiPath(target, "findPage"), { query: { pageSize: 100, ...only } });
@@ -34,7 +40,7 @@ export async function loadForm(request: Request, context: AppLoadContext, def: R
     }
     options[field.name] = list;
   }
-  return { key: resourceKey(def), mode, record, options };
+  return { def, key: resourceKey(def), mode, record, options, sources };
 }
 
 /**

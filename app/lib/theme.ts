@@ -1,4 +1,14 @@
-import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from "@mantine/core";
+import {
+  DEFAULT_THEME,
+  convertCssVariables,
+  createTheme,
+  deepMerge,
+  defaultCssVariablesResolver,
+  mergeMantineTheme,
+  type ConvertCSSVariablesInput,
+  type CSSVariablesResolver,
+  type MantineColorsTuple,
+} from "@mantine/core";
 
 function channels(hex: string): [number, number, number] {
   const value = Number.parseInt(hex.slice(1), 16);
@@ -104,6 +114,8 @@ export const canteenCssVariables: CSSVariablesResolver = (theme) => ({
   dark: {},
 });
 
+const FONT_FAMILY = '-apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Helvetica Neue", Arial, sans-serif';
+
 export function canteenTheme(themeColor: string) {
   return createTheme({
     primaryColor: "brand",
@@ -121,7 +133,49 @@ export function canteenTheme(themeColor: string) {
       // The placeholder that takes a menu's first focus is a div inside role=menu, which allows only menu items.
       Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     },
-    fontFamily:
-      '-apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Helvetica Neue", Arial, sans-serif',
+    fontFamily: FONT_FAMILY,
+    // Named here too: given only `fontFamily`, mergeMantineTheme writes it into the shared DEFAULT_THEME.headings.
+    headings: { fontFamily: FONT_FAMILY },
   });
+}
+
+/** The theme colour as the URL of its stylesheet says it (`1890ff`), or null for anything else. */
+export function themeColourOf(file: string): string | null {
+  const match = /^([0-9a-f]{6})\.css$/.exec(file);
+  return match ? `#${match[1]}` : null;
+}
+
+const stylesheets = new Map<string, { css: string; href: string }>();
+
+/**
+ * A theme colour's CSS variables and where they are served (`GET /theme/{hex}.css?v={hash}`): the same for everyone
+ * who chose the colour, and a new address when a release changes them, so the browser may keep each for good.
+ */
+export function themeStylesheetOf(themeColor: string): { css: string; href: string } {
+  const hex = /^#[0-9a-f]{6}$/i.test(themeColor) ? themeColor.slice(1).toLowerCase() : "1890ff";
+  let sheet = stylesheets.get(hex);
+  if (!sheet) {
+    const css = themeStylesheet(`#${hex}`);
+    // FNV-1a: a short, stable version of the content (not a secret).
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < css.length; i++) hash = Math.imul(hash ^ css.charCodeAt(i), 0x01000193) >>> 0;
+    sheet = { css, href: `/theme/${hex}.css?v=${hash.toString(36)}` };
+    stylesheets.set(hex, sheet);
+  }
+  return sheet;
+}
+
+/**
+ * The CSS variables MantineProvider would write into every page for this theme colour (its `<style>` of 6.5 KB): the
+ * page links them as a stylesheet instead (issue 17), which the browser keeps. Built as Mantine builds them —
+ * Mantine's resolver and ours merged, Mantine's defaults left out (they are in its stylesheet) — and a test checks
+ * that they equal what MantineProvider renders.
+ */
+export function themeStylesheet(themeColor: string): string {
+  const theme = mergeMantineTheme(DEFAULT_THEME, canteenTheme(themeColor));
+  const merged = deepMerge(defaultCssVariablesResolver(theme), canteenCssVariables(theme)) as ConvertCSSVariablesInput;
+  const defaults = defaultCssVariablesResolver(DEFAULT_THEME);
+  const changed = (section: keyof ConvertCSSVariablesInput) =>
+    Object.fromEntries(Object.entries(merged[section]).filter(([key, value]) => defaults[section][key as keyof (typeof defaults)[typeof section]] !== value));
+  return convertCssVariables({ variables: changed("variables"), light: changed("light"), dark: changed("dark") }, ":root");
 }

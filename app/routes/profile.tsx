@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Avatar, Button, Card, Grid, Group, SegmentedControl, Stack, Text, TextInput, Title } from "@mantine/core";
-import { IconKey } from "@tabler/icons-react";
+import { IconKey } from "~/components/icons";
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "../../resources/z";

@@ -1,5 +1,5 @@
 import { ActionIcon, Alert, AppShell, Box, Breadcrumbs, Group, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
-import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "@tabler/icons-react";
+import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "~/components/icons";
 import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { MenuNode } from "../../resources/auth";

@@ -41,4 +41,14 @@ export const e2eUsers = {
   // e2e/zhct-tickets.spec.ts: one applies for a meal ticket, the other (named by the ticket setting) approves it.
   ticketClerk: { userName: "ticket.clerk", password: "Ticket-Clerk-2026", roleIds: [916], pwdSecurityLevel: 2, tenantId: 906, realName: "申请员" },
   ticketApprover: { userName: "ticket.approver", password: "Ticket-Approver-2026", roleIds: [916], pwdSecurityLevel: 2, tenantId: 906, realName: "审批经理" },
+  // e2e/zhct-rooms.spec.ts: rooms reserved and plates bound and settled (shell-fixtures roomTenant).
+  roomClerk: { userName: "room.clerk", password: "Room-Clerk-2026", roleIds: [920], pwdSecurityLevel: 2, tenantId: 910, realName: "包间管理员" },
+  // e2e/zhct-defaults.spec.ts: default orders, leave and their generation (shell-fixtures defaultsTenant).
+  dfltClerk: { userName: "dflt.clerk", password: "Dflt-Clerk-2026", roleIds: [919], pwdSecurityLevel: 2, tenantId: 909 },
+  // e2e/zhct-bookings.spec.ts: booking periods, bookings and the booked meal's order (shell-fixtures bookingTenant).
+  bookClerk: { userName: "book.clerk", password: "Book-Clerk-2026", roleIds: [918], pwdSecurityLevel: 2, tenantId: 908 },
+  // e2e/zhct-surveys.spec.ts: recognitions marked and surveys answered, in a tenant of its own (shell-fixtures survTenant).
+  survClerk: { userName: "surv.clerk", password: "Surv-Clerk-2026", roleIds: [921], pwdSecurityLevel: 2, tenantId: 911, realName: "调查员" },
+  // e2e/report.spec.ts: reports over a day of orders and top-ups of its own (shell-fixtures reportTenant).
+  reptClerk: { userName: "rept.clerk", password: "Rept-Clerk-2026", roleIds: [922], pwdSecurityLevel: 2, tenantId: 912, realName: "报表员" },
 } as const;

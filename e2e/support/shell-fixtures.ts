@@ -16,6 +16,16 @@ export const shellFixture = {
   cashierTenant: { tenantId: 905, roleId: 915 },
   // e2e/zhct-tickets.spec.ts: tickets applied for, approved and used in a tenant of their own.
   ticketTenant: { tenantId: 906, roleId: 916 },
+  // e2e/zhct-rooms.spec.ts: rooms, reservations and plate bindings in a tenant of their own.
+  roomTenant: { tenantId: 910, roleId: 920 },
+  // e2e/zhct-defaults.spec.ts: default orders generated and paid for tomorrow, in a tenant of its own.
+  defaultsTenant: { tenantId: 909, roleId: 919 },
+  // e2e/zhct-bookings.spec.ts: its capacity counts only its own bookings.
+  bookingTenant: { tenantId: 908, roleId: 918 },
+  // e2e/zhct-surveys.spec.ts: recognitions, the image library and surveys, whose statistics count only its answers.
+  survTenant: { tenantId: 911, roleId: 921 },
+  // e2e/report.spec.ts: its figures are exact only if no other journey sells or tops up in its tenant.
+  reportTenant: { tenantId: 912, roleId: 922 },
   menus: {
     blank: { id: stableId("e2e:blank"), name: "图片资源（新窗口）", path: "/admin/sys/imageobj/index" },
     iframe: { id: stableId("e2e:iframe"), name: "内嵌看板", path: "/admin/dashboard" },
@@ -102,6 +112,21 @@ export async function prepareShellFixtures(db: Db) {
   const tickets = shellFixture.ticketTenant;
   await db.insertInto("tenant").values({ id: tickets.tenantId, tenant_name: "餐券测试食堂", tenant_code: "tickets", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, tickets.tenantId, tickets.roleId, "admin", "admin");
+  const rooms = shellFixture.roomTenant;
+  await db.insertInto("tenant").values({ id: rooms.tenantId, tenant_name: "包间测试食堂", tenant_code: "rooms", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, rooms.tenantId, rooms.roleId, "admin", "admin");
+  const defaults = shellFixture.defaultsTenant;
+  await db.insertInto("tenant").values({ id: defaults.tenantId, tenant_name: "默认订餐测试食堂", tenant_code: "defaults", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, defaults.tenantId, defaults.roleId, "admin", "admin");
+  const bookings = shellFixture.bookingTenant;
+  await db.insertInto("tenant").values({ id: bookings.tenantId, tenant_name: "预约测试食堂", tenant_code: "bookings", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, bookings.tenantId, bookings.roleId, "admin", "admin");
+  const surv = shellFixture.survTenant;
+  await db.insertInto("tenant").values({ id: surv.tenantId, tenant_name: "满意度测试食堂", tenant_code: "surveys", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, surv.tenantId, surv.roleId, "admin", "admin");
+  const reports = shellFixture.reportTenant;
+  await db.insertInto("tenant").values({ id: reports.tenantId, tenant_name: "报表测试食堂", tenant_code: "reports", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, reports.tenantId, reports.roleId, "admin", "admin");
 }
 
 /** Runs after the users exist: the side-bar user navigates by the side. */

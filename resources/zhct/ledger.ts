@@ -85,8 +85,9 @@ export const userAccountLedger = defineResource({
   actions: ["export"],
   // A line is reversed at most once.
   uniqueKeys: [{ fields: ["reversalOf"], message: "该流水已冲正" }],
-  // A diner's lines newest first (their page), and a month's lines of the tenant (settlement, daily report).
-  indexes: [["userInfoId", "occurredAt"], ["occurredAt"]],
+  // A diner's lines newest first (their page), a month's lines of the tenant (settlement, daily report), and an
+  // order's lines (its cancel, the reports' split by account; migration 0029).
+  indexes: [["userInfoId", "occurredAt"], ["occurredAt"], ["docType", "docId"]],
   fields: [
     { name: "userInfoId", label: "人员", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },
     { name: "accountId", label: "账户", type: "relation", relation: "zhct/userAccount", required: true, list: false },

@@ -21,10 +21,15 @@ import * as migration0019 from "./migrations/0019_zhct_settle";
 import * as migration0020 from "./migrations/0020_zhct_orders";
 import * as migration0022 from "./migrations/0022_zhct_points";
 import * as migration0021 from "./migrations/0021_zhct_tickets";
+import * as migration0025 from "./migrations/0025_zhct_bookings";
+import * as migration0026 from "./migrations/0026_zhct_default_orders";
+import * as migration0027 from "./migrations/0027_zhct_rooms";
+import * as migration0028 from "./migrations/0028_zhct_recognition_surveys";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
 import * as shellGeneration from "./migrations/0024_shell_generation";
+import * as reportIndexes from "./migrations/0029_report_indexes";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -59,6 +64,11 @@ const migrations: Record<string, Migration> = {
   "0021_zhct_tickets": migration0021,
   "0022_zhct_points": migration0022,
   "0024_shell_generation": shellGeneration,
+  "0025_zhct_bookings": migration0025,
+  "0026_zhct_default_orders": migration0026,
+  "0027_zhct_rooms": migration0027,
+  "0028_zhct_recognition_surveys": migration0028,
+  "0029_report_indexes": reportIndexes,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

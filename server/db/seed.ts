@@ -72,7 +72,11 @@ export function seedMenus(): SeedMenu[] {
       .filter((r) => r.screenBase === group.path)
       .forEach((report, index) => {
         const path = `${report.screenBase}/${report.screen}/index`;
-        menus.push({ id: stableId(`page:${path}`), subsystem_id: subsystemId(group.subsystem), parent_id: groupId, menu_name: report.title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(report, "view"), sort: declared + index });
+        const pageId = stableId(`page:${path}`);
+        menus.push({ id: pageId, subsystem_id: subsystemId(group.subsystem), parent_id: groupId, menu_name: report.title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(report, "view"), sort: declared + index });
+        Object.entries(report.buttons ?? {}).forEach(([action, label], actionIndex) => {
+          menus.push({ id: stableId(`button:${path}:${action}`), subsystem_id: subsystemId(group.subsystem), parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(report, action), sort: actionIndex });
+        });
       });
   }
   return menus;

@@ -23,6 +23,13 @@ import { pointsEndpoints } from "../modules/zhct/points";
 import { cashierEndpoints } from "../modules/zhct/cashier";
 import { cashierReportEndpoints } from "../modules/zhct/cashierReport";
 import { ticketEndpoints } from "../modules/zhct/tickets";
+import { roomEndpoints } from "../modules/zhct/rooms";
+import { defaultOrderEndpoints } from "../modules/zhct/defaultOrders";
+import { bookingEndpoints } from "../modules/zhct/bookings";
+import { recognitionEndpoints } from "../modules/zhct/recognition";
+import { surveyEndpoints } from "../modules/zhct/surveys";
+import { reportEngineEndpoints } from "../modules/report/engine";
+import { dashboardEndpoints } from "../modules/report/dashboard";
 import { tokenFrom } from "../auth/tokens";
 import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
@@ -108,7 +115,7 @@ function isAbort(request: Request, error: unknown): boolean {
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
   // Hand-written endpoints come first and win over the generated action of the same path.
   const routes = new Map<string, Endpoint>();
-  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...allResourceEndpoints()]) {
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...roomEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints, ...reportEngineEndpoints, ...dashboardEndpoints, ...allResourceEndpoints()]) {
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];

@@ -4,7 +4,12 @@ import { describe, expect, test } from "vitest";
 import { DEFERRED_BOOT_ID, deferModuleScripts } from "../../app/lib/defer-scripts.server";
 
 const NONCE = "n0nce+/=";
-const BOOT = `import "/assets/entry.client-A.js";\nimport * as route0 from "/assets/root-B.js";\nwindow.__reactRouterRouteModules = {"root": route0};\n\nimport("/assets/entry.client-A.js");`;
+const MANIFEST = { entry: { module: "/assets/entry.client-A.js", imports: ["/assets/framework-D.js"] }, routes: { root: { id: "root", path: "" } }, version: "e0d4" };
+const BOOT_WITH = (manifest: string) =>
+  `import "/assets/entry.client-A.js";\nimport * as route0 from "/assets/root-B.js";\n  window.__reactRouterManifest = ${manifest};\n  window.__reactRouterRouteModules = {"root": route0};\n\nimport("/assets/entry.client-A.js");`;
+// React Router writes the manifest indented; the page carries it compact.
+const BOOT_SENT = BOOT_WITH(JSON.stringify(MANIFEST, null, 2));
+const BOOT = BOOT_WITH(JSON.stringify(MANIFEST));
 // The shape React Router and React write: preloads hoisted into the head, the bootstrap after the body's content.
 const PAGE =
   `<!DOCTYPE html><html lang="zh-CN"><head><meta charSet="utf-8"/>` +
@@ -13,7 +18,7 @@ const PAGE =
   `<link nonce="${NONCE}" rel="stylesheet" href="/assets/root-C.css"/></head>` +
   `<body><main><h3>用户管理</h3><table><tr><td>职工004422</td></tr></table></main>` +
   `<script nonce="${NONCE}">window.__reactRouterContext = {"basename":"/"};</script>` +
-  `<script nonce="${NONCE}" type="module" async="">${BOOT}</script>` +
+  `<script nonce="${NONCE}" type="module" async="">${BOOT_SENT}</script>` +
   `<script nonce="${NONCE}">window.__reactRouterContext.streamController.close();</script></body></html>`;
 
 async function run(chunks: Buffer[]): Promise<string> {
@@ -45,6 +50,14 @@ describe("deferModuleScripts", () => {
       for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
       expect(await run(chunks), `chunks of ${size} bytes`).toBe(whole);
     }
+  });
+
+  test("the manifest is the same object, written without indentation", async () => {
+    const html = await run([Buffer.from(PAGE)]);
+    expect(BOOT_SENT.length - BOOT.length).toBeGreaterThan(50);
+    const written = /window\.__reactRouterManifest = (.*);\n/.exec(html)?.[1] ?? "";
+    expect(JSON.parse(written)).toEqual(MANIFEST);
+    expect(written).not.toMatch(/\n| {2}/);
   });
 
   test("a page without a bootstrap script loses only its preload links", async () => {

@@ -1,7 +1,9 @@
-import { DEFAULT_THEME, mergeMantineTheme } from "@mantine/core";
+import { DEFAULT_THEME, MantineProvider, mergeMantineTheme } from "@mantine/core";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { THEME_SWATCHES } from "../../app/components/shell/SettingsDrawer";
-import { canteenCssVariables, canteenTheme, contrastRatio } from "../../app/lib/theme";
+import { canteenCssVariables, canteenTheme, contrastRatio, themeColourOf, themeStylesheet, themeStylesheetOf } from "../../app/lib/theme";
 
 /** What Mantine's light variant lays behind its text: the shade at 12 % (its hover) over the shell's page grey. */
 function tint(shade: string) {
@@ -36,5 +38,29 @@ describe("the theme's colours meet WCAG 2.1 AA (4.5:1 for text)", () => {
     expect(variables["--mantine-color-brand-filled"]).not.toBe("#1890ff");
     expect(contrastRatio(variables["--mantine-color-brand-filled"], "#1890ff")).toBeLessThan(1.6);
     expect(variablesFor("#002140")["--mantine-color-brand-filled"]).toBe("#002140");
+  });
+});
+
+describe("the theme's stylesheet (issue 17)", () => {
+  for (const brand of [THEME_SWATCHES[0], "#ffe58f"]) {
+    test(`brand ${brand}: the linked stylesheet holds exactly the variables MantineProvider would write into the page`, () => {
+      const html = renderToString(
+        createElement(MantineProvider, { theme: canteenTheme(brand), cssVariablesResolver: canteenCssVariables, forceColorScheme: "light" }, "x"),
+      );
+      const written = /<style data-mantine-styles="true">(.*?)<\/style>/s.exec(html)?.[1];
+      expect(written).toBeTruthy();
+      expect(themeStylesheet(brand)).toBe(written);
+      expect(written).toContain(`--mantine-color-brand-6: ${brand}`);
+    });
+  }
+
+  test("each colour has its own address, which changes when its content does; other files are not themes", () => {
+    const blue = themeStylesheetOf("#1890ff");
+    expect(blue.href).toMatch(/^\/theme\/1890ff\.css\?v=[0-9a-z]+$/);
+    expect(themeStylesheetOf("#1890FF")).toEqual(blue);
+    expect(themeStylesheetOf("#13c2c2").href).not.toBe(blue.href);
+    expect(themeStylesheetOf("not a colour").href).toBe(blue.href);
+    expect(themeColourOf("1890ff.css")).toBe("#1890ff");
+    for (const file of ["1890FF.css", "1890ff", "../etc.css", "1890ff.css.map", "xyz.css"]) expect(themeColourOf(file)).toBeNull();
   });
 });

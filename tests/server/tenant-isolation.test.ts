@@ -96,6 +96,8 @@ for (const dialect of dialects) {
         await ensureRow(findResource("zhct/mealTicketSetting") as ResourceDef, who);
         return { ticketType: "1" };
       },
+      // A default orders by amount or by a dish, not both.
+      "zhct/userOrderDefault": async () => ({ foodId: null }),
     };
 
     /** Rows that creating another row makes already (a food's nutrition, a diner's accounts): found, not inserted again. */

@@ -1,9 +1,10 @@
-import { Button, Group, NativeSelect, Paper, TextInput } from "@mantine/core";
+import { Button, Group, Input, Paper } from "@mantine/core";
 import { lazy, Suspense, useEffect, useState } from "react";
-import { IconRefresh, IconSearch } from "@tabler/icons-react";
+import { IconRefresh, IconSearch } from "~/components/icons";
 import { Form, Link } from "react-router";
 import { filterFields, type ResourceDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
+import classes from "./FilterBar.module.css";
 import type { Option, RelationSource } from "./relation-search";
 
 /** A relation filter as the list's loader sends it: where to search, and the chosen row (with its name) if any. */
@@ -42,38 +43,16 @@ export function FilterBar({
               const type = field.type === "number" || field.type === "money" ? "number" : "date";
               return (
                 <Group key={field.name} gap={4} align="flex-end" wrap="nowrap">
-                  <TextInput size="sm" type={type} label={`${field.label}起`} name={`${field.name}Begin`} defaultValue={params[`${field.name}Begin`] ?? ""} w={150} />
-                  <TextInput size="sm" type={type} label={`${field.label}止`} name={`${field.name}End`} defaultValue={params[`${field.name}End`] ?? ""} w={150} />
+                  <FilterInput type={type} label={`${field.label}起`} name={`${field.name}Begin`} value={params[`${field.name}Begin`]} width={150} />
+                  <FilterInput type={type} label={`${field.label}止`} name={`${field.name}End`} value={params[`${field.name}End`]} width={150} />
                 </Group>
               );
             }
             const relation = relations[field.name];
             if (relation) return <RelationFilter key={field.name} name={field.name} label={field.label} relation={relation} />;
             const choices = field.type === "enum" ? dicts[field.dict ?? ""] : undefined;
-            if (choices) {
-              return (
-                <NativeSelect
-                  key={field.name}
-                  size="sm"
-                  label={field.label}
-                  name={field.name}
-                  defaultValue={params[field.name] ?? ""}
-                  data={[{ value: "", label: "全部" }, ...choices]}
-                  w={160}
-                />
-              );
-            }
-            return (
-              <TextInput
-                key={field.name}
-                size="sm"
-                label={field.label}
-                name={field.name}
-                defaultValue={params[field.name] ?? ""}
-                placeholder={`请输入${field.label}`}
-                w={180}
-              />
-            );
+            if (choices) return <FilterSelect key={field.name} label={field.label} name={field.name} value={params[field.name]} options={choices} width={160} />;
+            return <FilterInput key={field.name} label={field.label} name={field.name} value={params[field.name]} placeholder={`请输入${field.label}`} width={180} />;
           })}
           <Group gap="xs">
             <Button type="submit" size="sm" leftSection={<IconSearch size={16} />}>
@@ -97,20 +76,49 @@ const RelationFilterSelect = lazy(() => import("./RelationFilterSelect"));
 function RelationFilter({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
-  const plain = (
-    <NativeSelect
-      size="sm"
-      label={label}
-      name={name}
-      defaultValue={relation.selected?.value ?? ""}
-      data={[{ value: "", label: "全部" }, ...(relation.selected ? [relation.selected] : [])]}
-      w={180}
-    />
-  );
+  const plain = <FilterSelect label={label} name={name} value={relation.selected?.value} options={relation.selected ? [relation.selected] : []} width={180} />;
   if (!enhanced) return plain;
   return (
     <Suspense fallback={plain}>
       <RelationFilterSelect name={name} label={label} relation={relation} />
     </Suspense>
+  );
+}
+
+/**
+ * A filter's label and input as plain elements with Mantine's input classes (size sm): a list page renders several,
+ * and each Mantine `TextInput` is four components with their own inline variables (issue 17).
+ */
+function FilterInput({ label, name, value, type = "text", placeholder, width }: { label: string; name: string; value?: string; type?: string; placeholder?: string; width: number }) {
+  return (
+    <div className={classes.field} style={{ width }}>
+      <label className={Input.classes.label} htmlFor={`filter-${name}`}>
+        {label}
+      </label>
+      <div className={Input.classes.wrapper} data-variant="default">
+        <input className={Input.classes.input} data-variant="default" type={type} id={`filter-${name}`} name={name} defaultValue={value ?? ""} placeholder={placeholder} />
+      </div>
+    </div>
+  );
+}
+
+/** A native select filter (first choice 全部), drawn as FilterInput is. */
+function FilterSelect({ label, name, value, options, width }: { label: string; name: string; value?: string; options: { value: string; label: string }[]; width: number }) {
+  return (
+    <div className={classes.field} style={{ width }}>
+      <label className={Input.classes.label} htmlFor={`filter-${name}`}>
+        {label}
+      </label>
+      <div className={Input.classes.wrapper} data-variant="default" data-pointer>
+        <select className={`${Input.classes.input} ${classes.select}`} data-variant="default" id={`filter-${name}`} name={name} defaultValue={value ?? ""}>
+          <option value="">全部</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Button, FileButton, Group, Image, Input, Stack, Text } from "@mantine/core";
-import { IconUpload } from "@tabler/icons-react";
+import { IconUpload } from "~/components/icons";
 import { useState } from "react";
 import { IMAGE_MAX_BYTES, IMAGE_TYPES, uploadMessages } from "../../../resources/uploads";
 

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
-import { IconDownload, IconFileImport, IconListCheck } from "@tabler/icons-react";
+import { IconDownload, IconFileImport, IconListCheck } from "~/components/icons";
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { apiPath, type ResourceDef } from "../../../resources/define";

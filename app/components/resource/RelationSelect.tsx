@@ -1,31 +1,28 @@
 import { Select } from "@mantine/core";
-import { useMemo } from "react";
-import { findResource } from "../../../resources/index";
-import { relationSource, useRelationSearch, type Option } from "./relation-search";
+import { useRelationSearch, type Option, type RelationSource } from "./relation-search";
 
-/** A relation picker that searches the server as the user types (its first options come with the page). */
+/**
+ * A relation picker that searches the server as the user types (its first options come with the page). The page's
+ * loader says where to search (`relationSource`): a picker does not look declarations up in the browser, so no page
+ * loads every screen's declaration (issue 17).
+ */
 export function RelationSelect({
   name,
   label,
-  relation,
+  source,
   defaultValue,
   initialOptions,
   required,
   error,
-  where,
 }: {
   name: string;
   label: string;
-  relation: string;
+  source: RelationSource | null;
   defaultValue: string;
   initialOptions: Option[];
   required?: boolean;
   error?: string;
-  /** The kind the server accepts (an org of type restaurant): searches ask only for it when it is one value. */
-  where?: { field: string; values: readonly string[] };
 }) {
-  const target = findResource(relation);
-  const source = useMemo(() => (target ? relationSource(target, where) : null), [target, where]);
   const { options, onSearchChange, onDropdownOpen } = useRelationSearch(source, initialOptions);
 
   return (

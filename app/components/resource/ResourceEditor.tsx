@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
 import { formFields, type ResourceDef } from "../../../resources/define";
 import { formSchema, recordToForm } from "../../../resources/forms";
+import type { RelationSource } from "./relation-search";
 import { ResourceFields } from "./ResourceFields";
 import { useDicts } from "~/lib/dicts";
 import { useFocusOnRefusal } from "~/lib/form-focus";
@@ -21,6 +22,7 @@ export function ResourceEditor({
   mode,
   record,
   options,
+  sources,
   lastResult,
   cancelTo,
   intent,
@@ -30,6 +32,7 @@ export function ResourceEditor({
   mode: "create" | "edit";
   record: Row | null;
   options: Record<string, { value: string; label: string }[]>;
+  sources: Record<string, RelationSource>;
   lastResult: SubmissionResult<string[]> | undefined;
   cancelTo: string;
   /** Sent as `intent` when the form shares its page's action with others (an index-only list). */
@@ -80,7 +83,7 @@ export function ResourceEditor({
               <input type="hidden" name="updatedAt" value={String(record.updatedAt)} />
             </>
           )}
-          <ResourceFields fields={formFields(def)} metas={metas} dicts={dicts} options={options} />
+          <ResourceFields fields={formFields(def)} metas={metas} dicts={dicts} options={options} sources={sources} />
           <Group justify="flex-end" gap="sm" mt="md">
             <Button component={Link} to={cancelTo} variant="default">
               取消

@@ -8,6 +8,7 @@ import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import { ImageUpload } from "./ImageUpload";
 import { RelationSelect } from "./RelationSelect";
+import type { RelationSource } from "./relation-search";
 
 type Meta = FieldMetadata<unknown>;
 
@@ -30,6 +31,7 @@ function DateField({ name, initial, common }: { name: string; initial: string; c
         }}
         valueFormat="YYYY-MM-DD"
         clearable
+        clearButtonProps={{ "aria-label": "清除日期" }}
         placeholder="请选择日期"
       />
       <input type="hidden" name={name} value={value} />
@@ -37,7 +39,7 @@ function DateField({ name, initial, common }: { name: string; initial: string; c
   );
 }
 
-function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Meta; dicts: Record<string, DictOption[]>; options: Record<string, DictOption[]> }) {
+function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef; meta: Meta; dicts: Record<string, DictOption[]>; options: Record<string, DictOption[]>; sources?: Record<string, RelationSource> }) {
   const error = meta.errors?.[0];
   const initial = (meta.initialValue as string | undefined) ?? "";
   const common = { label: field.label, withAsterisk: field.required, error, description: field.description };
@@ -82,6 +84,7 @@ function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Me
           valueFormat="YYYY-MM-DD HH:mm:ss"
           withSeconds
           clearable
+          clearButtonProps={{ "aria-label": "清除时间" }}
           placeholder="请选择时间"
         />
       );
@@ -96,12 +99,11 @@ function FieldInput({ field, meta, dicts, options }: { field: FieldDef; meta: Me
         <RelationSelect
           name={meta.name}
           label={field.label}
-          relation={field.relation ?? ""}
+          source={sources?.[field.name] ?? null}
           defaultValue={initial}
           initialOptions={options[field.name] ?? []}
           required={field.required}
           error={error}
-          where={field.relationWhere}
         />
       );
     default:
@@ -115,18 +117,21 @@ export function ResourceFields({
   metas,
   dicts,
   options,
+  sources,
 }: {
   fields: FieldDef[];
   metas: Record<string, Meta>;
   dicts: Record<string, DictOption[]>;
   options: Record<string, DictOption[]>;
+  /** Where each relation picker searches (the loader's `relationSource`s). */
+  sources?: Record<string, RelationSource>;
 }) {
   return (
     <DatesProvider settings={{ locale: "zh-cn", firstDayOfWeek: 1 }}>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
         {fields.map((field) => (
           <div key={field.name} style={field.type === "longText" || field.type === "image" || field.type === "file" ? { gridColumn: "1 / -1" } : undefined}>
-            <FieldInput field={field} meta={metas[field.name]} dicts={dicts} options={options} />
+            <FieldInput field={field} meta={metas[field.name]} dicts={dicts} options={options} sources={sources} />
           </div>
         ))}
       </SimpleGrid>

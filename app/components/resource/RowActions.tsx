@@ -62,5 +62,6 @@ export function SelectCheckbox({
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = indeterminate;
   }, [indeterminate]);
-  return <input ref={ref} type="checkbox" className={`mantine-focus-auto ${classes.check}`} checked={checked} aria-label={label} onChange={onChange} />;
+  // Styled by the table (`.table input`): a hundred rows carry no class for it.
+  return <input ref={ref} type="checkbox" checked={checked} aria-label={label} onChange={onChange} />;
 }

@@ -1,5 +1,5 @@
 import { ActionIcon, Indicator, Loader, Portal, Stack, Text, Tooltip } from "@mantine/core";
-import { IconBug } from "@tabler/icons-react";
+import { IconBug } from "~/components/icons";
 import { lazy, useEffect, useState } from "react";
 import { useNavigation } from "react-router";
 import { errorLog, errorLogEnvironments, logoutConfirm, pendingRequests, recordError, useStore } from "~/lib/feedback";

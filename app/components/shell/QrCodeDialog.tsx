@@ -1,5 +1,5 @@
 import { Anchor, Center, Image, Loader, Modal, Stack, Text } from "@mantine/core";
-import { IconDownload } from "@tabler/icons-react";
+import { IconDownload } from "~/components/icons";
 import { useEffect, useState } from "react";
 import { request } from "~/lib/request";
 

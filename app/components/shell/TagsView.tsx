@@ -1,5 +1,5 @@
 import { useClickOutside, useWindowEvent } from "@mantine/hooks";
-import { IconX } from "@tabler/icons-react";
+import { IconX } from "~/components/icons";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useRevalidator } from "react-router";
 import { closeAllTags, closeOtherTags, closeTag, isAffix, type Tag } from "~/lib/tags";

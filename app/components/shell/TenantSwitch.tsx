@@ -1,5 +1,5 @@
 import { Button, Menu } from "@mantine/core";
-import { IconBuildingStore, IconCheck } from "@tabler/icons-react";
+import { IconBuildingStore, IconCheck } from "~/components/icons";
 import { HOME_PATH } from "~/lib/paths";
 import { request } from "~/lib/request";
 import classes from "./header.module.css";

@@ -1,5 +1,5 @@
 import { Menu, UnstyledButton } from "@mantine/core";
-import { IconChevronDown } from "@tabler/icons-react";
+import { IconChevronDown } from "~/components/icons";
 import { Link } from "react-router";
 import type { MenuNode } from "../../../resources/auth";
 import { MenuIcon } from "./menuIcon";

@@ -1,5 +1,5 @@
 import { ActionIcon, Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
-import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "@tabler/icons-react";
+import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "~/components/icons";
 import { lazy, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import type { PageUser } from "~/lib/shell-data";

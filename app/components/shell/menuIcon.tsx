@@ -10,7 +10,7 @@ import {
   IconToolsKitchen2,
   IconUsers,
   type Icon,
-} from "@tabler/icons-react";
+} from "~/components/icons";
 
 const icons: Record<string, Icon> = {
   home: IconHome,

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, ScrollArea, Table, Text, Title, Stack } from "@mantine/core";
-import { IconDownload, IconPencil, IconPlus, IconTrash, IconUserPlus, IconUsers } from "@tabler/icons-react";
+import { IconDownload, IconPencil, IconPlus, IconTrash, IconUserPlus, IconUsers } from "~/components/icons";
 import { data, Form, Link, redirect } from "react-router";
 import { org } from "../../../resources/auth/org";
 import { user } from "../../../resources/auth/user";

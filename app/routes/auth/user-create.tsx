@@ -10,6 +10,7 @@ import { createSchema } from "../../../resources/schemas";
 import { formToPayload, recordToForm } from "../../../resources/forms";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/user-create";
+import { relationSource } from "~/components/resource/relation-search";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
 import { ta } from "~/lib/auth-messages";
@@ -59,6 +60,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     org: orgRecord ? { id: Number(orgRecord.id), name: String(orgRecord.orgName) } : null,
     roles: (roles.data?.records ?? []).map((r) => ({ id: Number(r.id), name: String(r.roleName), code: String(r.roleCode) })),
     options: { orgId: orgOptions },
+    sources: { orgId: relationSource(org) },
   };
 }
 
@@ -82,7 +84,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function UserCreate({ loaderData, actionData }: Route.ComponentProps) {
-  const { org: underOrg, roles, options } = loaderData;
+  const { org: underOrg, roles, options, sources } = loaderData;
   const dicts = useDicts();
   const navigation = useNavigation();
   const created = actionData && "created" in actionData ? actionData.created : null;
@@ -133,7 +135,7 @@ export default function UserCreate({ loaderData, actionData }: Route.ComponentPr
                 {form.errors[0]}
               </Alert>
             )}
-            <ResourceFields fields={formFields(user)} metas={metas} dicts={dicts} options={options} />
+            <ResourceFields fields={formFields(user)} metas={metas} dicts={dicts} options={options} sources={sources} />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
               <PasswordInput
                 {...getInputProps(fields.password, { type: "password" })}

@@ -1,7 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Paper, Stack, Title } from "@mantine/core";
-import type { ResourceDef } from "../../../resources/define";
-import { findResource } from "../../../resources/index";
 import type { Route } from "./+types/form";
 import { ResourceEditor } from "~/components/resource/ResourceEditor";
 import { t } from "~/lib/messages";
@@ -18,13 +16,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  const def = loaderData ? findResource(loaderData.key) : undefined;
+  const def = loaderData?.def;
   return [{ title: `${loaderData?.mode === "edit" ? "编辑" : "新增"}${def?.title ?? ""} - ${t.appTitle}` }];
 }
 
 export default function ResourceForm({ loaderData, actionData }: Route.ComponentProps) {
-  const def = findResource(loaderData.key) as ResourceDef;
-  const { mode, record, options } = loaderData;
+  const { def, mode, record, options, sources } = loaderData;
   return (
     <Stack gap="md" maw={960}>
       <Title order={3}>
@@ -38,6 +35,7 @@ export default function ResourceForm({ loaderData, actionData }: Route.Component
           mode={mode}
           record={record}
           options={options}
+          sources={sources}
           lastResult={actionData as SubmissionResult<string[]> | undefined}
           cancelTo={`${def.screenBase}/${def.screen}/index`}
         />

@@ -1,11 +1,9 @@
-import "mantine-react-table/styles.css";
-import { ResourceTable } from "#resource-table";
 import type { SubmissionResult } from "@conform-to/react";
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mantine/core";
-import { IconDownload, IconFileImport, IconPlus } from "@tabler/icons-react";
-import { Suspense, useEffect, useRef } from "react";
+import { IconDownload, IconFileImport, IconPlus } from "~/components/icons";
+import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
-import { apiPath, permissionCode, resourceKey } from "../../../resources/define";
+import { apiPath, listFields, permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
 import { importMessages, type ImportReport } from "../../../resources/imports";
 import type { Route } from "./+types/list";
@@ -15,7 +13,7 @@ import { relationSource } from "~/components/resource/relation-search";
 import { ResourceEditor } from "~/components/resource/ResourceEditor";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
-import type { Row } from "~/components/resource/ResourceTable";
+import { ResourceTable, type Row } from "~/components/resource/ResourceTable";
 import { useExport } from "~/components/resource/useExport";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
@@ -63,17 +61,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       // The declaration travels with the data, so the page does not load every resource's (see `pageTitle`).
       def,
-      page: result.status === 200 ? result.data : { records: [], total: 0, pageNum: 1, pageSize: 20 },
+      page: result.status === 200 ? { ...result.data, records: result.data.records.map(tableRow(def)) } : { records: [], total: 0, pageNum: 1, pageSize: 20 },
       error: result.status === 200 ? null : result.message || "Error",
       params: Object.fromEntries(url.searchParams),
       relations,
       exportQuery: exportQuery.toString(),
       confirmDelete: url.searchParams.get("delete"),
-      editor,
+      // The list's data carries the declaration once.
+      editor: editor && { key: editor.key, mode: editor.mode, record: editor.record, options: editor.options, sources: editor.sources },
       importOpen: url.searchParams.get("import") === "1" && def.actions.includes("import"),
     },
     { status: result.status === 400 ? 400 : 200 },
   );
+}
+
+/**
+ * A row link relative to the list's own address (`edit/7`, `?delete=7`): twenty rows of six links would otherwise
+ * spell the list's path a hundred and twenty times (issue 17). The browser resolves it to the same address.
+ */
+function relativeTo(here: string, to: string): string {
+  if (to.startsWith(`${here}?`)) return to.slice(here.length);
+  const dir = here.slice(0, here.lastIndexOf("/") + 1);
+  const rest = to.slice(dir.length);
+  // A first segment with a colon would read as a scheme; a slash would leave the folder.
+  return to.startsWith(dir) && rest && !/^[^/]*:/.test(rest) && !rest.startsWith("/") ? rest : to;
+}
+
+/**
+ * A row as the page's data carries it: what the table draws (its columns and their relation labels) and the row's
+ * name for the delete confirmation, not every field the API answers (issue 17: the data travels in every page).
+ */
+function tableRow(def: ResourceDef): (record: Row) => Row {
+  const keep = new Set(["id", def.labelField, ...listFields(def).flatMap((field) => [field.name, `${field.name}Label`])]);
+  return (record) => Object.fromEntries(Object.entries(record).filter(([key]) => keep.has(key))) as Row;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -142,10 +162,10 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
     ...rowLinks.map((link) => ({
       key: link.action,
       label: link.label ?? def.workflowActions?.[link.action] ?? link.action,
-      to: link.path.startsWith("/") ? link.path.replace(":id", String(id)) : `${base}/${link.path.replace(":id", String(id))}`,
+      to: relativeTo(location.pathname, link.path.startsWith("/") ? link.path.replace(":id", String(id)) : `${base}/${link.path.replace(":id", String(id))}`),
     })),
-    ...(canUpdate ? [{ key: "edit", label: "编辑", to: def.indexOnly ? hrefFor({ edit: String(id), create: null, delete: null }) : `${base}/edit/${id}` }] : []),
-    ...(canDelete ? [{ key: "delete", label: "删除", to: hrefFor({ delete: String(id) }), danger: true }] : []),
+    ...(canUpdate ? [{ key: "edit", label: "编辑", to: relativeTo(location.pathname, def.indexOnly ? hrefFor({ edit: String(id), create: null, delete: null }) : `${base}/edit/${id}`) }] : []),
+    ...(canDelete ? [{ key: "delete", label: "删除", to: relativeTo(location.pathname, hrefFor({ delete: String(id) })), danger: true }] : []),
   ];
 
   const target = confirmDelete ? page.records.find((r) => String(r.id) === confirmDelete) : undefined;
@@ -250,6 +270,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
             mode={editor.mode}
             record={editor.record}
             options={editor.options}
+            sources={editor.sources}
             lastResult={saveResult}
             cancelTo={hrefFor({ create: null, edit: null })}
             intent={editor.mode}
@@ -258,20 +279,17 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
       )}
       <FilterBar def={def} params={params} dicts={dicts} relations={relations} resetTo={location.pathname} />
       <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onAppLinkClick}>
-        <Suspense>
-          <ResourceTable
-            def={def}
-            prefsKey={resourceKey(def)}
-            records={page.records as Row[]}
-            total={page.total}
-            failed={!!error}
-            dicts={dicts}
-            prefs={user?.settings.tables?.[resourceKey(def)]}
-            canDelete={canDelete}
-            rowActions={canUpdate || canDelete || rowLinks.length > 0 ? rowActions : null}
-            batch={batch}
-          />
-        </Suspense>
+        <ResourceTable
+          def={def}
+          prefsKey={resourceKey(def)}
+          records={page.records as Row[]}
+          failed={!!error}
+          dicts={dicts}
+          prefs={user?.settings.tables?.[resourceKey(def)]}
+          canDelete={canDelete}
+          rowActions={canUpdate || canDelete || rowLinks.length > 0 ? rowActions : null}
+          batch={batch}
+        />
         <ListPagination total={page.total} capped={page.totalCapped} pageNum={page.pageNum} pageSize={page.pageSize} hrefFor={hrefFor} />
       </Paper>
     </Stack>

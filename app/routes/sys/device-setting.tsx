@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { ActionIcon, Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
-import { IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconPlus, IconTrash } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { apiPath } from "../../../resources/define";
 import { device } from "../../../resources/sys/device";

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } from "@mantine/core";
-import { IconPencil, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconPencil, IconPlus, IconTrash } from "~/components/icons";
 import { data, Form, Link, redirect } from "react-router";
 import { apiPath, permissionCode } from "../../../resources/define";
 import { dictLabel } from "../../../resources/dicts";

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { IconArrowLeft, IconPlayerPlay } from "@tabler/icons-react";
+import { IconArrowLeft, IconPlayerPlay } from "~/components/icons";
 import { data, Form, Link, useNavigation } from "react-router";
 import { autoChargeSetting as def } from "../../../resources/zhct/settle";
 import type { Route } from "./+types/autocharge-run";

@@ -1,5 +1,5 @@
 import { Alert, Button, Divider, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { IconPrinter, IconSearch } from "@tabler/icons-react";
+import { IconPrinter, IconSearch } from "~/components/icons";
 import { data, Form } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import type { Route } from "./+types/cashier-print";

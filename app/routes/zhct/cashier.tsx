@@ -1,5 +1,5 @@
 import { Alert, Avatar, Badge, Button, Grid, Group, Kbd, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
-import { IconCash, IconCheck, IconRefresh, IconX } from "@tabler/icons-react";
+import { IconCash, IconCheck, IconRefresh, IconX } from "~/components/icons";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import { dictLabel } from "../../../resources/dicts";

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { IconSearch } from "@tabler/icons-react";
+import { IconSearch } from "~/components/icons";
 import { data, Form } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import type { Route } from "./+types/charge-daily-report";

@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Button, Group, NativeSelect, Paper, Stack, TextInput, Title } from "@mantine/core";
-import { IconArrowLeft, IconCheck } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { userAccountCharge as def } from "../../../resources/zhct/ledger";
+import { userAccountCharge as def, userInfo } from "../../../resources/zhct/ledger";
 import { chargeFormSchema } from "../../../resources/zhct/ledgerForms";
 import type { Route } from "./+types/charge-form";
+import { relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
@@ -16,6 +17,10 @@ const BASE = `${def.screenBase}/${def.screen}`;
 type Page = { records: Array<Record<string, unknown>> };
 
 /** 充值 and 退款 at the counter: one form, the path says which (`charge` or `refund`). */
+
+/** The diner picker searches the diners (人员管理). */
+const DINER_SOURCE = relationSource(userInfo);
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const url = new URL(request.url);
@@ -84,7 +89,7 @@ export default function ChargeForm({ loaderData, actionData }: Route.ComponentPr
                 {form.errors[0]}
               </Alert>
             )}
-            <RelationSelect name={fields.userInfoId.name} label="人员" relation="zhct/userInfo" defaultValue={String(fields.userInfoId.initialValue ?? "")} initialOptions={diners} required error={fields.userInfoId.errors?.[0]} />
+            <RelationSelect name={fields.userInfoId.name} label="人员" source={DINER_SOURCE} defaultValue={String(fields.userInfoId.initialValue ?? "")} initialOptions={diners} required error={fields.userInfoId.errors?.[0]} />
             <TextInput {...getInputProps(fields.amount, { type: "text" })} label={`${title}金额`} withAsterisk inputMode="decimal" rightSection="元" placeholder="0.00" error={fields.amount.errors?.[0]} description="最多两位小数" />
             <NativeSelect {...getSelectProps(fields.accountType)} label="账户" withAsterisk data={dicts.accountType ?? []} error={fields.accountType.errors?.[0]} />
             <NativeSelect {...getSelectProps(fields.payFlag)} label="支付方式" withAsterisk data={dicts.userAccountFlag ?? []} error={fields.payFlag.errors?.[0]} />

@@ -1,5 +1,5 @@
 import { Button, Divider, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
-import { IconArrowLeft, IconPrinter } from "@tabler/icons-react";
+import { IconArrowLeft, IconPrinter } from "~/components/icons";
 import { data, Link } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import { userAccountCharge as def } from "../../../resources/zhct/ledger";

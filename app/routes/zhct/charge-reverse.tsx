@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
-import { IconArrowBackUp, IconArrowLeft } from "@tabler/icons-react";
+import { IconArrowBackUp, IconArrowLeft } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { userAccountCharge as def } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/charge-reverse";

@@ -1,7 +1,7 @@
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Anchor, Badge, Button, Card, Group, Radio, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from "@mantine/core";
-import { IconArrowLeft, IconCheck } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { permissionCode } from "../../../resources/define";
 import { mealOrderComplaints as def } from "../../../resources/zhct/mealOrderComplaints";

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { IconArrowLeft, IconCheck, IconEye } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck, IconEye } from "~/components/icons";
 import { data, Form, Link, useNavigation } from "react-router";
 import { foodMenu, foodMenuTypeTemplate, type BatchDay, type BatchResult } from "../../../resources/zhct/menus";
 import type { Route } from "./+types/menu-batch";

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
-import { IconChevronLeft, IconChevronRight, IconList, IconPlus } from "@tabler/icons-react";
+import { IconChevronLeft, IconChevronRight, IconList, IconPlus } from "~/components/icons";
 import { data, Form, Link } from "react-router";
 import { permissionCode } from "../../../resources/define";
 import { foodMenu, foodMenuItem } from "../../../resources/zhct/menus";

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
-import { IconArrowLeft, IconSend } from "@tabler/icons-react";
+import { IconArrowLeft, IconSend } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { apiPath } from "../../../resources/define";
 import { userInfoSendMessage as def } from "../../../resources/zhct/messages";

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { IconArrowLeft, IconCalculator, IconLock } from "@tabler/icons-react";
+import { IconArrowLeft, IconCalculator, IconLock } from "~/components/icons";
 import { data, Form, Link, useNavigation } from "react-router";
 import { userAccountMonthSettle as def } from "../../../resources/zhct/settle";
 import type { Route } from "./+types/month-settle";

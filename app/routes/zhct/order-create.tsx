@@ -1,8 +1,10 @@
 import { Alert, Badge, Button, Card, Group, NativeSelect, NumberInput, Stack, Table, Text, Title } from "@mantine/core";
-import { IconArrowLeft, IconCheck, IconToolsKitchen2 } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck, IconToolsKitchen2 } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { mealOrder as def } from "../../../resources/zhct/orders";
+import { userInfo } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/order-create";
+import { relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
@@ -38,6 +40,10 @@ const AUTO_PAY_FLAG = "500";
  * dishes of today's published menu with quantities. Prices are never sent: the server prices and charges through
  * the same payment service as the cashier (`mealOrder/place`).
  */
+
+/** The diner picker searches the diners (人员管理). */
+const DINER_SOURCE = relationSource(userInfo);
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const url = new URL(request.url);
@@ -143,7 +149,7 @@ export default function OrderCreate({ loaderData, actionData }: Route.ComponentP
                 </Alert>
               )}
               <Group grow align="flex-start">
-                <RelationSelect name="userInfoId" label="人员" relation="zhct/userInfo" defaultValue={chosenDiner} initialOptions={dinerOptions} required error={actionData?.fieldErrors.userInfoId} />
+                <RelationSelect name="userInfoId" label="人员" source={DINER_SOURCE} defaultValue={chosenDiner} initialOptions={dinerOptions} required error={actionData?.fieldErrors.userInfoId} />
                 <NativeSelect name="payFlag" label="支付方式" defaultValue="0" data={payFlags} />
               </Group>
               {items.length === 0 ? (

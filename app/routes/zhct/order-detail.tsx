@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Textarea, Title } from "@mantine/core";
-import { IconArrowLeft, IconReceiptRefund } from "@tabler/icons-react";
+import { IconArrowLeft, IconReceiptRefund } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import { permissionCode } from "../../../resources/define";

@@ -1,10 +1,12 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
-import { IconArrowLeft, IconCheck } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { pointsAdjustFormSchema, userAccountIntegralDetail as def } from "../../../resources/zhct/points";
+import { userInfo } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/points-adjust";
+import { relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
 import { t } from "~/lib/messages";
@@ -15,6 +17,10 @@ type Row = Record<string, unknown>;
 type Page = { records: Row[] };
 
 /** 积分调整: staff add or take a diner's points, with a reason (the diner may be chosen beforehand by `?userInfoId=`). */
+
+/** The diner picker searches the diners (人员管理). */
+const DINER_SOURCE = relationSource(userInfo);
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const chosen = new URL(request.url).searchParams.get("userInfoId") ?? "";
@@ -83,7 +89,7 @@ export default function PointsAdjust({ loaderData, actionData }: Route.Component
                 {form.errors[0]}
               </Alert>
             )}
-            <RelationSelect name={fields.userInfoId.name} label="人员" relation="zhct/userInfo" defaultValue={String(fields.userInfoId.initialValue ?? "")} initialOptions={diners} required error={fields.userInfoId.errors?.[0]} />
+            <RelationSelect name={fields.userInfoId.name} label="人员" source={DINER_SOURCE} defaultValue={String(fields.userInfoId.initialValue ?? "")} initialOptions={diners} required error={fields.userInfoId.errors?.[0]} />
             {balance !== null && (
               <Text size="sm" c="dimmed" data-testid="points-balance">
                 当前积分：{balance}

@@ -1,13 +1,14 @@
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Textarea, Title } from "@mantine/core";
-import { IconArrowLeft, IconCheck, IconX } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck, IconX } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { permissionCode } from "../../../resources/define";
 import { mealTicket as def } from "../../../resources/zhct/tickets";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/ticket-approve";
 import { Permission } from "~/components/shell/Permission";
+import { Fact } from "~/components/resource/Fact";
 import { apiCall } from "~/lib/api.server";
 import { dictLabel } from "../../../resources/dicts";
 import { useDicts } from "~/lib/dicts";
@@ -72,15 +73,6 @@ export function meta() {
 }
 
 const statusColor: Record<string, string> = { "-1": "orange", "0": "red", "1": "green" };
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Text size="sm" component="div">
-      <Text span c="dimmed">{label}：</Text>
-      {children}
-    </Text>
-  );
-}
 
 export default function TicketApprove({ loaderData, actionData }: Route.ComponentProps) {
   const { ticket } = loaderData;

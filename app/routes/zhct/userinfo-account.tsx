@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { IconArrowLeft, IconCash, IconCreditCard, IconReceiptRefund } from "@tabler/icons-react";
+import { IconArrowLeft, IconCash, IconCreditCard, IconReceiptRefund } from "~/components/icons";
 import { userAccountIntegralDetail } from "../../../resources/zhct/points";
 import { data, Link, useLocation } from "react-router";
 import { permissionCode } from "../../../resources/define";

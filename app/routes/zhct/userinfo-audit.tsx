@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, Radio, Stack, Text, TextInput, Title } from "@mantine/core";
-import { IconArrowLeft, IconCheck } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import { userInfo as def } from "../../../resources/zhct/ledger";

@@ -49,6 +49,8 @@ export const paymentMessages = {
   methodDisabled: "该支付方式未启用",
   autoFlag: "自动扣款不能用于收银",
   orderMissing: "订单不存在",
+  orderType: "订单类型不是可选的值",
+  orderDate: "就餐日期不能早于今天",
   cancelled: "该订单已取消",
   lateCancel: "取消截止时间已过，需要主管填写原因后取消",
   overRefund: (refundableFen: number) => `退款金额超过订单可退金额（可退 ${yuan(refundableFen)} 元）`,
@@ -57,13 +59,15 @@ export const paymentMessages = {
 
 /** Dictionary mealOrderStatus (resources/dicts.ts). */
 export const OrderStatus = { PAID: 1, CANCELLED: 2, PART_REFUNDED: 3, REFUNDED: 4 } as const;
-export type OrderSource = "cashier" | "device" | "app" | "admin";
+/** `default`: made by the default-order generation (server/modules/zhct/defaultOrders.ts). */
+export type OrderSource = "cashier" | "device" | "app" | "admin" | "default";
 /** userAccountFlag values paid with a meal ticket (加班, 接待, 外卖, 值班): only a `payOther` hook can pay them. */
 export const TICKET_PAY_FLAGS: readonly number[] = [3, 4, 5, 7];
 /** The ledger lines of an order name it with this document type (and the order's id). */
 export const ORDER_DOC_TYPE = "mealOrder";
 
 const CardStatus = { INVALID: 0, NORMAL: 1, LOST: 2 } as const;
+const ORDER_TYPES = ["1", "2", "3"];
 
 // ---- Hooks ----------------------------------------------------------------------------------------------------
 
@@ -105,8 +109,12 @@ export interface PaymentFacts {
   /** The meal time's restaurant; null for an amount-only sale. */
   restaurantId: number | null;
   stallId: number | null;
-  /** China day of the sale, `2026-05-31`. */
+  /** China day the order is for, `2026-05-31`: the day of the sale, or a later day ordered ahead (`PayInput.orderDate`). */
   date: string;
+  /** Dictionary orderType: 1 默认, 2 订餐, 3 外卖. */
+  orderType: number;
+  /** The pick-up or delivery point and slot a takeaway order names (checked and counted by a `beforePay` hook). */
+  delivery: { pointId: number | null; timeId: number | null };
   /** Epoch ms of the sale. */
   now: number;
   source: OrderSource;
@@ -201,6 +209,9 @@ export const payBody = z.strictObject({
   mealTimesId: field("mealTimesId", "餐次", "relation", { min: 1 }),
   payFlag: field("payFlag", "支付方式", "enum", { dict: "userAccountFlag" }),
   deviceCode: field("deviceCode", "设备编号", "text", { max: 64 }),
+  orderType: field("orderType", "订单类型", "enum", { dict: "orderType" }),
+  deliveryPointId: field("deliveryPointId", "配送点", "relation", { min: 1 }),
+  deliveryTimeId: field("deliveryTimeId", "配送时段", "relation", { min: 1 }),
 });
 export type PayBody = z.output<typeof payBody>;
 
@@ -216,7 +227,15 @@ export interface PayInput {
   /** Default cashier. */
   source?: OrderSource;
   /** Dictionary orderType, default 1 (默认). */
-  orderType?: string;
+  orderType?: string | null;
+  /** A takeaway order's point and slot (orderType 3). */
+  deliveryPointId?: number | null;
+  deliveryTimeId?: number | null;
+  /**
+   * A later day than today (China time) that the order is for: default orders are made the day before. The meal time
+   * need not be open now; that day's menu prices the dishes and that day's orders count against the pay limit.
+   */
+  orderDate?: string | null;
 }
 
 export interface PayResult {
@@ -275,7 +294,10 @@ function checkShape(input: PayInput) {
 export async function pay(ctx: SessionContext, input: PayInput): Promise<PayResult> {
   checkShape(input);
   const payFlag = Number(input.payFlag ?? 0);
-  if (payFlag === 500) throw fieldError("payFlag", paymentMessages.autoFlag);
+  // 自动扣款 is what a default order is; no counter may use it.
+  if (payFlag === 500 && input.source !== "default") throw fieldError("payFlag", paymentMessages.autoFlag);
+  if (input.orderType != null && !ORDER_TYPES.includes(String(input.orderType))) throw fieldError("orderType", paymentMessages.orderType);
+  if (input.orderDate != null && input.orderDate < dayOf(ctx.now)) throw fieldError("orderDate", paymentMessages.orderDate);
   await checkPayFlag(ctx, String(payFlag));
   const settings = await ledgerSettings(ctx.services.db, ctx.session.tenantId);
   return idempotent(ctx, input, (trx, key) => payIn(trx, ctx, input, payFlag, settings.subsidyFirst, key));
@@ -284,7 +306,8 @@ export async function pay(ctx: SessionContext, input: PayInput): Promise<PayResu
 async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: number, subsidyFirst: boolean, key: string | null): Promise<PayResult> {
   const tenantId = ctx.session.tenantId;
   const now = ctx.now;
-  const date = dayOf(now);
+  const date = input.orderDate ?? dayOf(now);
+  const ahead = date > dayOf(now);
 
   // The card and the diner.
   let card: PaymentFacts["card"] = null;
@@ -321,7 +344,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       .where("id", "=", input.mealTimesId)
       .executeTakeFirst();
     if (!row) throw fieldError("mealTimesId", paymentMessages.mealTimeMissing);
-    if (Number(row.status) !== 1 || !isOpen(row.begin_time, row.end_time, clockOf(now))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
+    if (Number(row.status) !== 1 || (!ahead && !isOpen(row.begin_time, row.end_time, clockOf(now)))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
     mealTime = { id: row.id, name: row.meal_time_name, mealType: String(row.meal_type), restaurantId: row.restaurant_id };
     const allowed = diner.restaurant_ids ? diner.restaurant_ids.split(",").map(Number) : null;
     if (allowed && !allowed.includes(row.restaurant_id)) throw new ApiError(Status.CONFLICT, paymentMessages.restaurantNotAllowed);
@@ -381,6 +404,8 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     restaurantId: mealTime?.restaurantId ?? null,
     stallId: items.length && items.every((i) => i.stallId === items[0].stallId) ? items[0].stallId : null,
     date,
+    orderType: Number(input.orderType ?? 1),
+    delivery: { pointId: input.deliveryPointId ?? null, timeId: input.deliveryTimeId ?? null },
     now,
     source,
     deviceCode: input.deviceCode ?? null,
@@ -461,7 +486,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       meal_type: mealTime?.mealType ?? null,
       restaurant_id: facts.restaurantId,
       stall_id: facts.stallId,
-      order_type: Number(input.orderType ?? 1),
+      order_type: facts.orderType,
       amount,
       paid_amount: amount,
       refunded_amount: 0,
@@ -519,13 +544,16 @@ function orderRow(db: Trx, tenantId: number, id: number) {
   return db.selectFrom("meal_order").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
 }
 
-/** What the order's ledger lines still hold per account: paid (−) plus given back (+), as fen to give back. */
-async function refundableByAccount(trx: Trx, tenantId: number, orderId: number): Promise<Array<{ accountType: AccountType; fen: number; payFlag: number; lastLine: number }>> {
+/**
+ * What the order's ledger lines still hold per account: paid (−) plus given back (+), as fen to give back. Another
+ * document paid through the ledger (an accompanied meal) names its own `docType`.
+ */
+export async function refundableByAccount(trx: Trx, tenantId: number, orderId: number, docType = ORDER_DOC_TYPE): Promise<Array<{ accountType: AccountType; fen: number; payFlag: number; lastLine: number }>> {
   const rows = await trx
     .selectFrom("user_account_ledger")
     .select((eb) => ["account_type", eb.fn.sum<number>("amount").as("net"), eb.fn.max("pay_flag").as("pay_flag"), eb.fn.max("id").as("last")])
     .where("tenant_id", "=", tenantId)
-    .where("doc_type", "=", ORDER_DOC_TYPE)
+    .where("doc_type", "=", docType)
     .where("doc_id", "=", orderId)
     .groupBy("account_type")
     .execute();

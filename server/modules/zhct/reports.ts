@@ -46,16 +46,26 @@ function parseDay(value: string | undefined, field: string, fallback: string): s
   return day;
 }
 
-/** Top-ups, refunds and reversals per China day, payment method and operator, from `from` to `to` (days, inclusive). */
-export async function chargeDaily(db: Db, tenantId: number, input: { from?: string; to?: string }, now: number) {
+/**
+ * The China day of a ledger line, as a day number (days since 1970-01-01), the same integer division on both
+ * databases. Literals, not parameters: PostgreSQL must see the same expression in the select and the group by.
+ */
+export const ledgerDayNo = sql<number>`(occurred_at + ${sql.lit(OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+export const dayOfNo = (dayNo: number | string) => new Date(Number(dayNo) * DAY_MS).toISOString().slice(0, 10);
+
+/** A report's period: China days `from`–`to` inclusive (default the 30 days to today), at most 366 days. */
+export function parsePeriod(input: { from?: string; to?: string }, now: number) {
   const to = parseDay(input.to, "to", dayOf(now));
   const from = parseDay(input.from, "from", dayOf(dayStart(to) - 29 * DAY_MS));
   if (from > to) throw fieldError("from", reportMessages.range);
   if ((dayStart(to) - dayStart(from)) / DAY_MS > 365) throw fieldError("from", reportMessages.tooLong);
-  const start = dayStart(from);
-  const end = dayStart(to) + DAY_MS;
-  // Literals, not parameters: PostgreSQL must see the same expression in the select and the group by.
-  const dayNo = sql<number>`(occurred_at + ${sql.lit(OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+  return { from, to, start: dayStart(from), end: dayStart(to) + DAY_MS };
+}
+
+/** Top-ups, refunds and reversals per China day, payment method and operator, from `from` to `to` (days, inclusive). */
+export async function chargeDaily(db: Db, tenantId: number, input: { from?: string; to?: string }, now: number) {
+  const { from, to, start, end } = parsePeriod(input, now);
+  const dayNo = ledgerDayNo;
   const of = (type: number, what: "amount" | "count") => sql<number>`coalesce(sum(case when busi_type = ${type} then ${what === "amount" ? sql.ref("amount") : sql.lit(1)} else 0 end), 0)`;
   const rows = await db
     .selectFrom("user_account_ledger")
@@ -81,7 +91,7 @@ export async function chargeDaily(db: Db, tenantId: number, input: { from?: stri
       const refund = Number(r.refund);
       const reversal = Number(r.reversal);
       return {
-        day: new Date(Number(r.day_no) * DAY_MS).toISOString().slice(0, 10),
+        day: dayOfNo(r.day_no),
         payFlag: String(r.pay_flag),
         operatorName: r.operator,
         topUpCount: Number(r.top_up_count),

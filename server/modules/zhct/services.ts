@@ -11,6 +11,11 @@ import { autoChargeService } from "./autoCharge";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService } from "./menus";
 import { payTypeServices } from "./payTypes";
 import { ticketServices } from "./tickets";
+import { roomServices } from "./rooms";
+import { defaultOrderServices } from "./defaultOrders";
+import { deliveryServices } from "./delivery";
+import { bookingServices } from "./bookings";
+import { recognitionServices } from "./recognition";
 
 /** The rules of the canteen entities, by resource key. */
 export const zhctServices: Record<string, ResourceService> = {
@@ -27,4 +32,9 @@ export const zhctServices: Record<string, ResourceService> = {
   ...settingsServices,
   ...payTypeServices,
   ...ticketServices,
+  ...roomServices,
+  ...defaultOrderServices,
+  ...deliveryServices,
+  ...bookingServices,
+  ...recognitionServices,
 };
