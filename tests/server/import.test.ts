@@ -170,6 +170,17 @@ for (const dialect of dialects) {
       expect(body).toMatchObject({ status: 200, data: { total: 1, valid: 1, dryRun: true } });
     });
 
+    test.runIf(dialect === "sqlite")("a sound file reads the same every time (the stream reader now and then stops early)", async () => {
+      // Without the importer's second read about 5 in 1,000 of these answered 文件无法读取.
+      const file = new Uint8Array(await xlsx(["名称", "价钱"], [["a", 1]]));
+      const messages = new Map<string, number>();
+      for (let i = 0; i < 1_000; i++) {
+        const { body } = await send(`${Z}/food/import?dryRun=1`, file);
+        messages.set(body.message, (messages.get(body.message) ?? 0) + 1);
+      }
+      expect(Object.fromEntries(messages)).toEqual({ [importMessages.noHeader]: 1_000 });
+    }, 60_000);
+
     test("hostile files get a 400 in Chinese and write nothing", async () => {
       const before = await count("food");
       const cases: Array<[BodyInit, string]> = [
