@@ -321,14 +321,35 @@ for (const dialect of dialects) {
         const picked = await ok(`${Z}/orderingFood/pickUp`, { id: reservation.id }, tenant.token, key);
         expect(picked).toMatchObject({ reserveStatus: "2" });
         expect(picked.orderId).toBeTypeOf("number");
-        // A retry, with the key or without, charges nothing more.
-        expect(await call(`${Z}/orderingFood/pickUp`, { id: reservation.id }, tenant.token, key)).toMatchObject({ status: 409, message: "该预订当前为「已完成」，不能取餐" });
+        // A retry with the key answers as the first pick-up did; without it, or with a new key, it is refused; none charges again.
+        expect(await ok(`${Z}/orderingFood/pickUp`, { id: reservation.id }, tenant.token, key)).toEqual(picked);
         expect(await call(`${Z}/orderingFood/pickUp`, { id: reservation.id })).toMatchObject({ status: 409, message: "该预订当前为「已完成」，不能取餐" });
+        expect(await call(`${Z}/orderingFood/pickUp`, { id: reservation.id }, tenant.token, { "Idempotency-Key": `pick-${uid()}` })).toMatchObject({
+          status: 409,
+          message: "该预订当前为「已完成」，不能取餐",
+        });
+        // The key names this pick-up: used for another reservation's pick-up it is refused.
+        const other = await ok(`${Z}/orderingFood/create`, { planId: p.id, userInfoId: (await diner()).id, orderDate: today(), quantity: 1 });
+        expect(await call(`${Z}/orderingFood/pickUp`, { id: other.id }, tenant.token, key)).toMatchObject({
+          status: 409,
+          message: "该 Idempotency-Key 已用于另一笔内容不同的请求，请为新的请求使用新的 Idempotency-Key",
+        });
+        expect(await ok(`${Z}/orderingFood/cancel`, { id: other.id })).toMatchObject({ reserveStatus: "0" });
         expect(await balance(d.id)).toBe(10_000 - 6800);
         // An unpaid reservation is cancelled without touching money.
         expect(await ok(`${Z}/orderingFood/cancel`, { id: tomorrow.id })).toMatchObject({ reserveStatus: "0" });
         expect(await balance(d.id)).toBe(10_000 - 6800);
         await ledgerEqualsBalance(d.id);
+
+        // A dish paid at reservation is handed over once too: the key's retry answers as the first hand-over did.
+        const d2 = await diner();
+        await topUp(d2.id, 10_000);
+        const prepaid = await ok(`${Z}/orderingFood/create`, { planId: (await plan()).id, userInfoId: d2.id, orderDate: today(), quantity: 1 });
+        const handKey = { "Idempotency-Key": `hand-${uid()}` };
+        const handed = await ok(`${Z}/orderingFood/pickUp`, { id: prepaid.id }, tenant.token, handKey);
+        expect(handed).toMatchObject({ reserveStatus: "2", orderId: prepaid.orderId });
+        expect(await ok(`${Z}/orderingFood/pickUp`, { id: prepaid.id }, tenant.token, handKey)).toEqual(handed);
+        expect(await balance(d2.id)).toBe(10_000 - 6800);
       });
 
       test("deadline, dates, a disabled plan and hostile input are refused, writing nothing", async () => {

@@ -13,7 +13,7 @@ import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { formatInstant, nextRecord } from "../sys/rules";
 import { startLeasedJob } from "./autoCharge";
-import { idempotencyMessages } from "./idempotency";
+import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "./idempotency";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
 import { addPaymentHooks, cancel as cancelOrder, OrderStatus, pay, type PaidOrder } from "./payments";
@@ -534,24 +534,34 @@ export async function reserve(ctx: SessionContext, values: Row) {
   return getInfo(ctx, orderingFood, id, findResource);
 }
 
-/** Hands the dish over on its day; a plan paid at pick-up charges now, through `pay()`, in one transaction with it. */
+/**
+ * Hands the dish over on its day; a plan paid at pick-up charges now, through `pay()`, in one transaction with it.
+ * Both ways take the Idempotency-Key; a retry with it answers as the first pick-up did, and the key used for anything
+ * else is refused (the payment's own key check cannot tell two pick-ups of the same amount apart).
+ */
 export async function pickUp(ctx: SessionContext, id: number) {
   const row = await getRow(ctx, orderingFood, id);
   const status = Number(row.reserve_status);
+  const used = await usedKeyAnswer(ctx);
+  if (used) {
+    const answer = used.answer as { orderId?: number; pickedUp?: number } | null;
+    const thisPickUp = status === AppointmentStatus.COMPLETED && (answer?.pickedUp === id || (answer?.orderId !== undefined && answer.orderId === Number(row.order_id)));
+    if (!thisPickUp) throw new ApiError(Status.CONFLICT, idempotencyMessages.reused);
+    markReplayed(ctx);
+    return getInfo(ctx, orderingFood, id, findResource);
+  }
   if (status !== AppointmentStatus.RESERVED) throw new ApiError(Status.CONFLICT, bookingMessages.notReserved(statusLabel(status), "取餐"));
   const today = dayOf(ctx.now);
   if (row.order_date !== today) throw new ApiError(Status.CONFLICT, bookingMessages.pickUpDay(String(row.order_date)));
   if (row.order_id == null) {
     await reservationPayment.run({ ctx, kind: "pickUp", id }, () =>
-      pay(ctx, {
-        userInfoId: row.user_info_id as number,
-        amount: Number(row.amount),
-        source: "admin",
-        orderType: ORDER_TYPE_ORDERING,
-      }),
+      pay(ctx, { userInfoId: row.user_info_id as number, amount: Number(row.amount), source: "admin", orderType: ORDER_TYPE_ORDERING }),
     );
   } else {
-    await inLedgerTransaction(ctx.services.db, ctx.services.dialect, (trx) => handOver(trx, ctx, id, null));
+    await idempotent(ctx, { id }, async (trx) => {
+      await handOver(trx, ctx, id, null);
+      return { pickedUp: id };
+    });
   }
   return getInfo(ctx, orderingFood, id, findResource);
 }

@@ -32,6 +32,25 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/**
+ * For an action whose money movement runs inside `idempotent` but whose own state changes first (a pick-up): the
+ * stored answer of the request's Idempotency-Key when its tenant has used it already, else null. The caller decides
+ * whether that answer is this request's (then `markReplayed`) or another's (then `idempotencyMessages.reused`).
+ */
+export async function usedKeyAnswer(ctx: SessionContext): Promise<{ answer: unknown } | null> {
+  const key = idempotencyKeyOf(ctx.request);
+  if (key === null) return null;
+  const row = await ctx.services.db
+    .selectFrom("idempotency_key")
+    .select("response")
+    .where("tenant_id", "=", ctx.session.tenantId)
+    .where("idem_key", "=", key)
+    .executeTakeFirst();
+  return row ? { answer: JSON.parse(row.response) as unknown } : null;
+}
+
+export const markReplayed = (ctx: SessionContext) => ctx.responseHeaders.set("Idempotent-Replayed", "true");
+
 class Replay {
   constructor(readonly row: { request_hash: string; response: string }) {}
 }
@@ -54,7 +73,7 @@ export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (t
     from.selectFrom("idempotency_key").select(["request_hash", "response"]).where("tenant_id", "=", tenantId).where("idem_key", "=", key).executeTakeFirst();
   const answer = (row: { request_hash: string; response: string }): T => {
     if (row.request_hash !== hash) throw new ApiError(Status.CONFLICT, idempotencyMessages.reused);
-    ctx.responseHeaders.set("Idempotent-Replayed", "true");
+    markReplayed(ctx);
     return JSON.parse(row.response) as T;
   };
   const first = await find(db);
