@@ -118,6 +118,9 @@ for (const dialect of dialects) {
       const onLeave = await diner(5000);
       const poor = await diner(500);
       const leaveLunchOnly = await diner(5000);
+      const offMenu = await diner(5000);
+      const notOffered = await ok(`${Z}/food/create`, { foodName: `鱼香肉丝${uid()}`, foodTypeId: category, restaurantId, price: 1500, onShelf: "1" });
+      await onDefault(offMenu, { amount: null, foodId: notOffered.id, quantity: 1 });
       await onDefault(byAmount);
       await onDefault(byDish, { amount: null, foodId: food.id, quantity: 2 });
       await onDefault(onLeave);
@@ -128,8 +131,8 @@ for (const dialect of dialects) {
       await ok(`${Z}/userOrderDefaultLeave/create`, { userInfoId: leaveLunchOnly, beginDate: date, endDate: date, mealType: "lunch" });
 
       const run = await ok(GENERATE, { orderDate: date });
-      expect(run).toMatchObject({ orderDate: date, created: 2, skipped: 2, failed: 2, amount: 1200 + 3200 });
-      expect(await runRow(run.runId)).toMatchObject({ trigger_type: "手动", created_count: 2, skipped_count: 2, failed_count: 2 });
+      expect(run).toMatchObject({ orderDate: date, created: 2, skipped: 2, failed: 3, amount: 1200 + 3200 });
+      expect(await runRow(run.runId)).toMatchObject({ trigger_type: "手动", created_count: 2, skipped_count: 2, failed_count: 3 });
       const details = await detailsOf(run.runId);
       const outcome = (userInfoId: number, meal = "lunch") => details.find((d) => d.user_info_id === userInfoId && String(d.meal_type) === meal);
       expect(outcome(byAmount)).toMatchObject({ result: 1, amount: 1200 });
@@ -137,6 +140,8 @@ for (const dialect of dialects) {
       expect(outcome(onLeave)).toMatchObject({ result: 2, reason: "请假" });
       expect(outcome(leaveLunchOnly)).toMatchObject({ result: 2, reason: "请假" });
       expect(outcome(poor)).toMatchObject({ result: 3, reason: "余额不足（余额 5.00 元）", order_no: null });
+      // Made the day before, a refusal names the day it is for, not 今日.
+      expect(outcome(offMenu)).toMatchObject({ result: 3, reason: `菜品（${notOffered.id}）不在本餐次 ${date} 当天已发布的菜单中` });
       expect(outcome(leaveLunchOnly, "dinner")).toMatchObject({ result: 3, reason: "餐厅「一食堂」没有启用的晚餐餐次" });
 
       const [order] = await ordersOf(byAmount, date);
@@ -153,7 +158,7 @@ for (const dialect of dialects) {
 
       // Again: the orders are there, nobody is charged twice; the diner short of money is listed again.
       const again = await ok(GENERATE, { orderDate: date });
-      expect(again).toMatchObject({ created: 0, skipped: 4, failed: 2, amount: 0 });
+      expect(again).toMatchObject({ created: 0, skipped: 4, failed: 3, amount: 0 });
       expect((await detailsOf(again.runId)).find((d) => d.user_info_id === byAmount)).toMatchObject({ result: 2, reason: "当天此餐别已有订单" });
       expect(await balance(byAmount)).toBe(3800);
 

@@ -39,10 +39,11 @@ export const paymentMessages = {
   mealTimeMissing: "所选餐次不存在",
   outsideMealTime: "不在就餐时间",
   restaurantNotAllowed: "该人员不能在此餐厅就餐",
-  notOnMenu: (food: number | string) => `菜品（${food}）不在本餐次今日已发布的菜单中`,
-  countLimit: "今日已达就餐次数上限",
+  /** `day`: an order for a later day (a default order made the day before) names it; else 今日. */
+  notOnMenu: (food: number | string, day?: string) => `菜品（${food}）不在本餐次${day ? ` ${day} 当天` : "今日"}已发布的菜单中`,
+  countLimit: (day?: string) => `${day ? `${day} 当天` : "今日"}已达就餐次数上限`,
   mealAmountLimit: "超出本餐次限额",
-  dayAmountLimit: "超出今日消费限额",
+  dayAmountLimit: (day?: string) => `超出${day ? ` ${day} 当天` : "今日"}消费限额`,
   noAccount: "该人员类别不允许使用任何账户支付",
   soldOut: "该菜品已售罄",
   insufficient: (totalFen: number) => `余额不足（余额 ${yuan(totalFen)} 元）`,
@@ -308,6 +309,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   const now = ctx.now;
   const date = input.orderDate ?? dayOf(now);
   const ahead = date > dayOf(now);
+  const laterDay = ahead ? date : undefined;
 
   // The card and the diner.
   let card: PaymentFacts["card"] = null;
@@ -351,7 +353,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   }
 
   // Prices from today's published menus of the meal time, never from the client.
-  const items = mealTime && input.items?.length ? await priceItems(trx, tenantId, date, mealTime, input.items) : [];
+  const items = mealTime && input.items?.length ? await priceItems(trx, tenantId, date, laterDay, mealTime, input.items) : [];
   const amount = items.length ? items.reduce((sum, i) => sum + i.subtotal, 0) : (input.amount as number);
   if (!Number.isSafeInteger(amount) || amount <= 0) throw fieldError("amount", paymentMessages.whatToPay);
 
@@ -370,7 +372,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       .where("meal_times_id", "is not", null);
     if (limit.ruleMealType !== "all") count = count.where("meal_type", "=", mealTime.mealType);
     const { n } = await count.executeTakeFirstOrThrow();
-    if (Number(n) >= limit.maxMealsPerDay) throw new ApiError(Status.CONFLICT, paymentMessages.countLimit);
+    if (Number(n) >= limit.maxMealsPerDay) throw new ApiError(Status.CONFLICT, paymentMessages.countLimit(laterDay));
   }
   if (limit.maxAmountPerMeal !== null) {
     // This meal's orders (or the day's amount-only sales), less what was refunded.
@@ -383,7 +385,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       .where("order_status", "!=", OrderStatus.CANCELLED);
     spent = mealTime ? spent.where("meal_times_id", "=", mealTime.id) : spent.where("meal_times_id", "is", null);
     const { spent: before } = await spent.executeTakeFirstOrThrow();
-    if (Number(before) + amount > limit.maxAmountPerMeal) throw new ApiError(Status.CONFLICT, mealTime ? paymentMessages.mealAmountLimit : paymentMessages.dayAmountLimit);
+    if (Number(before) + amount > limit.maxAmountPerMeal) throw new ApiError(Status.CONFLICT, mealTime ? paymentMessages.mealAmountLimit : paymentMessages.dayAmountLimit(laterDay));
   }
   const accounts = [...limit.accounts].sort((a, b) => (a === b ? 0 : (a === "subsidy") === subsidyFirst ? -1 : 1));
 
@@ -519,7 +521,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
 }
 
 /** Each requested dish at its price on today's published menu of the meal time (same dish twice: quantities add). */
-async function priceItems(trx: Trx, tenantId: number, date: string, mealTime: NonNullable<PaymentFacts["mealTime"]>, wanted: Array<{ foodId: number; quantity: number }>): Promise<PaymentItem[]> {
+async function priceItems(trx: Trx, tenantId: number, date: string, laterDay: string | undefined, mealTime: NonNullable<PaymentFacts["mealTime"]>, wanted: Array<{ foodId: number; quantity: number }>): Promise<PaymentItem[]> {
   const menus = (await findByDate(trx, tenantId, date, mealTime.restaurantId)).filter((m) =>
     m.mealTimeId !== null && m.mealTimeId !== undefined ? m.mealTimeId === mealTime.id : m.mealType === mealTime.mealType || m.mealType === "all",
   );
@@ -531,7 +533,7 @@ async function priceItems(trx: Trx, tenantId: number, date: string, mealTime: No
   for (const w of wanted) quantities.set(w.foodId, (quantities.get(w.foodId) ?? 0) + w.quantity);
   return [...quantities].map(([foodId, quantity]) => {
     const item = offered.get(foodId);
-    if (!item) throw fieldError("items", paymentMessages.notOnMenu(foodId));
+    if (!item) throw fieldError("items", paymentMessages.notOnMenu(foodId, laterDay));
     return { foodId, foodName: item.name, price: item.price, quantity, subtotal: item.price * quantity, foodMenuItemId: item.menuItemId, stallId: item.stallId };
   });
 }
