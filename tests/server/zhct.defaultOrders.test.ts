@@ -253,6 +253,7 @@ for (const dialect of dialects) {
       expect(dept).toMatchObject({ amount: 25000, payBy: "2", deptId: tenant.rootOrgId });
       expect(await balance(d)).toBe(600);
       const noDept = await diner(0, { deptId: null });
+      expectField((await call(`${Z}/userOrderDefaultPc/create`, { userInfoId: d, orderDate: dayFrom(-1), restaurantId, mealType: "lunch", guestCount: 1, unitPrice: 100, payBy: "1", reason: "补记" })).body, "orderDate", "就餐日期不能早于今天");
       expectField((await call(`${Z}/userOrderDefaultPc/create`, { userInfoId: noDept, orderDate: date, restaurantId, mealType: "dinner", guestCount: 1, unitPrice: 100, payBy: "2", reason: "x" })).body, "payBy", "订餐人没有所属部门");
       expectField((await call(`${Z}/userOrderDefaultPc/create`, { userInfoId: d, orderDate: date, restaurantId, mealType: "dinner", guestCount: 51, unitPrice: 100, payBy: "2", reason: "x" })).body, "guestCount", /./);
 

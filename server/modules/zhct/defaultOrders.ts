@@ -38,6 +38,7 @@ export const defaultOrderMessages = {
   deptPayNoDept: "订餐人没有所属部门，不能选择部门支付",
   pcMissing: "陪餐订单不存在",
   pcCancelled: "该陪餐订单已取消",
+  pcPastDay: "就餐日期不能早于今天",
 };
 
 const MEAL_LABELS: Record<string, string> = { breakfast: "早餐", lunch: "午餐", dinner: "晚餐", midnight: "夜宵" };
@@ -90,6 +91,7 @@ const leaveService: ResourceService = {
  */
 const accompanyService: ResourceService = {
   async beforeCreate(ctx, values) {
+    if (String(values.orderDate) < dayOf(ctx.now)) throw fieldError("orderDate", defaultOrderMessages.pcPastDay);
     values.amount = Number(values.guestCount) * Number(values.unitPrice);
     values.pcStatus = String(PcStatus.ORDERED);
     values.cancelledAt = null;
