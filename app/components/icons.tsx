@@ -1,5 +1,6 @@
 import type { SVGProps } from "react";
 import { ICON_NAMES, type IconName } from "./icon-names";
+import classes from "./icons.module.css";
 
 export interface IconProps extends Omit<SVGProps<SVGSVGElement>, "stroke"> {
   size?: number | string;
@@ -18,28 +19,22 @@ for (const char of ICON_NAMES.join()) hash = Math.imul(hash ^ char.charCodeAt(0)
 export const ICON_SPRITE_HREF = `/icons.svg?v=${hash.toString(36)}`;
 
 /**
- * An icon that draws a symbol of the sprite, with the props and classes of Tabler's own components. Tabler's
- * components write each icon's paths into the page: the navigation, the toolbars and the pager of a list page drew
- * 9 KB of them (issue 17). The outer element keeps Tabler's stroke attributes, which the symbol's paths inherit.
+ * An icon that draws a symbol of the sprite, with the props of Tabler's own components. Tabler's components write
+ * each icon's paths into the page: the navigation, the toolbars and the pager of a list page drew 9 KB of them
+ * (issue 17). The stroke and fill Tabler writes as attributes on each icon are one CSS class here (the symbol's paths
+ * inherit them, and the symbol has the viewBox); a colour or stroke width other than the default is an inline style,
+ * which, unlike an attribute, wins over the class.
  */
 function spriteIcon(name: IconName): Icon {
-  const SpriteIcon = ({ size = 24, stroke = 2, color = "currentColor", className, title, ...rest }: IconProps) => (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke={color}
-      strokeWidth={stroke}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className={className ? `tabler-icon tabler-icon-${name} ${className}` : `tabler-icon tabler-icon-${name}`}
-      {...rest}
-    >
-      {title && <title>{title}</title>}
-      <use href={`${ICON_SPRITE_HREF}#${name}`} />
-    </svg>
-  );
+  const SpriteIcon = ({ size = 24, stroke = 2, color = "currentColor", className, title, style, ...rest }: IconProps) => {
+    const custom = { ...(color !== "currentColor" ? { stroke: color } : {}), ...(Number(stroke) !== 2 ? { strokeWidth: stroke } : {}), ...style };
+    return (
+      <svg width={size} height={size} className={className ? `${classes.icon} ${className}` : classes.icon} style={Object.keys(custom).length ? custom : undefined} {...rest}>
+        {title && <title>{title}</title>}
+        <use href={`${ICON_SPRITE_HREF}#${name}`} />
+      </svg>
+    );
+  };
   return SpriteIcon;
 }
 

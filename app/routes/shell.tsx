@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, AppShell, Box, Breadcrumbs, Group, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { Alert, AppShell, Box, Breadcrumbs, Group, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "~/components/icons";
 import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
@@ -27,6 +27,7 @@ import { readCookieValue, SIDEBAR_COOKIE, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBr
 import { isTaggable, openTag, parseTags, serializeTags, type Tag } from "~/lib/tags";
 import type { loader as rootLoader } from "~/root";
 import classes from "./shell.module.css";
+import { PlainIconButton } from "~/components/PlainButton";
 
 // Opened only on request: their code (colour picker, drawers, scroll locking) loads then.
 const SettingsDrawer = lazy(() => import("~/components/shell/SettingsDrawer").then((m) => ({ default: m.SettingsDrawer })));
@@ -213,9 +214,9 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
       {shell.tenants.length > 1 && <TenantSwitch tenants={shell.tenants} currentId={user.tenantId} dark={!side} />}
       <ErrorLog />
       <Tooltip label="系统布局配置">
-        <ActionIcon variant="subtle" size="lg" className={headerClasses.iconButton} data-dark={!side || undefined} aria-label="系统布局配置" onClick={() => setSettingsOpened(true)}>
+        <PlainIconButton className={headerClasses.iconButton} data-dark={!side || undefined} aria-label="系统布局配置" onClick={() => setSettingsOpened(true)}>
           <IconSettings size={20} />
-        </ActionIcon>
+        </PlainIconButton>
       </Tooltip>
       <UserMenu user={user} dark={!side} />
     </Group>
@@ -238,32 +239,26 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
       <AppShell.Header className={classes.header} data-nav={settings.navigationMode} data-static={!settings.fixedHeader || undefined} data-testid="app-header">
         <Group className={classes.headerRow} px="md" justify="space-between" wrap="nowrap" gap="md">
           <Group gap="md" wrap="nowrap" style={{ flex: 1, minWidth: 0, height: "100%" }}>
-            <ActionIcon
-              hiddenFrom="md"
-              variant="subtle"
-              size="lg"
-              className={headerClasses.iconButton}
+            <PlainIconButton
+              className={`mantine-hidden-from-md ${headerClasses.iconButton}`}
               data-dark={!side || undefined}
               aria-label="打开菜单"
               onClick={() => setDrawerOpened(true)}
               data-testid="mobile-menu-button"
             >
               <IconMenu2 size={20} />
-            </ActionIcon>
+            </PlainIconButton>
             {side ? (
               <>
-                <ActionIcon
-                  visibleFrom="md"
-                  variant="subtle"
-                  size="lg"
-                  className={headerClasses.iconButton}
+                <PlainIconButton
+                  className={`mantine-visible-from-md ${headerClasses.iconButton}`}
                   aria-label={sidebarOpened ? "收起侧边栏" : "展开侧边栏"}
                   aria-expanded={sidebarOpened}
                   onClick={toggleSidebar}
                   data-testid="sidebar-toggle"
                 >
                   {sidebarOpened ? <IconLayoutSidebarLeftCollapse size={20} /> : <IconLayoutSidebarLeftExpand size={20} />}
-                </ActionIcon>
+                </PlainIconButton>
                 <Breadcrumbs separator="/" fz="sm" visibleFrom="sm" data-testid="breadcrumbs">
                   {breadcrumbs.map((name, index) => (
                     <Text key={`${name}-${index}`} size="sm" c={index === breadcrumbs.length - 1 ? "dark" : "dimmed"}>

@@ -1,11 +1,12 @@
-import { Button, Group, Input, Paper } from "@mantine/core";
+import { Group, Input, Paper } from "@mantine/core";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { IconRefresh, IconSearch } from "~/components/icons";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { filterFields, type ResourceDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import classes from "./FilterBar.module.css";
 import type { Option, RelationSource } from "./relation-search";
+import { PlainButton } from "~/components/PlainButton";
 
 /** A relation filter as the list's loader sends it: where to search, and the chosen row (with its name) if any. */
 export interface RelationFilterData {
@@ -55,12 +56,12 @@ export function FilterBar({
             return <FilterInput key={field.name} label={field.label} name={field.name} value={params[field.name]} placeholder={`请输入${field.label}`} width={180} />;
           })}
           <Group gap="xs">
-            <Button type="submit" size="sm" leftSection={<IconSearch size={16} />}>
+            <PlainButton type="submit" leftSection={<IconSearch size={16} />}>
               查询
-            </Button>
-            <Button component={Link} to={resetTo} variant="default" size="sm" leftSection={<IconRefresh size={16} />}>
+            </PlainButton>
+            <PlainButton to={resetTo} variant="default" leftSection={<IconRefresh size={16} />}>
               重置
-            </Button>
+            </PlainButton>
           </Group>
         </Group>
       </Form>

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Menu, Table, Tooltip } from "@mantine/core";
+import { Button, Menu, Table, Tooltip } from "@mantine/core";
 import { IconBaselineDensityLarge, IconBaselineDensityMedium, IconBaselineDensitySmall, IconCheck, IconColumns, IconTrash } from "~/components/icons";
 import { useState } from "react";
 import { useLocation, type FetcherWithComponents } from "react-router";
@@ -9,6 +9,7 @@ import { FieldValue } from "./cells";
 import classes from "./table.module.css";
 import { RowActions, SelectCheckbox, type RowAction } from "./RowActions";
 import { hrefWith } from "~/lib/list-url";
+import { PlainIconButton } from "~/components/PlainButton";
 
 export type Row = Record<string, unknown> & { id: number };
 type Density = TablePrefs["density"];
@@ -101,9 +102,9 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
           <Menu closeOnItemClick={false} position="bottom-end" shadow="md">
             <Menu.Target>
               <Tooltip label="显示/隐藏 列">
-                <ActionIcon variant="subtle" color="gray" size="lg" aria-label="显示/隐藏 列">
+                <PlainIconButton color="gray" aria-label="显示/隐藏 列">
                   <IconColumns size={20} />
-                </ActionIcon>
+                </PlainIconButton>
               </Tooltip>
             </Menu.Target>
             <Menu.Dropdown>
@@ -127,9 +128,9 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
             </Menu.Dropdown>
           </Menu>
           <Tooltip label="切换间距">
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="切换间距" onClick={changeDensity}>
+            <PlainIconButton color="gray" aria-label="切换间距" onClick={changeDensity}>
               <DensityIcon size={20} />
-            </ActionIcon>
+            </PlainIconButton>
           </Tooltip>
         </div>
       </div>

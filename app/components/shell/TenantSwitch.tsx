@@ -1,8 +1,9 @@
-import { Button, Menu } from "@mantine/core";
+import { Menu } from "@mantine/core";
 import { IconBuildingStore, IconCheck } from "~/components/icons";
 import { HOME_PATH } from "~/lib/paths";
 import { request } from "~/lib/request";
 import classes from "./header.module.css";
+import { PlainButton } from "~/components/PlainButton";
 
 /** A super admin works inside any tenant: the server keeps the choice on the session. */
 export function TenantSwitch({ tenants, currentId, dark }: { tenants: Array<{ id: number; name: string }>; currentId: number; dark: boolean }) {
@@ -16,9 +17,9 @@ export function TenantSwitch({ tenants, currentId, dark }: { tenants: Array<{ id
   return (
     <Menu position="bottom-end" width={220} shadow="md">
       <Menu.Target>
-        <Button variant="subtle" size="compact-sm" className={classes.iconButton} data-dark={dark || undefined} leftSection={<IconBuildingStore size={16} />} aria-label={label} data-testid="tenant-switch">
+        <PlainButton variant="subtle" size="compact-sm" className={classes.iconButton} data-dark={dark || undefined} leftSection={<IconBuildingStore size={16} />} aria-label={label} data-testid="tenant-switch">
           {current?.name ?? "切换租户"}
-        </Button>
+        </PlainButton>
       </Menu.Target>
       <Menu.Dropdown mah={420} style={{ overflowY: "auto" }}>
         <Menu.Label>切换租户</Menu.Label>

@@ -1,4 +1,4 @@
-import { ActionIcon, Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "~/components/icons";
 import { lazy, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
@@ -9,6 +9,7 @@ import { endSession } from "~/lib/request";
 import { ACTIVE_MENU_KEY, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBrowserCookie } from "~/lib/shell-state";
 import classes from "./header.module.css";
 import { Deferred } from "~/components/Deferred";
+import { PlainIconButton } from "~/components/PlainButton";
 
 const QrCodeDialog = lazy(() => import("./QrCodeDialog").then((m) => ({ default: m.QrCodeDialog })));
 
@@ -71,9 +72,9 @@ export function UserMenu({ user, dark }: { user: PageUser; dark: boolean }) {
         }}
       >
         <Tooltip label={t.shell.logout}>
-          <ActionIcon type="submit" variant="subtle" className={classes.iconButton} data-dark={dark || undefined} size="lg" aria-label={t.shell.logout}>
+          <PlainIconButton type="submit" className={classes.iconButton} data-dark={dark || undefined} aria-label={t.shell.logout}>
             <IconLogout size={20} />
-          </ActionIcon>
+          </PlainIconButton>
         </Tooltip>
       </Form>
       <Deferred when={qrOpened}>

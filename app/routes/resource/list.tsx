@@ -23,6 +23,7 @@ import { loadForm, saveForm } from "~/lib/resource-form.server";
 import { listQuery, requireResource } from "~/lib/resource.server";
 import { hrefWith } from "~/lib/list-url";
 import { flashCookie } from "~/lib/session.server";
+import { PlainButton } from "~/components/PlainButton";
 
 interface Page {
   records: Row[];
@@ -195,30 +196,30 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         <Group gap="xs">
           {def.actions.includes("export") && can(permissionCode(def, "export")) && (
             <>
-              <Button component="a" href={exportHref("xlsx")} onClick={(e) => exporter.start(e, `${def.title}.xlsx`)} variant="default" leftSection={<IconDownload size={16} />}>
+              <PlainButton href={exportHref("xlsx")} onClick={(e: React.MouseEvent<HTMLAnchorElement>) => exporter.start(e, `${def.title}.xlsx`)} variant="default" leftSection={<IconDownload size={16} />}>
                 导出 Excel
-              </Button>
-              <Button component="a" href={exportHref("csv")} onClick={(e) => exporter.start(e, `${def.title}.csv`)} variant="default" leftSection={<IconDownload size={16} />}>
+              </PlainButton>
+              <PlainButton href={exportHref("csv")} onClick={(e: React.MouseEvent<HTMLAnchorElement>) => exporter.start(e, `${def.title}.csv`)} variant="default" leftSection={<IconDownload size={16} />}>
                 导出 CSV
-              </Button>
+              </PlainButton>
             </>
           )}
           {(def.headerLinks ?? [])
             .filter((link) => can(permissionCode(def, link.action)))
             .map((link) => (
-              <Button key={link.action} component={Link} to={`${base}/${link.path}`} variant={link.action === def.headerLinks?.[0]?.action ? "filled" : "light"}>
+              <PlainButton key={link.action} to={`${base}/${link.path}`} variant={link.action === def.headerLinks?.[0]?.action ? "filled" : "light"}>
                 {link.label ?? def.workflowActions?.[link.action] ?? link.action}
-              </Button>
+              </PlainButton>
             ))}
           {def.actions.includes("import") && can(permissionCode(def, "import")) && (
-            <Button component={Link} to={hrefFor({ import: "1" })} variant="default" leftSection={<IconFileImport size={16} />}>
+            <PlainButton to={hrefFor({ import: "1" })} variant="default" leftSection={<IconFileImport size={16} />}>
               导入
-            </Button>
+            </PlainButton>
           )}
           {def.actions.includes("create") && can(permissionCode(def, "create")) && (
-            <Button component={Link} to={def.indexOnly ? hrefFor({ create: "1", edit: null, delete: null }) : `${base}/create`} leftSection={<IconPlus size={16} />}>
+            <PlainButton to={def.indexOnly ? hrefFor({ create: "1", edit: null, delete: null }) : `${base}/create`} leftSection={<IconPlus size={16} />}>
               新增
-            </Button>
+            </PlainButton>
           )}
         </Group>
       </Group>
