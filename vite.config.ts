@@ -1,4 +1,6 @@
 import { reactRouter } from "@react-router/dev/vite";
+import { createHash } from "node:crypto";
+import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
@@ -37,6 +39,16 @@ function vendorChunk(id: string): string | undefined {
  */
 const reactRouterProduction = fileURLToPath(new URL("./node_modules/react-router/dist/production/index.mjs", import.meta.url));
 
+/**
+ * CSS module classes as six characters in a build (`c` and a hash of the file and the class), instead of Vite's
+ * `_name_hash_line`: a list page carries nearly two hundred of them (issue 17). Both builds hash the same input, so
+ * the server's markup and the client's stylesheet agree; development keeps the readable names.
+ */
+function shortClassName(name: string, filename: string) {
+  const file = relative(fileURLToPath(new URL(".", import.meta.url)), filename.split("?")[0]);
+  return `c${createHash("sha256").update(`${file}:${name}`).digest("base64url").replace(/[-_]/g, "").slice(0, 5)}`;
+}
+
 // The SSR build's entry is the whole server (API + web app), so `npm start` runs one bundle.
 export default defineConfig(({ isSsrBuild, command }) => ({
   build: isSsrBuild
@@ -45,5 +57,6 @@ export default defineConfig(({ isSsrBuild, command }) => ({
   ...(isSsrBuild && command === "build"
     ? { ssr: { noExternal: ["react-router", "@react-router/node"] }, resolve: { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } }
     : {}),
+  ...(command === "build" ? { css: { modules: { generateScopedName: shortClassName } } } : {}),
   plugins: [reactRouter(), tsconfigPaths()],
 }));

@@ -1,5 +1,6 @@
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
+import "./mantine-classes.css";
 import { Button, Center, MantineProvider, Stack, Text, Title, mantineHtmlProps } from "@mantine/core";
 import { lazy, useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useMatches, useRouteLoaderData } from "react-router";
@@ -50,7 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data?.user && <meta name="shell-data" content={`${SHELL_DATA_PATH}${data.user.shellVersion}`} />}
       </head>
       <body>
-        <MantineProvider theme={canteenTheme(settings.theme)} cssVariablesResolver={canteenCssVariables} withCssVariables={false} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
+        <MantineProvider theme={canteenTheme(settings.theme)} cssVariablesResolver={canteenCssVariables} withCssVariables={false} withStaticClasses={false} withGlobalClasses={false} defaultColorScheme="light" forceColorScheme="light" getStyleNonce={() => nonce ?? ""}>
           <Deferred when={wantNotifications}>
             <Notifications position="top-right" />
           </Deferred>

@@ -78,6 +78,10 @@ const resourceRoutes = resources.flatMap((def) => {
 const reportScreens = reports.map((def) => route(`report/${def.screen}/index`, "routes/report/report.tsx", { id: `report/${def.entity}` }));
 const reportPrints = reports.map((def) => route(`report/${def.screen}/print`, "routes/report/report.tsx", { id: `report/${def.entity}:print` }));
 
+/** 银行对账 takes a file, so it is not a declared report: its own page and print view (decision 034). */
+const bankScreen = route("report/bankreconcile/index", "routes/report/bank.tsx", { id: "report/bankReconcile" });
+const bankPrint = route("report/bankreconcile/print", "routes/report/bank.tsx", { id: "report/bankReconcile:print" });
+
 const groupRoutes = menuGroups.map((group) => route(group.path, "routes/resource/group.tsx", { id: `group:${group.path}` }));
 
 export default [
@@ -92,6 +96,7 @@ export default [
   route("subsystem/:sysCode", "routes/subsystem.tsx", { id: "subsystem" }),
   route("subsystem/:sysCode/:pageId", "routes/subsystem.tsx", { id: "subsystem-page" }),
   ...reportPrints,
+  bankPrint,
   layout("routes/shell.tsx", [
     route("admin/dashboard", "routes/dashboard.tsx", { id: "admin-dashboard" }),
     route("dashboard", "routes/dashboard.tsx", { id: "dashboard" }),
@@ -104,6 +109,7 @@ export default [
     ...authScreens,
     ...zhctScreens,
     ...reportScreens,
+    bankScreen,
     ...resourceRoutes,
     route("ceshi/ceshi", "routes/ceshi.tsx"),
     route("bench/plain/:module/:entity", "routes/bench/plain-list.tsx"),

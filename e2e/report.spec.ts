@@ -19,11 +19,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ request }) => {
   const api = await apiAs(request, clerk.userName, clerk.password);
-  const ok = async (path: string, body: unknown) => {
-    const result = await api.post(path, body);
-    expect(result.status, `${path} ${JSON.stringify(result)}`).toBe(200);
-    return result.data as { id: number };
-  };
+  const ok = api.ok;
   deptId = (await ok("/api/v1/auth/org/create", { orgName: "研发部", orgType: "department", status: "1" })).id;
   restaurantId = (await ok("/api/v1/auth/org/create", { orgName: "一号餐厅", orgType: "restaurant", status: "1" })).id;
   const a = await ok("/api/v1/zhct/userInfo/create", { userCode: "RP-001", userName: "王报表", deptId });

@@ -174,6 +174,24 @@ export function sortableFields(def: ResourceDef): string[] {
   return ["createdAt", "updatedAt", ...def.fields.filter((f) => f.sortable).map((f) => f.name)];
 }
 
+/** What a list page draws of a field: its column, its cell and its filter (see `listView`). */
+const LIST_VIEW_KEYS = ["name", "label", "type", "dict", "relation", "relationWhere", "list", "filter", "sortable", "secret"] as const satisfies readonly (keyof FieldDef)[];
+
+/**
+ * The declaration as a list page's data carries it (issue 17: it travels in every list page): the fields that are a
+ * column or a filter, with what the table and the filter bar read of them, not the form's rules (patterns, limits,
+ * defaults) nor the fields only forms show. `listFields`, `filterFields` and `sortableFields` give the same answers
+ * on it. A list that edits in place (`indexOnly`) draws its form above the rows, so it keeps the whole declaration.
+ */
+export function listView(def: ResourceDef): ResourceDef {
+  if (def.indexOnly) return def;
+  const listed = new Set(listFields(def));
+  const fields = def.fields
+    .filter((f) => listed.has(f) || f.filter)
+    .map((f) => Object.fromEntries(LIST_VIEW_KEYS.filter((key) => f[key] !== undefined).map((key) => [key, f[key]])) as unknown as FieldDef);
+  return { ...def, fields };
+}
+
 /** Keeps the declaration's literal types, so its table's row type can be derived from it (server/db/declared.ts). */
 export function defineResource<const D extends ResourceDef>(def: D): D {
   return def;

@@ -32,6 +32,7 @@ import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
 import type { ReportScreen } from "./modules";
 import { reports } from "./report/index";
+import { bankReconcile } from "./report/bank";
 import { cashierMealOrder, mealOrder, mealOrderItem } from "./zhct/orders";
 import { payType, userAccountIntegralDetail, userIntegralAccount } from "./zhct/points";
 import { cashier, cashierPrint } from "./zhct/cashier";
@@ -99,4 +100,4 @@ export function resourceForPath(pathname: string): ResourceDef | undefined {
 /** Report screens (no table of their own): menu pages with a view permission. */
 export const reportScreens: ReportScreen[] = [chargeDailyReport, userInfoDept,
   cashier, cashierPrint, satisfactionSurveStatics,
-  ...reports];
+  ...reports, bankReconcile];

@@ -17,6 +17,10 @@ const configSchema = z.object({
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(12),
   CANTEEN_CAPTCHA: flag.default(true),
   CANTEEN_ADMIN_PASSWORD: z.string().min(8, "至少 8 个字符").optional(),
+  /** On a first start (empty database), also seed the demo canteen (server/db/demo.ts, decision 035). */
+  CANTEEN_DEMO: flag.default(false),
+  /** The demo admin's password; unset, the documented default (to be changed at the first sign-in). */
+  CANTEEN_DEMO_PASSWORD: z.string().min(8, "至少 8 个字符").optional(),
   CANTEEN_API_URL: z.url().optional(),
   UPLOAD_DIR: z.string().min(1).default("data/uploads"),
   TRUST_PROXY: flag.default(false),

@@ -16,6 +16,7 @@ import { startDefaultOrderScheduler } from "./modules/zhct/defaultOrders";
 import { startPointsExpiryScheduler } from "./modules/zhct/points";
 import { startNoShowScheduler } from "./modules/zhct/bookings";
 import { seed } from "./db/seed";
+import { seedDemo } from "./db/demo";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
@@ -92,7 +93,13 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const seeded = await database
     .exclusive(async () => {
       await migrateToLatest(database.db);
-      return seed(database.db, { adminPassword: config.CANTEEN_ADMIN_PASSWORD });
+      const seeded = await seed(database.db, { adminPassword: config.CANTEEN_ADMIN_PASSWORD });
+      // The first admin was just made, so the database was empty: the only start that seeds the demo by itself.
+      if (seeded.adminPassword && config.CANTEEN_DEMO) {
+        const demo = await seedDemo(database.db, { password: config.CANTEEN_DEMO_PASSWORD });
+        console.log(`示例食堂已生成：用户名 ${demo.userName}，密码${config.CANTEEN_DEMO_PASSWORD ? "取自 CANTEEN_DEMO_PASSWORD" : ` ${demo.password}`}（首次登录后须修改）；${demo.orders} 笔订单，${demo.seconds.toFixed(0)} 秒`);
+      }
+      return seeded;
     })
     .catch(async (error: unknown) => {
       await database.close().catch(() => {});

@@ -77,15 +77,36 @@ export function deferModuleScripts(nonce: string): Transform {
 }
 
 const MANIFEST = /(window\.__reactRouterManifest = )(\{[\s\S]*?\});\n/;
+const ROUTE_MODULES = /window\.__reactRouterRouteModules = \{([^}]*)\}/;
+
+interface ManifestRoute {
+  imports?: string[];
+  css?: string[];
+  [key: string]: unknown;
+}
 
 /**
  * React Router writes the route manifest into the bootstrap as indented JSON: on a list page a third of its 6 KB is
- * spaces and line breaks. The same object without them; anything that does not parse is left as it was.
+ * spaces and line breaks. The page gets it compact and without what the browser never reads from it (issue 17):
+ * - `false` flags (`hasAction`, `hasClientLoader`…): React Router tests them for truth, so a missing one is false;
+ * - empty `css` / `imports` lists: read only behind a test for their presence;
+ * - the `imports` of the routes this bootstrap itself imports (`__reactRouterRouteModules`): they only name the
+ *   chunks to preload for those modules, and those are loaded by the import; the preload links they would give are
+ *   the ones this rewrite drops anyway. Routes discovered later come from `/__manifest` with their lists.
+ * Anything that does not parse is left as it was.
  */
 export function compactManifest(script: string): string {
   return script.replace(MANIFEST, (whole, lead: string, json: string) => {
     try {
-      return `${lead}${JSON.stringify(JSON.parse(json))};\n`;
+      const loaded = new Set([...(ROUTE_MODULES.exec(script)?.[1] ?? "").matchAll(/"((?:[^"\\]|\\.)*)":/g)].map((m) => JSON.parse(`"${m[1]}"`) as string));
+      const manifest = JSON.parse(json) as { routes?: Record<string, ManifestRoute> };
+      for (const [id, route] of Object.entries(manifest.routes ?? {})) {
+        for (const [key, value] of Object.entries(route)) {
+          if (value === false || (Array.isArray(value) && value.length === 0 && (key === "css" || key === "imports"))) delete route[key];
+        }
+        if (loaded.has(id)) delete route.imports;
+      }
+      return `${lead}${JSON.stringify(manifest)};\n`;
     } catch {
       return whole;
     }

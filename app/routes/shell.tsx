@@ -1,4 +1,4 @@
-import { Alert, AppShell, Box, Breadcrumbs, Group, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { Alert, AppShell, Box, Breadcrumbs, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "~/components/icons";
 import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
@@ -186,7 +186,7 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
   );
 
   const right = (
-    <Group gap={6} wrap="nowrap">
+    <div className={classes.headerRight}>
       {shell.subsystems.length > 1 && (
         <Menu position="bottom-end" width={200} shadow="md">
           <Menu.Target>
@@ -219,7 +219,7 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
         </PlainIconButton>
       </Tooltip>
       <UserMenu user={user} dark={!side} />
-    </Group>
+    </div>
   );
 
   const breadcrumbs = active
@@ -237,8 +237,8 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
       data-testid="app-shell"
     >
       <AppShell.Header className={classes.header} data-nav={settings.navigationMode} data-static={!settings.fixedHeader || undefined} data-testid="app-header">
-        <Group className={classes.headerRow} px="md" justify="space-between" wrap="nowrap" gap="md">
-          <Group gap="md" wrap="nowrap" style={{ flex: 1, minWidth: 0, height: "100%" }}>
+        <div className={classes.headerRow}>
+          <div className={classes.headerLeft}>
             <PlainIconButton
               className={`mantine-hidden-from-md ${headerClasses.iconButton}`}
               data-dark={!side || undefined}
@@ -275,9 +275,9 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
                 </Box>
               </>
             )}
-          </Group>
+          </div>
           {right}
-        </Group>
+        </div>
         {settings.tagsView && <TagsView tags={tags} titleOf={titleOf} onChange={setTags} />}
       </AppShell.Header>
 

@@ -51,4 +51,10 @@ export const e2eUsers = {
   survClerk: { userName: "surv.clerk", password: "Surv-Clerk-2026", roleIds: [921], pwdSecurityLevel: 2, tenantId: 911, realName: "调查员" },
   // e2e/report.spec.ts: reports over a day of orders and top-ups of its own (shell-fixtures reportTenant).
   reptClerk: { userName: "rept.clerk", password: "Rept-Clerk-2026", roleIds: [922], pwdSecurityLevel: 2, tenantId: 912, realName: "报表员" },
+  // e2e/report-attendance.spec.ts: attendance reports in a tenant of their own (shell-fixtures attendanceTenant).
+  attendClerk: { userName: "attend.clerk", password: "Attend-Clerk-2026", roleIds: [924], pwdSecurityLevel: 2, tenantId: 914, realName: "考勤报表员" },
+  // e2e/report-settlement.spec.ts (shell-fixtures settleReportTenant).
+  settleRptClerk: { userName: "settlerpt.clerk", password: "Settle-Rpt-2026", roleIds: [923], pwdSecurityLevel: 2, tenantId: 913, realName: "结算员" },
+  // e2e/report-bank.spec.ts: a statement compared with the online payments of its own tenant (shell-fixtures bankTenant).
+  bankClerk: { userName: "bank.clerk", password: "Bank-Clerk-2026", roleIds: [925], pwdSecurityLevel: 2, tenantId: 915, realName: "对账员" },
 } as const;

@@ -26,6 +26,12 @@ export const shellFixture = {
   survTenant: { tenantId: 911, roleId: 921 },
   // e2e/report.spec.ts: its figures are exact only if no other journey sells or tops up in its tenant.
   reportTenant: { tenantId: 912, roleId: 922 },
+  // e2e/report-attendance.spec.ts: attendance reports over bookings, takeaways and top-ups of its own.
+  attendanceTenant: { tenantId: 914, roleId: 924 },
+  // e2e/report-settlement.spec.ts: the settlement reports' figures, over sales of its own.
+  settleReportTenant: { tenantId: 913, roleId: 923 },
+  // e2e/report-bank.spec.ts: its statement matches only the online payments and top-ups of its own tenant.
+  bankTenant: { tenantId: 915, roleId: 925 },
   menus: {
     blank: { id: stableId("e2e:blank"), name: "图片资源（新窗口）", path: "/admin/sys/imageobj/index" },
     iframe: { id: stableId("e2e:iframe"), name: "内嵌看板", path: "/admin/dashboard" },
@@ -127,6 +133,15 @@ export async function prepareShellFixtures(db: Db) {
   const reports = shellFixture.reportTenant;
   await db.insertInto("tenant").values({ id: reports.tenantId, tenant_name: "报表测试食堂", tenant_code: "reports", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, reports.tenantId, reports.roleId, "admin", "admin");
+  const attendance = shellFixture.attendanceTenant;
+  await db.insertInto("tenant").values({ id: attendance.tenantId, tenant_name: "考勤报表测试食堂", tenant_code: "attendance", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, attendance.tenantId, attendance.roleId, "admin", "admin");
+  const settleReports = shellFixture.settleReportTenant;
+  await db.insertInto("tenant").values({ id: settleReports.tenantId, tenant_name: "结算报表测试食堂", tenant_code: "settlereports", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, settleReports.tenantId, settleReports.roleId, "admin", "admin");
+  const bank = shellFixture.bankTenant;
+  await db.insertInto("tenant").values({ id: bank.tenantId, tenant_name: "对账测试食堂", tenant_code: "bank", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, bank.tenantId, bank.roleId, "admin", "admin");
 }
 
 /** Runs after the users exist: the side-bar user navigates by the side. */

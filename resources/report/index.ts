@@ -1,5 +1,8 @@
-import type { DictCode } from "../dicts";
-import type { ReportScreen } from "../modules";
+import { accountType, defineReport, department, diner, MEAL_TYPES, mealType, payFlag, period, restaurant, type ReportColumn, type ReportDef } from "./define";
+import { settlementReports } from "./settlement";
+import { attendanceReports } from "./attendance";
+
+export * from "./define";
 
 /**
  * Reports as data (issue 15, decision 030): a declaration names the report's filters, columns, totals, drill-down
@@ -7,72 +10,6 @@ import type { ReportScreen } from "../modules";
  * totals row and writes the XLSX; one route module (app/routes/report/report.tsx) draws every report, its print
  * view and its chart. This file is shared by the server and the pages, so it holds no query.
  */
-
-/**
- * - `dayRange`: the URL parameters `from` and `to` (YYYY-MM-DD, China days, inclusive; default the last 30 days).
- * - `enum`: a dictionary value.
- * - `org`: an organisation of the tenant of one type (a select of them).
- * - `diner`: a diner by 人员编号 (typed; a bookmark names the diner the same way on any machine).
- */
-export type ReportFilter =
-  | { name: "from"; kind: "dayRange"; label: string }
-  | { name: string; kind: "enum"; label: string; dict: DictCode }
-  | { name: string; kind: "org"; label: string; orgType: "restaurant" | "department" }
-  | { name: string; kind: "diner"; label: string; required?: boolean };
-
-export type ColumnKind = "text" | "count" | "money" | "enum";
-
-export interface ReportColumn {
-  key: string;
-  label: string;
-  kind: ColumnKind;
-  dict?: DictCode;
-  /** Summed into the totals row (counts and money). */
-  total?: boolean;
-  /** A drill-down: the report it opens, with this row's values as its filters (the current period kept). */
-  link?: { report: string; params: Record<string, string> };
-}
-
-export interface ReportChart {
-  kind: "bar" | "pie" | "line";
-  /** The column whose values label the points (summed over rows with the same value). */
-  x: string;
-  /** Money or count columns drawn; a pie draws the first. */
-  series: string[];
-  title: string;
-}
-
-export interface ReportDef extends ReportScreen {
-  module: "report";
-  screenBase: "/report";
-  /** What the figures are, printed under the title. */
-  description: string;
-  filters: ReportFilter[];
-  columns: ReportColumn[];
-  chart?: ReportChart;
-  buttons: { export: string };
-}
-
-function defineReport(def: Omit<ReportDef, "module" | "screenBase" | "buttons">): ReportDef {
-  return { ...def, module: "report", screenBase: "/report", buttons: { export: "导出" } };
-}
-
-const period = { name: "from", kind: "dayRange", label: "日期" } as const;
-const restaurant = { name: "restaurantId", kind: "org", label: "餐厅", orgType: "restaurant" } as const;
-const department = { name: "deptId", kind: "org", label: "部门", orgType: "department" } as const;
-const mealType = { name: "mealType", kind: "enum", label: "餐别", dict: "foodMenuType" } as const;
-const payFlag = { name: "payFlag", kind: "enum", label: "支付方式", dict: "userAccountFlag" } as const;
-const accountType = { name: "accountType", kind: "enum", label: "账户类型", dict: "accountType" } as const;
-const diner = { name: "userCode", kind: "diner", label: "人员编号" } as const;
-
-/** The meal types a day's summary splits into (dictionary foodMenuType less 全部), and orders sold by amount. */
-export const MEAL_TYPES = [
-  ["breakfast", "早餐"],
-  ["lunch", "午餐"],
-  ["dinner", "晚餐"],
-  ["midnight", "夜宵"],
-  ["none", "其他"],
-] as const;
 
 export const dailyOrderSummary = defineReport({
   entity: "dailyOrderSummary",
@@ -220,7 +157,18 @@ export const accountTypeDaily = defineReport({
 });
 
 /** In the menu's order under 报表. */
-export const reports: ReportDef[] = [dailyOrderSummary, dailyOrderDetail, foodCount, userConsumption, deptDining, personalLedger, chargeDailyReport, accountTypeDaily];
+export const reports: ReportDef[] = [
+  dailyOrderSummary,
+  dailyOrderDetail,
+  foodCount,
+  userConsumption,
+  deptDining,
+  personalLedger,
+  chargeDailyReport,
+  accountTypeDaily,
+  ...settlementReports,
+  ...attendanceReports,
+];
 
 const byName = new Map(reports.map((r) => [r.entity, r]));
 export const findReport = (name: string) => byName.get(name);
@@ -229,4 +177,4 @@ const byScreen = new Map(reports.map((r) => [r.screen, r]));
 /** The report of a page path `/report/<screen>/...`. */
 export const reportForPath = (pathname: string) => byScreen.get(pathname.split("/")[2] ?? "");
 /** The URL parameters a report reads (a day range is two). */
-export const reportParams = (def: ReportDef) => def.filters.flatMap((f) => (f.kind === "dayRange" ? ["from", "to"] : [f.name]));
+export const reportParams = (def: ReportDef) => def.filters.flatMap((f) => (f.kind === "dayRange" ? ["from", "to"] : f.kind === "monthRange" ? ["fromMonth", "toMonth"] : [f.name]));

@@ -30,6 +30,7 @@ import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
 import * as shellGeneration from "./migrations/0024_shell_generation";
 import * as reportIndexes from "./migrations/0029_report_indexes";
+import * as reportCoveringIndexes from "./migrations/0030_report_covering_indexes";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "0027_zhct_rooms": migration0027,
   "0028_zhct_recognition_surveys": migration0028,
   "0029_report_indexes": reportIndexes,
+  "0030_report_covering_indexes": reportCoveringIndexes,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -30,6 +30,7 @@ import { recognitionEndpoints } from "../modules/zhct/recognition";
 import { surveyEndpoints } from "../modules/zhct/surveys";
 import { reportEngineEndpoints } from "../modules/report/engine";
 import { dashboardEndpoints } from "../modules/report/dashboard";
+import { bankEndpoints } from "../modules/report/bank";
 import { tokenFrom } from "../auth/tokens";
 import { databaseFault, faultMessage, logDatabaseFault } from "../db/faults";
 import type { ApiServices, AuthSession, Endpoint, RequestContext } from "./endpoint";
@@ -115,7 +116,7 @@ function isAbort(request: Request, error: unknown): boolean {
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
   // Hand-written endpoints come first and win over the generated action of the same path.
   const routes = new Map<string, Endpoint>();
-  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...roomEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints, ...reportEngineEndpoints, ...dashboardEndpoints, ...allResourceEndpoints()]) {
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...roomEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints, ...reportEngineEndpoints, ...dashboardEndpoints, ...bankEndpoints, ...allResourceEndpoints()]) {
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];

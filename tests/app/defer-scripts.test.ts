@@ -60,6 +60,40 @@ describe("deferModuleScripts", () => {
     expect(written).not.toMatch(/\n| {2}/);
   });
 
+  test("the manifest leaves out what the browser never reads: false flags, empty lists, the loaded routes' imports", async () => {
+    const full = {
+      entry: { module: "/assets/entry.client-A.js", imports: ["/assets/framework-D.js"], css: [] },
+      routes: {
+        root: { id: "root", path: "", hasAction: false, hasLoader: true, hasClientLoader: false, hasErrorBoundary: true, module: "/assets/root-B.js", imports: ["/assets/framework-D.js", "/assets/mantine-E.js"], css: ["/assets/root-C.css"] },
+        "auth/user:list": { id: "auth/user:list", parentId: "root", path: "/admin/auth/user/index", hasAction: true, hasLoader: true, hasClientAction: false, module: "/assets/list-F.js", imports: ["/assets/table-G.js"], css: ["/assets/list-H.css"] },
+        "routes/home": { id: "routes/home", parentId: "root", index: true, hasLoader: true, hasErrorBoundary: false, module: "/assets/home-I.js", imports: [], css: [] },
+        "auth/user:edit": { id: "auth/user:edit", parentId: "root", path: "/admin/auth/user/edit/:id", hasLoader: true, module: "/assets/form-J.js", imports: ["/assets/forms-K.js"], css: ["/assets/form-L.css"] },
+      },
+      url: "/assets/manifest-e0d4.js",
+      version: "e0d4",
+    };
+    const boot =
+      `import * as route0 from "/assets/root-B.js";\nimport * as route1 from "/assets/list-F.js";\n` +
+      `  window.__reactRouterManifest = ${JSON.stringify(full, null, 2)};\n` +
+      `  window.__reactRouterRouteModules = {"root":route0,"auth/user:list":route1};\n\nimport("/assets/entry.client-A.js");`;
+    const page = PAGE.replace(BOOT_SENT, boot);
+    const written = JSON.parse(/window\.__reactRouterManifest = (.*);\n/.exec(await run([Buffer.from(page)]))?.[1] ?? "null");
+    expect(written).toEqual({
+      // The entry keeps its lists: React Router concatenates `entry.imports` without a test.
+      entry: full.entry,
+      routes: {
+        // The bootstrap imports these two: their chunks come with the import, only their stylesheets stay listed.
+        root: { id: "root", path: "", hasLoader: true, hasErrorBoundary: true, module: "/assets/root-B.js", css: ["/assets/root-C.css"] },
+        "auth/user:list": { id: "auth/user:list", parentId: "root", path: "/admin/auth/user/index", hasAction: true, hasLoader: true, module: "/assets/list-F.js", css: ["/assets/list-H.css"] },
+        "routes/home": { id: "routes/home", parentId: "root", index: true, hasLoader: true, module: "/assets/home-I.js" },
+        // A route the page has not loaded keeps what a later navigation preloads.
+        "auth/user:edit": full.routes["auth/user:edit"],
+      },
+      url: "/assets/manifest-e0d4.js",
+      version: "e0d4",
+    });
+  });
+
   test("a page without a bootstrap script loses only its preload links", async () => {
     const page = `<html><head><link rel="modulepreload" href="/assets/x.js"/><title>错误</title></head><body><p>a &lt; b</p></body></html>`;
     expect(await run([Buffer.from(page)])).toBe("<html><head><title>错误</title></head><body><p>a &lt; b</p></body></html>");

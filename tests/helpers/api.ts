@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { loadConfig, type Config } from "../../server/config";
 import { seed } from "../../server/db/seed";
 import { createApi, type Api } from "../../server/http/api";
@@ -83,4 +84,12 @@ export async function adminToken(app: TestApp, newPassword = "Changed-Pass-2026!
   });
   if (changed.body.status !== 200) throw new Error(`modifyPasswd failed: ${changed.body.message}`);
   return token;
+}
+
+/** The envelope is a 400 whose field errors name `field` with a message matching `message`. */
+export function expectField(body: { status: number; data: unknown }, field: string, message: string | RegExp) {
+  expect(body.status, JSON.stringify(body)).toBe(400);
+  const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
+  expect(errors, JSON.stringify(body)).toBeDefined();
+  expect(errors.join()).toMatch(message);
 }

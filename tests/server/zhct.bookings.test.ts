@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
 import { deadlineOf, markNoShows, mealEndOf } from "../../server/modules/zhct/bookings";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
-import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
@@ -29,12 +29,6 @@ for (const dialect of dialects) {
       return result.data as Row;
     }
     const get = async (entity: string, id: unknown, as = tenant.token) => (await app.call<Row>("GET", `${Z}/${entity}/getInfo?id=${id}`, { token: as })).body.data as Row;
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
-    }
 
     async function restaurant(tenantId = tenant.tenantId): Promise<number> {
       const id = newId();

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { defaultOrderKey, runDueGenerations } from "../../server/modules/zhct/defaultOrders";
 import { checkAccount } from "../../server/modules/zhct/ledger";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
-import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
-type Envelope = { status: number; message: string; data: unknown };
 
 const Z = "/api/v1/zhct";
 const DAY = 86_400_000;
@@ -29,12 +28,6 @@ for (const dialect of dialects) {
       const result = await call(path, body, as);
       expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
       return result.body.data as Row;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
 
     let restaurantId: number;

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import { checkAccount, deduct, inLedgerTransaction, post, BusiType, setLockedMonthCheck } from "../../server/modules/zhct/ledger";
-import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
-type Envelope = { status: number; message: string; data: unknown };
 type Page = { records: Row[]; total: number };
 
 const Z = "/api/v1/zhct";
@@ -26,12 +25,6 @@ for (const dialect of dialects) {
       const result = await post$(path, body, as, headers);
       expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
       return result.body.data as Row;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
     const diner = async (as = token) => ok(`${Z}/userInfo/create`, { userCode: `U${uid()}`, userName: "张三" }, as);
     const accounts = async (userInfoId: unknown, as = token) => ((await get(`${Z}/userAccount/findPage`, { userInfoId }, as)).data as Page).records;

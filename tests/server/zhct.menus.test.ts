@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
-import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { createUser } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
-type Envelope = { status: number; message: string; data: unknown };
 type Batch = { dryRun: boolean; created: number; replaced: number; skipped: number; days: Array<{ date: string; action: string; note: string; items: number }> };
 
 const Z = "/api/v1/zhct";
@@ -27,12 +26,6 @@ for (const dialect of dialects) {
       const result = await post(path, body, as);
       expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
       return result.body.data as Row;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
 
     async function org(tenantId: number, name: string, type = "restaurant", parentId: number | null = null): Promise<number> {

@@ -6,13 +6,12 @@ import { ApiError, Status } from "../../server/http/envelope";
 import { checkAccount, inLedgerTransaction, openAccountsOf, post as postLine, BusiType } from "../../server/modules/zhct/ledger";
 import { dayOf } from "../../server/modules/zhct/months";
 import { addPaymentHooks, refundPart } from "../../server/modules/zhct/payments";
-import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { createUser } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
-type Envelope = { status: number; message: string; data: unknown };
 
 const Z = "/api/v1/zhct";
 const PAY = `${Z}/cashier/pay`;
@@ -58,12 +57,6 @@ for (const dialect of dialects) {
       const result = await call(path, body, as, headers);
       expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
       return result.body.data as Row;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
     async function refused(body: Row, message: string, status = 409, headers: Record<string, string> = {}) {
       const result = await call(PAY, body, token, headers);

@@ -3,7 +3,7 @@ import { newId } from "../../server/db";
 import { inLedgerTransaction } from "../../server/modules/zhct/ledger";
 import { enabledPayTypes, isPayTypeEnabled, payTypeMessages, refuseDisabledPayType } from "../../server/modules/zhct/payTypes";
 import { addMonths, earnPointsForOrder, expirePoints, PointsChange, pointsToExpire, takeBackPointsForOrder } from "../../server/modules/zhct/points";
-import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 import { ApiError } from "../../server/http/envelope";
@@ -59,12 +59,6 @@ for (const dialect of dialects) {
       const result = await call(path, body, as);
       expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
       return result.body.data as Row;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
     const diner = async (as = token) => ok(`${Z}/userInfo/create`, { userCode: `P${uid()}`, userName: "积分测试" }, as);
     const topUp = (userInfoId: unknown, amount: number, as = token) => ok(`${Z}/userAccountCharge/create`, { userInfoId, amount }, as);

@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
-import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { createUser } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
@@ -41,12 +41,6 @@ for (const dialect of dialects) {
       const body = await get(`${R}/${name}`, { from: today, to: today, ...query }, as);
       expect(body.status, JSON.stringify(body)).toBe(200);
       return body.data as Answer;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
 
     beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dayOf } from "../../server/modules/zhct/months";
-import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { expectNoInternals } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
@@ -33,12 +33,6 @@ for (const dialect of dialects) {
       const result = await call("GET", `${Z}/${entity}/findPage?${params}`, undefined, as);
       expect(result.body.status, JSON.stringify(result.body)).toBe(200);
       return (result.body.data as { records: Row[] }).records;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
     const restaurant = async (name: string, as = tenant.token) => (await ok("/api/v1/auth/org/create", { orgName: name, orgType: "restaurant", sort: 0, status: "1" }, as)).id as number;
     const newRoom = (body: Row = {}, as = tenant.token) => ok(`${Z}/room/create`, { roomName: `牡丹厅${uid()}`, restaurantId, capacity: 12, equipment: "投影仪、音响", status: "1", ...body }, as);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BusiType, checkAccount, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
 import { runDueSettings, takeJobLease } from "../../server/modules/zhct/autoCharge";
 import { dayOf, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
-import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
@@ -27,12 +27,6 @@ for (const dialect of dialects) {
       const result = await call(path, body, as);
       expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
       return result.body.data as Row;
-    }
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
     }
     const diner = async (extra: Row = {}, as = token) => ok(`${Z}/userInfo/create`, { userCode: `U${uid()}`, userName: "张三", ...extra }, as);
     const balanceOf = async (userInfoId: unknown, type = "cash") =>

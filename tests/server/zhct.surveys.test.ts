@@ -1,13 +1,12 @@
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dayOf } from "../../server/modules/zhct/months";
-import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { uploadedReference } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
-type Envelope = { status: number; message: string; data: unknown };
 type Question = { id: number; questionTitle: string; selectType: string; options: Array<{ id: number; optionText: string }> };
 
 const Z = "/api/v1/zhct";
@@ -32,12 +31,6 @@ for (const dialect of dialects) {
       return result.body.data as Row;
     }
     const get = async (path: string, as = tenant.token) => (await call("GET", path, undefined, as)).body;
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
-    }
     const count = async (table: "image_detect_log" | "image_detect_food" | "image_library" | "satisfaction_surve_answer" | "satisfaction_surve_answer_item" | "satisfaction_surve_question", tenantId = tenant.tenantId) =>
       Number((await app.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).where("tenant_id", "=", tenantId).executeTakeFirstOrThrow()).n);
     const diner = async (as = tenant.token) => ok(`${Z}/userInfo/create`, { userCode: `S${uid()}`, userName: "李满意" }, as);

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dayOf } from "../../server/modules/zhct/months";
 import { inLedgerTransaction } from "../../server/modules/zhct/ledger";
 import { returnTicket, useTicket, type TicketPayment } from "../../server/modules/zhct/tickets";
-import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
-type Envelope = { status: number; message: string; data: unknown };
 
 const Z = "/api/v1/zhct";
 const DAY = 86_400_000;
@@ -35,12 +34,6 @@ for (const dialect of dialects) {
       return result.body.data as Row;
     }
     const info = async (id: unknown, as = tenant.token) => (await call("GET", `${Z}/mealTicket/getInfo?id=${id}`, undefined, as)).body.data as Row;
-    function expectField(body: Envelope, field: string, message: string | RegExp) {
-      expect(body.status, JSON.stringify(body)).toBe(400);
-      const errors = (body.data as { fieldErrors: Record<string, string[]> }).fieldErrors[field];
-      expect(errors, JSON.stringify(body)).toBeDefined();
-      expect(errors.join()).toMatch(message);
-    }
 
     /** A user of the tenant holding these roles, signed in with the first-login password changed. */
     async function userWith(name: string, roleIds: number[]): Promise<{ id: number; token: string }> {

@@ -1,4 +1,4 @@
-import { Group, Input, Paper } from "@mantine/core";
+import { Input } from "@mantine/core";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { IconRefresh, IconSearch } from "~/components/icons";
 import { Form } from "react-router";
@@ -34,19 +34,19 @@ export function FilterBar({
   const fields = filterFields(def);
   if (!fields.length) return null;
   return (
-    <Paper withBorder p="sm" radius="md">
+    <div className={classes.bar}>
       <Form method="get" role="search" aria-label={`${def.title}查询`} key={JSON.stringify(params)}>
-        <Group align="flex-end" gap="sm">
+        <div className={classes.fields}>
           {params.pageSize && <input type="hidden" name="pageSize" value={params.pageSize} />}
           {params.sort && <input type="hidden" name="sort" value={params.sort} />}
           {fields.map((field) => {
             if (field.filter === "range") {
               const type = field.type === "number" || field.type === "money" ? "number" : "date";
               return (
-                <Group key={field.name} gap={4} align="flex-end" wrap="nowrap">
+                <div key={field.name} className={classes.range}>
                   <FilterInput type={type} label={`${field.label}起`} name={`${field.name}Begin`} value={params[`${field.name}Begin`]} width={150} />
                   <FilterInput type={type} label={`${field.label}止`} name={`${field.name}End`} value={params[`${field.name}End`]} width={150} />
-                </Group>
+                </div>
               );
             }
             const relation = relations[field.name];
@@ -55,17 +55,17 @@ export function FilterBar({
             if (choices) return <FilterSelect key={field.name} label={field.label} name={field.name} value={params[field.name]} options={choices} width={160} />;
             return <FilterInput key={field.name} label={field.label} name={field.name} value={params[field.name]} placeholder={`请输入${field.label}`} width={180} />;
           })}
-          <Group gap="xs">
+          <div className={classes.buttons}>
             <PlainButton type="submit" leftSection={<IconSearch size={16} />}>
               查询
             </PlainButton>
             <PlainButton to={resetTo} variant="default" leftSection={<IconRefresh size={16} />}>
               重置
             </PlainButton>
-          </Group>
-        </Group>
+          </div>
+        </div>
       </Form>
-    </Paper>
+    </div>
   );
 }
 

@@ -14,7 +14,8 @@ const CONTROLS = [
 /**
  * Page links and page-size links: paging works before JavaScript loads. They are plain anchors with Mantine's
  * pagination classes (a Mantine `Pagination` drew each of its dozen controls as a component with its own inline
- * variables: 10 KB of a 20-row list page), routed in the app by the list's `useAppLinkNavigation`.
+ * variables: 10 KB of a 20-row list page), routed in the app by the list's `useAppLinkNavigation` on
+ * their container.
  */
 export function ListPagination({
   total,
@@ -42,7 +43,7 @@ export function ListPagination({
         <Icon size={16} />
       </button>
     ) : (
-      <a key={key} className={Pagination.classes.control} href={hrefFor({ pageNum: String(page) })} data-app-link aria-label={label}>
+      <a key={key} className={Pagination.classes.control} href={hrefFor({ pageNum: String(page) })} aria-label={label}>
         <Icon size={16} />
       </a>
     );
@@ -58,7 +59,6 @@ export function ListPagination({
           <a
             key={size}
             href={hrefFor({ pageSize: String(size), pageNum: null })}
-            data-app-link
             data-active={size === pageSize || undefined}
             aria-current={size === pageSize ? "true" : undefined}
             aria-label={`每页 ${size} 条`}
@@ -80,8 +80,7 @@ export function ListPagination({
               key={page}
               className={Pagination.classes.control}
               href={hrefFor({ pageNum: String(page) })}
-              data-app-link
-              data-active={page === active || undefined}
+                data-active={page === active || undefined}
               aria-current={page === active ? "page" : undefined}
               aria-label={`第 ${page} 页`}
             >

@@ -5,10 +5,10 @@ import { useLocation, type FetcherWithComponents } from "react-router";
 import { listFields, sortableFields, type FieldDef, type ResourceDef } from "../../../resources/define";
 import type { TablePrefs } from "../../../resources/auth";
 import type { DictOption } from "../../../resources/dicts";
-import { FieldValue } from "./cells";
+import { FieldValue, blankCellClass, isBlank } from "./cells";
 import classes from "./table.module.css";
 import { RowActions, SelectCheckbox, type RowAction } from "./RowActions";
-import { hrefWith } from "~/lib/list-url";
+import { hrefWith, relativeTo } from "~/lib/list-url";
 import { PlainIconButton } from "~/components/PlainButton";
 
 export type Row = Record<string, unknown> & { id: number };
@@ -171,11 +171,17 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
                       <SelectCheckbox label="选择此行" checked={selected.has(record.id)} onChange={() => toggle(record.id)} />
                     </td>
                   )}
-                  {fields.map((field) => (
-                    <td key={field.name}>
-                      <FieldValue field={field} record={record} dicts={dicts} />
-                    </td>
-                  ))}
+                  {fields.map((field) =>
+                    isBlank(record[field.name]) ? (
+                      <td key={field.name} className={blankCellClass}>
+                        —
+                      </td>
+                    ) : (
+                      <td key={field.name}>
+                        <FieldValue field={field} record={record} dicts={dicts} />
+                      </td>
+                    ),
+                  )}
                   {rowActions && (
                     <td>
                       <RowActions actions={rowActions(record.id)} />
@@ -197,7 +203,7 @@ function SortLink({ field, active, dir }: { field: FieldDef; active: boolean; di
   const next = active && dir === "asc" ? "desc" : "asc";
   // The arrow is decoration: the header's aria-sort tells the order.
   return (
-    <a href={hrefWith(location, { sort: `${field.name},${next}`, pageNum: null })} data-app-link className={classes.sort}>
+    <a href={relativeTo(location.pathname, hrefWith(location, { sort: `${field.name},${next}`, pageNum: null }))} className={classes.sort}>
       {field.label}
       <span aria-hidden data-active={active || undefined}>
         {active ? (dir === "asc" ? "▲" : "▼") : "⇅"}

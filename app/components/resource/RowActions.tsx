@@ -18,7 +18,7 @@ export interface RowAction {
  */
 export function RowActions({ actions }: { actions: RowAction[] }) {
   return (
-    <div className={classes.actions} data-app-links>
+    <div className={classes.actions}>
       {actions.map((action) => (
         <a key={action.key} href={action.to} data-tone={action.danger ? "red" : undefined}>
           {action.label}
@@ -29,17 +29,18 @@ export function RowActions({ actions }: { actions: RowAction[] }) {
 }
 
 /**
- * One click handler for the plain anchors of a list (row links, sort headers, paging): a plain left click on an
- * `a[data-app-link]` (or a link in a `[data-app-links]` container) navigates in the app, as a router `Link` would. A list renders dozens of links, and each
- * router `Link` costs hooks and context on the server; the anchors work before JavaScript loads.
+ * One click handler for the plain anchors of a list (row links, sort headers, paging): a plain left click on a link
+ * inside a `[data-app-links]` container navigates in the app, as a router `Link` would. A list renders dozens of
+ * links, and each router `Link` costs hooks and context on the server; the anchors work before JavaScript loads. The
+ * container is marked once, not each link: a hundred and forty attributes less in a list's HTML (issue 17).
  */
 export function useAppLinkNavigation() {
   const navigate = useNavigate();
   return (event: React.MouseEvent<HTMLElement>) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    // A row's links are marked once on their container: a hundred attributes less in every list's HTML.
-    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-app-link], [data-app-links] > a");
-    if (!link || link.target) return;
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("[data-app-links] a[href]");
+    // A download, another window or another site is the browser's to open.
+    if (!link || link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
     event.preventDefault();
     const url = new URL(link.href);
     navigate(url.pathname + url.search);

@@ -5,10 +5,18 @@ import { formatFen, formatTime } from "~/lib/format";
 
 type Row = Record<string, unknown>;
 
+/** A value a cell shows as a dimmed dash. */
+export function isBlank(value: unknown): boolean {
+  return value === null || value === undefined || value === "";
+}
+
+/** The class of a list cell that shows no value: the table puts it on the cell itself, a span less per blank. */
+export const blankCellClass = classes.dimmed;
+
 /** How a field's value reads in a list cell: plain elements, as every page renders hundreds of them. */
 export function FieldValue({ field, record, dicts }: { field: FieldDef; record: Row; dicts: Record<string, DictOption[]> }) {
   const value = record[field.name];
-  if (value === null || value === undefined || value === "") return <span className={classes.dimmed}>—</span>;
+  if (isBlank(value)) return <span className={classes.dimmed}>—</span>;
   switch (field.type) {
     case "enum": {
       const label = dictLabel(dicts, field.dict ?? "", value);

@@ -25,18 +25,21 @@ export default function ReportChart({ def, answer, dicts }: { def: ReportDef; an
     points.set(x, point);
   }
   const data = [...points.values()];
-  const yuan = (value: number) => value.toLocaleString("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // Counts (meals, bookings) are whole numbers, money is yuan: the unit follows what the chart draws.
+  const money = series.some((s) => s.kind === "money");
+  const yuan = money ? (value: number) => value.toLocaleString("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : (value: number) => value.toLocaleString("zh-CN", { maximumFractionDigits: 0 });
   return (
     <Stack gap="xs" data-testid="report-chart">
       <Text fw={600} size="sm">
-        {chart.title}（元）
+        {chart.title}
+        {money ? "（元）" : ""}
       </Text>
       {chart.kind === "pie" ? (
         <PieSlices slices={data.map((p, i) => ({ name: String(p.x), value: Math.abs(Number(p[series[0].key] ?? 0)), color: COLORS[i % COLORS.length] }))} format={yuan} />
       ) : chart.kind === "line" ? (
-        <LineChart h={260} data={data} dataKey="x" valueFormatter={yuan} series={series.map((s, i) => ({ name: s.key, label: s.label, color: COLORS[i % COLORS.length] }))} />
+        <LineChart h={260} data={data} dataKey="x" valueFormatter={yuan} yAxisProps={{ allowDecimals: money }} series={series.map((s, i) => ({ name: s.key, label: s.label, color: COLORS[i % COLORS.length] }))} />
       ) : (
-        <BarChart h={260} maxBarWidth={56} data={data} dataKey="x" valueFormatter={yuan} series={series.map((s, i) => ({ name: s.key, label: s.label, color: COLORS[i % COLORS.length] }))} />
+        <BarChart h={260} maxBarWidth={56} data={data} dataKey="x" valueFormatter={yuan} yAxisProps={{ allowDecimals: money }} series={series.map((s, i) => ({ name: s.key, label: s.label, color: COLORS[i % COLORS.length] }))} />
       )}
     </Stack>
   );

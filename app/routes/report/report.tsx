@@ -5,7 +5,7 @@ import { IconDownload, IconPrinter, IconSearch } from "~/components/icons";
 import { data, Form, Link, redirect } from "react-router";
 import { permissionCode } from "../../../resources/define";
 import { dictLabel, type DictOption } from "../../../resources/dicts";
-import { findReport, reportForPath, reportParams, reportPath, type ReportColumn, type ReportDef } from "../../../resources/report/index";
+import { findReport, monthDays, reportForPath, reportParams, reportPath, type ReportColumn, type ReportDef } from "../../../resources/report/index";
 import type { Route } from "./+types/report";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
@@ -78,7 +78,9 @@ function drillHref(def: ReportDef, column: ReportColumn, row: Record<string, Cel
   const target = link && findReport(link.report);
   if (!link || !target) return null;
   const params = new URLSearchParams();
-  for (const name of reportParams(target)) if (filters[name]) params.set(name, filters[name]);
+  // A month report drills into a day report over the same days.
+  const period = filters.fromMonth && filters.toMonth ? { ...filters, ...monthDays(filters.fromMonth, filters.toMonth) } : filters;
+  for (const name of reportParams(target)) if (period[name]) params.set(name, period[name]);
   for (const [param, key] of Object.entries(link.params)) {
     const value = row[key];
     if (value === null || value === undefined || value === "") return null;
@@ -156,8 +158,14 @@ function Filters({ def, query, answer, options, fieldErrors, dicts }: { def: Rep
                 <TextInput key="from" type="date" name="from" label="开始日期" defaultValue={value("from")} error={error("from")} w={170} />,
                 <TextInput key="to" type="date" name="to" label="结束日期" defaultValue={value("to")} error={error("to")} w={170} />,
               ];
+            case "monthRange":
+              return [
+                <TextInput key="fromMonth" type="month" name="fromMonth" label="开始月份" placeholder="2026-05" defaultValue={value("fromMonth")} error={error("fromMonth")} w={170} />,
+                <TextInput key="toMonth" type="month" name="toMonth" label="结束月份" placeholder="2026-05" defaultValue={value("toMonth")} error={error("toMonth")} w={170} />,
+              ];
             case "enum":
             case "org":
+            case "staffType":
               return (
                 <NativeSelect
                   key={f.name}

@@ -1,9 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Group, Paper, Progress, Text, Title } from "@mantine/core";
 import { IconDownload, IconFileImport, IconPlus } from "~/components/icons";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
-import { apiPath, listFields, permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
+import { apiPath, listFields, listView, permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
 import { importMessages, type ImportReport } from "../../../resources/imports";
 import type { Route } from "./+types/list";
@@ -21,9 +21,10 @@ import { t } from "~/lib/messages";
 import { useCurrentUser, usePermissions } from "~/lib/permissions";
 import { loadForm, saveForm } from "~/lib/resource-form.server";
 import { listQuery, requireResource } from "~/lib/resource.server";
-import { hrefWith } from "~/lib/list-url";
+import { hrefWith, relativeTo } from "~/lib/list-url";
 import { flashCookie } from "~/lib/session.server";
 import { PlainButton } from "~/components/PlainButton";
+import classes from "./list.module.css";
 
 interface Page {
   records: Row[];
@@ -60,8 +61,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const editor = def.indexOnly && editing && def.actions.includes(editId !== null ? "update" : "create") ? await loadForm(request, context, def, editId ?? undefined) : null;
   return data(
     {
-      // The declaration travels with the data, so the page does not load every resource's (see `pageTitle`).
-      def,
+      // The declaration travels with the data, so the page does not load every resource's (see `pageTitle`); only
+      // what a list draws of it.
+      def: listView(def),
       page: result.status === 200 ? { ...result.data, records: result.data.records.map(tableRow(def)) } : { records: [], total: 0, pageNum: 1, pageSize: 20 },
       error: result.status === 200 ? null : result.message || "Error",
       params: Object.fromEntries(url.searchParams),
@@ -74,18 +76,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { status: result.status === 400 ? 400 : 200 },
   );
-}
-
-/**
- * A row link relative to the list's own address (`edit/7`, `?delete=7`): twenty rows of six links would otherwise
- * spell the list's path a hundred and twenty times (issue 17). The browser resolves it to the same address.
- */
-function relativeTo(here: string, to: string): string {
-  if (to.startsWith(`${here}?`)) return to.slice(here.length);
-  const dir = here.slice(0, here.lastIndexOf("/") + 1);
-  const rest = to.slice(dir.length);
-  // A first segment with a colon would read as a scheme; a slash would leave the folder.
-  return to.startsWith(dir) && rest && !/^[^/]*:/.test(rest) && !rest.startsWith("/") ? rest : to;
 }
 
 /**
@@ -190,10 +180,10 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   const exportHref = (format: string) => `${apiPath(def, "export")}?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Title order={3}>{def.menuTitle ?? def.title}</Title>
-        <Group gap="xs">
+    <div className={classes.page}>
+      <div className={classes.head}>
+        <h3 className={classes.title}>{def.menuTitle ?? def.title}</h3>
+        <div className={classes.actions}>
           {def.actions.includes("export") && can(permissionCode(def, "export")) && (
             <>
               <PlainButton href={exportHref("xlsx")} onClick={(e: React.MouseEvent<HTMLAnchorElement>) => exporter.start(e, `${def.title}.xlsx`)} variant="default" leftSection={<IconDownload size={16} />}>
@@ -221,8 +211,8 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
               新增
             </PlainButton>
           )}
-        </Group>
-      </Group>
+        </div>
+      </div>
       {exporter.progress && (
         <Paper withBorder p="sm" radius="md" data-testid="export-progress">
           <Text size="sm" mb={6}>
@@ -279,7 +269,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         </Paper>
       )}
       <FilterBar def={def} params={params} dicts={dicts} relations={relations} resetTo={location.pathname} />
-      <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onAppLinkClick}>
+      <Paper withBorder radius="md" style={{ overflow: "hidden" }} onClick={onAppLinkClick} data-app-links>
         <ResourceTable
           def={def}
           prefsKey={resourceKey(def)}
@@ -291,8 +281,8 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
           rowActions={canUpdate || canDelete || rowLinks.length > 0 ? rowActions : null}
           batch={batch}
         />
-        <ListPagination total={page.total} capped={page.totalCapped} pageNum={page.pageNum} pageSize={page.pageSize} hrefFor={hrefFor} />
+        <ListPagination total={page.total} capped={page.totalCapped} pageNum={page.pageNum} pageSize={page.pageSize} hrefFor={(changes) => relativeTo(location.pathname, hrefFor(changes))} />
       </Paper>
-    </Stack>
+    </div>
   );
 }

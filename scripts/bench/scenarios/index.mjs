@@ -10,5 +10,6 @@ import pages from "./pages.mjs";
 import servers from "./servers.mjs";
 import settle from "./settle.mjs";
 import cashier from "./cashier.mjs";
+import reports from "./reports.mjs";
 
-export const scenarios = [api, pages, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier];
+export const scenarios = [api, pages, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports];

@@ -8,6 +8,7 @@ import type { Db } from "../../db";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError } from "../../http/envelope";
 import { escapeCell, loadDicts } from "../resource/export";
+import { MONTH_PATTERN, monthOf, monthRange } from "../zhct/months";
 import { parsePeriod } from "../zhct/reports";
 import { minuteOf, reportQueries } from "./queries";
 
@@ -22,7 +23,29 @@ export const reportEngineMessages = {
   dinerRequired: "请输入人员编号",
   orgMissing: (label: string) => `所选${label}不存在`,
   notInDict: (label: string) => `${label}不是可选的值`,
+  month: "月份格式应为 2026-05",
+  monthOrder: "开始月份不能晚于结束月份",
+  monthsTooMany: "月份范围最多 12 个月",
+  staffTypeMissing: "所选人员类别不存在",
 };
+
+/** A month range: `fromMonth`–`toMonth` (YYYY-MM, China months, inclusive; default this month), at most 12 months. */
+export function parseMonths(input: { fromMonth?: string; toMonth?: string }, now: number) {
+  const month = (value: string | undefined, field: string, fallback: string) => {
+    const m = value?.trim() || fallback;
+    if (!MONTH_PATTERN.test(m)) throw fieldError(field, reportEngineMessages.month);
+    return m;
+  };
+  const toMonth = month(input.toMonth, "toMonth", monthOf(now));
+  const fromMonth = month(input.fromMonth, "fromMonth", toMonth);
+  if (fromMonth > toMonth) throw fieldError("fromMonth", reportEngineMessages.monthOrder);
+  const count = (Number(toMonth.slice(0, 4)) - Number(fromMonth.slice(0, 4))) * 12 + Number(toMonth.slice(5)) - Number(fromMonth.slice(5)) + 1;
+  if (count > 12) throw fieldError("fromMonth", reportEngineMessages.monthsTooMany);
+  const start = monthRange(fromMonth).start;
+  const end = monthRange(toMonth).end;
+  const last = new Date(end - 1 + 8 * 3600_000).toISOString().slice(0, 10);
+  return { fromMonth, toMonth, from: `${fromMonth}-01`, to: last, start, end };
+}
 
 export type Row = Record<string, string | number | null>;
 
@@ -34,12 +57,18 @@ export interface Filters {
   start: number;
   end: number;
   restaurantId?: number;
+  stallId?: number;
   deptId?: number;
   mealType?: string;
   payFlag?: string;
   accountType?: string;
   userCode?: string;
   userInfoId?: number;
+  /** A month range (reports with `monthRange`): `from`–`to` are then its first and last day. */
+  fromMonth?: string;
+  toMonth?: string;
+  staffType?: string;
+  ticketType?: string;
 }
 
 export interface ReportAnswer {
@@ -74,7 +103,7 @@ const filterField = (f: ReportFilter): FieldDef =>
     ? { name: f.name, label: f.label, type: "enum", dict: f.dict }
     : f.kind === "org"
       ? { name: f.name, label: f.label, type: "relation", relation: "auth/org" }
-      : { name: f.name, label: f.label, type: "text", max: f.kind === "diner" ? 32 : 10 };
+      : { name: f.name, label: f.label, type: "text", max: f.kind === "diner" ? 32 : f.kind === "staffType" ? 20 : 10 };
 
 /** The parameters a report accepts: its filters (a day range is `from` and `to`); any other is refused. */
 export function reportQuerySchema(def: ReportDef) {
@@ -83,6 +112,9 @@ export function reportQuerySchema(def: ReportDef) {
     if (f.kind === "dayRange") {
       shape.from = fieldSchema({ name: "from", label: "开始日期", type: "text", max: 10 }, false);
       shape.to = fieldSchema({ name: "to", label: "结束日期", type: "text", max: 10 }, false);
+    } else if (f.kind === "monthRange") {
+      shape.fromMonth = fieldSchema({ name: "fromMonth", label: "开始月份", type: "text", max: 7 }, false);
+      shape.toMonth = fieldSchema({ name: "toMonth", label: "结束月份", type: "text", max: 7 }, false);
     } else shape[f.name] = fieldSchema(filterField(f), false);
   }
   return z.strictObject(shape);
@@ -94,12 +126,20 @@ const text = (value: unknown) => (value === null || value === undefined ? undefi
 async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery, dicts: Map<string, Map<string, string>>): Promise<{ filters: Filters; applied: Record<string, string> }> {
   const db = ctx.services.db;
   const tenantId = ctx.session.tenantId;
-  const period = parsePeriod({ from: text(query.from), to: text(query.to) }, ctx.now);
-  const filters: Filters = { ...period };
-  const applied: Record<string, string> = { from: period.from, to: period.to };
+  // A report reads either days or months; a month range is also its days, so the queries read one period.
+  const monthly = def.filters.some((f) => f.kind === "monthRange");
+  let filters: Filters;
+  let applied: Record<string, string>;
+  if (monthly) {
+    filters = parseMonths({ fromMonth: text(query.fromMonth), toMonth: text(query.toMonth) }, ctx.now);
+    applied = { fromMonth: filters.fromMonth as string, toMonth: filters.toMonth as string };
+  } else {
+    filters = parsePeriod({ from: text(query.from), to: text(query.to) }, ctx.now);
+    applied = { from: filters.from, to: filters.to };
+  }
   for (const f of def.filters) {
     const value = text(query[f.name])?.trim();
-    if (f.kind === "dayRange") continue;
+    if (f.kind === "dayRange" || f.kind === "monthRange") continue;
     if (!value) {
       if (f.kind === "diner" && f.required) throw fieldError(f.name, reportEngineMessages.dinerRequired);
       continue;
@@ -111,6 +151,10 @@ async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery
       const org = await db.selectFrom("org").select("id").where("tenant_id", "=", tenantId).where("id", "=", Number(value)).where("org_type", "=", f.orgType).executeTakeFirst();
       if (!org) throw fieldError(f.name, reportEngineMessages.orgMissing(f.label));
       (filters as unknown as Record<string, number>)[f.name] = org.id;
+    } else if (f.kind === "staffType") {
+      const known = await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenantId).where("staff_type", "=", value).limit(1).executeTakeFirst();
+      if (!known) throw fieldError(f.name, reportEngineMessages.staffTypeMissing);
+      filters.staffType = value;
     } else {
       const diner = await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenantId).where("user_code", "=", value).executeTakeFirst();
       if (!diner) throw fieldError(f.name, reportEngineMessages.dinerMissing);
@@ -127,6 +171,10 @@ const ORG_OPTIONS = 500;
 async function filterOptions(db: Db, tenantId: number, def: ReportDef) {
   const options: ReportAnswer["options"] = {};
   for (const f of def.filters) {
+    if (f.kind === "staffType") {
+      const types = await db.selectFrom("user_info").select("staff_type").distinct().where("tenant_id", "=", tenantId).where("staff_type", "is not", null).where("staff_type", "!=", "").orderBy("staff_type").limit(ORG_OPTIONS).execute();
+      options[f.name] = types.map((t) => ({ value: String(t.staff_type), label: String(t.staff_type) }));
+    }
     if (f.kind !== "org") continue;
     const rows = await db
       .selectFrom("org")
@@ -151,13 +199,17 @@ export function totalsOf(def: ReportDef, rows: Row[]): Row {
 
 export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQuery): Promise<ReportAnswer> {
   const tenantId = ctx.session.tenantId;
-  const [dicts, options] = await Promise.all([loadDicts(ctx), filterOptions(ctx.services.db, tenantId, def)]);
-  const { filters, applied } = await checkFilters(ctx, def, query, dicts).catch((error: unknown) => {
+  // The select filters' choices are read while the filters are checked and the report runs (on PostgreSQL these
+  // are round trips of their own; on a small report they were most of its time).
+  const optionsRead = filterOptions(ctx.services.db, tenantId, def);
+  optionsRead.catch(() => {});
+  const dicts = await loadDicts(ctx);
+  const { filters, applied } = await checkFilters(ctx, def, query, dicts).catch(async (error: unknown) => {
     // A refused filter form keeps its selects' choices, so the other filters stay as they were chosen.
-    if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...(error.data as object), options });
+    if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...(error.data as object), options: await optionsRead });
     throw error;
   });
-  const result = await reportQueries[def.entity](ctx.services.db, tenantId, filters);
+  const [result, options] = await Promise.all([reportQueries[def.entity](ctx.services.db, tenantId, filters), optionsRead]);
   return {
     name: def.entity,
     title: def.title,
@@ -183,10 +235,10 @@ function cellValue(column: ReportColumn, value: unknown, dicts: Map<string, Map<
 
 /** The filters in words, for the sheet's and the print view's header. */
 function filterSummary(def: ReportDef, applied: Record<string, string>, options: ReportAnswer["options"], dicts: Map<string, Map<string, string>>): string {
-  const parts = [`${applied.from} 至 ${applied.to}`];
+  const parts = [applied.fromMonth ? `${applied.fromMonth} 至 ${applied.toMonth}` : `${applied.from} 至 ${applied.to}`];
   for (const f of def.filters) {
     const value = applied[f.name];
-    if (f.kind === "dayRange" || !value) continue;
+    if (f.kind === "dayRange" || f.kind === "monthRange" || !value) continue;
     const label = f.kind === "enum" ? dicts.get(f.dict)?.get(value) : f.kind === "org" ? options[f.name]?.find((o) => o.value === value)?.label : value;
     parts.push(`${f.label}：${label ?? value}`);
   }
@@ -210,7 +262,7 @@ export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer
     if (c.kind === "money") column.numFmt = "#,##0.00";
   });
   const bytes = await workbook.xlsx.writeBuffer();
-  const fileName = `${def.title}-${answer.filters.from}-${answer.filters.to}.xlsx`;
+  const fileName = `${def.title}-${answer.filters.from ?? answer.filters.fromMonth}-${answer.filters.to ?? answer.filters.toMonth}.xlsx`;
   return new Response(bytes as ArrayBuffer, {
     headers: {
       "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

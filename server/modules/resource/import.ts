@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { columnOf, importFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
 import { yuanToFen } from "../../../resources/forms";
@@ -13,6 +12,7 @@ import { loadDicts } from "./export";
 import { operationRow } from "./operationLog";
 import type { Row } from "./rows";
 import { bumpShellGeneration } from "../auth/shellCache";
+import { FormulaFound, isZip, readFirstSheet as readSheet } from "./sheet";
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's limits on bound values for any declared table. */
 const INSERT_BATCH = 200;
@@ -106,14 +106,8 @@ export async function readImportFile(request: Request): Promise<Uint8Array> {
   if (bytes.length === 0) throw new ApiError(Status.BAD_REQUEST, importMessages.missing);
   if (bytes.length > IMPORT_MAX_BYTES) throw new ApiError(Status.BAD_REQUEST, importMessages.tooLarge);
   // An xlsx is a ZIP archive: anything else (a csv, an old .xls, a renamed picture) is refused before parsing.
-  if (!(bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)) throw new ApiError(Status.BAD_REQUEST, importMessages.notXlsx);
+  if (!isZip(bytes)) throw new ApiError(Status.BAD_REQUEST, importMessages.notXlsx);
   return bytes;
-}
-
-class FormulaFound extends Error {
-  constructor(readonly row: number) {
-    super("formula");
-  }
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -145,27 +139,12 @@ interface ParsedFile {
   rows: Array<{ number: number; cells: Map<string, string> }>;
 }
 
-/**
- * exceljs 4.4's stream reader now and then ends the zip before its last entries (5 in 3,000 reads of one and the same
- * small file, measured), and then fails on a sound file. The bytes are in memory, so a failed read is tried again; a
- * file that is really unreadable fails every time.
- */
-const READ_ATTEMPTS = 3;
-
-/** Reads the first sheet as a stream; the first row names the columns. Formulas, too many rows or an unreadable file: 400. */
-async function parseFile(def: ResourceDef, bytes: Uint8Array): Promise<ParsedFile> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await readFirstSheet(def, bytes);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      if (error instanceof FormulaFound) throw new ApiError(Status.BAD_REQUEST, importMessages.formula(error.row));
-      if (attempt === READ_ATTEMPTS) throw new ApiError(Status.BAD_REQUEST, importMessages.unreadable);
-    }
-  }
+/** Reads the first sheet; the first row names the columns. Formulas, too many rows or an unreadable file: 400. */
+function parseFile(def: ResourceDef, bytes: Uint8Array): Promise<ParsedFile> {
+  return readSheet(bytes, importMessages, (sheet) => readRows(def, sheet));
 }
 
-async function readFirstSheet(def: ResourceDef, bytes: Uint8Array): Promise<ParsedFile> {
+async function readRows(def: ResourceDef, sheet: AsyncIterable<ExcelJS.Row>): Promise<ParsedFile> {
   const fields = importFields(def);
   const byHeader = new Map<string, FieldDef>();
   for (const f of fields) {
@@ -173,41 +152,26 @@ async function readFirstSheet(def: ResourceDef, bytes: Uint8Array): Promise<Pars
     byHeader.set(headerOf(f), f);
   }
   const rows: ParsedFile["rows"] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(Buffer.from(bytes)), {
-    entries: "emit",
-    sharedStrings: "cache",
-    hyperlinks: "ignore",
-    styles: "cache",
-    worksheets: "emit",
-  });
   let columns: Map<number, FieldDef> | null = null;
-  let sheetSeen = false;
-  for await (const worksheet of reader) {
-    sheetSeen = true;
-    for await (const row of worksheet) {
-      const values = row.values as ExcelJS.CellValue[];
-      if (!columns) {
-        columns = new Map();
-        values.forEach((value, index) => {
-          const field = byHeader.get(cellText(value, fields[0], row.number).trim().replace(/（必填）$/, ""));
-          if (field) columns?.set(index, field);
-        });
-        const missing = fields.filter((f) => f.required && f.defaultValue === undefined && ![...(columns?.values() ?? [])].includes(f));
-        if (!columns.size) throw new ApiError(Status.BAD_REQUEST, importMessages.noHeader);
-        if (missing.length) throw new ApiError(Status.BAD_REQUEST, importMessages.missingColumns(missing.map((f) => f.label)));
-        continue;
-      }
-      const cells = new Map<string, string>();
-      for (const [index, field] of columns) cells.set(field.name, cellText(values[index], field, row.number).trim());
-      if ([...cells.values()].every((v) => v === "")) continue;
-      if (rows.length >= IMPORT_MAX_ROWS) throw new ApiError(Status.BAD_REQUEST, importMessages.tooManyRows);
-      rows.push({ number: row.number, cells });
+  for await (const row of sheet) {
+    const values = row.values as ExcelJS.CellValue[];
+    if (!columns) {
+      columns = new Map();
+      values.forEach((value, index) => {
+        const field = byHeader.get(cellText(value, fields[0], row.number).trim().replace(/（必填）$/, ""));
+        if (field) columns?.set(index, field);
+      });
+      const missing = fields.filter((f) => f.required && f.defaultValue === undefined && ![...(columns?.values() ?? [])].includes(f));
+      if (!columns.size) throw new ApiError(Status.BAD_REQUEST, importMessages.noHeader);
+      if (missing.length) throw new ApiError(Status.BAD_REQUEST, importMessages.missingColumns(missing.map((f) => f.label)));
+      continue;
     }
-    // The first sheet only: the template's second sheet is its guide.
-    break;
+    const cells = new Map<string, string>();
+    for (const [index, field] of columns) cells.set(field.name, cellText(values[index], field, row.number).trim());
+    if ([...cells.values()].every((v) => v === "")) continue;
+    if (rows.length >= IMPORT_MAX_ROWS) throw new ApiError(Status.BAD_REQUEST, importMessages.tooManyRows);
+    rows.push({ number: row.number, cells });
   }
-  // Every workbook has a sheet: none means the reader stopped early (see READ_ATTEMPTS).
-  if (!sheetSeen) throw new Error("no worksheet read");
   if (!columns) throw new ApiError(Status.BAD_REQUEST, importMessages.noHeader);
   if (!rows.length) throw new ApiError(Status.BAD_REQUEST, importMessages.empty);
   return { rows };

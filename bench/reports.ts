@@ -1,0 +1,178 @@
+/**
+ * Reports at volume (issue 15, decisions 035 and 036): the demo generator at bench size (BENCH_REPORTS_DINERS,
+ * default 20,000 diners; BENCH_REPORTS_DAYS, default 43: about 1,000,000 orders) into a database of its own (argument:
+ * a SQLite file, default bench/data/reports.db, or a postgres:// URL, then schema bench_reports), then each report of
+ * resources/report through the API handler (in process, signed in as the demo admin) for the last 30 days (the
+ * monthly ones for the last month), BENCH_REPORTS_RUNS times (default 20): p50 and p95. The first eight reports also
+ * run as hand-written SQL for the same figures in a bare handler (the driver alone: no validation, no engine), and
+ * the ratio bare p50 / API p50 is printed. Prints one JSON line last.
+ */
+import { rmSync } from "node:fs";
+import Database from "better-sqlite3";
+import { sql } from "kysely";
+import pg from "pg";
+import { reports } from "../resources/report/index";
+import { loadConfig } from "../server/config";
+import { migrateToLatest, openDatabase } from "../server/db";
+import { seedDemo } from "../server/db/demo";
+import { seed } from "../server/db/seed";
+import { createApi } from "../server/http/api";
+import { encodeLoginField } from "../server/modules/auth/session";
+import { dayOf, dayStart } from "../server/modules/zhct/months";
+
+const DINERS = Number(process.env.BENCH_REPORTS_DINERS ?? 20_000);
+const DAYS = Number(process.env.BENCH_REPORTS_DAYS ?? 43);
+const RUNS = Number(process.env.BENCH_REPORTS_RUNS ?? 20);
+const target = process.argv[2] ?? "bench/data/reports.db";
+const postgres = target.startsWith("postgres");
+const SCHEMA = "bench_reports";
+// BENCH_REPORTS_REUSE=1 times the reports again on the SQLite file a previous run seeded (same sizes), skipping the seed.
+const REUSE = process.env.BENCH_REPORTS_REUSE === "1" && !target.startsWith("postgres");
+const log = (s: string) => console.error(`[reports] ${s}`);
+
+let file = target;
+if (postgres) {
+  const admin = new pg.Client({ connectionString: target });
+  await admin.connect();
+  await admin.query(`drop schema if exists ${SCHEMA} cascade`);
+  await admin.query(`create schema ${SCHEMA}`);
+  await admin.end();
+  file = `${target}${target.includes("?") ? "&" : "?"}options=-c%20search_path%3D${SCHEMA}`;
+} else if (!REUSE) {
+  rmSync(file, { force: true });
+  rmSync(`${file}-wal`, { force: true });
+}
+const handle = await openDatabase(file);
+await migrateToLatest(handle.db);
+async function seeded() {
+  const tenant = await handle.db.selectFrom("tenant").select("id").where("tenant_code", "=", "demo").executeTakeFirstOrThrow();
+  const count = async (table: "meal_order" | "meal_order_item" | "user_account_ledger") =>
+    Number((await handle.db.selectFrom(table).select(sql<number>`count(*)`.as("n")).where("tenant_id", "=", tenant.id).executeTakeFirstOrThrow()).n);
+  // The seed's last day is the day it ran (a reuse the same day times the same month).
+  return { tenantId: tenant.id, userName: "demo", to: dayOf(Date.now()), orders: await count("meal_order"), orderItems: await count("meal_order_item"), ledgerLines: await count("user_account_ledger"), seconds: 0 };
+}
+if (!REUSE) await seed(handle.db, { adminPassword: "Bench-Reports-Pass-2026" });
+const demo = REUSE ? await seeded() : await seedDemo(handle.db, { diners: DINERS, days: DAYS, password: "Bench-Demo-Pass-2026", log });
+log(`seeded ${demo.orders} orders, ${demo.ledgerLines} ledger lines in ${demo.seconds.toFixed(0)} s`);
+// PostgreSQL: vacuum too, so the index-only scans the reports rely on find the pages all-visible.
+if (postgres) await sql`vacuum analyze`.execute(handle.db);
+else await sql`analyze`.execute(handle.db);
+
+const api = createApi({ db: handle.db, dialect: handle.dialect, config: loadConfig({ CANTEEN_CAPTCHA: "off", LOGIN_RATE_PER_MINUTE: "1000" }) });
+const call = async (method: string, path: string, token?: string, body?: unknown) => {
+  const headers = new Headers({ "Content-Type": "application/json" });
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  const response = await api.handle(new Request(`http://bench${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), "127.0.0.1");
+  return (await response.json()) as { status: number; data: never; message: string };
+};
+const login = await call("POST", "/login", undefined, { username: encodeLoginField(demo.userName), password: encodeLoginField(REUSE ? "Bench-Demo-Pass-2026!" : "Bench-Demo-Pass-2026") });
+const token = (login.data as { token: string }).token;
+if (!REUSE) await call("POST", "/api/v1/auth/user/modifyPasswd", token, { oldPassword: "Bench-Demo-Pass-2026", newPassword: "Bench-Demo-Pass-2026!" });
+
+const to = demo.to;
+const from = dayOf(dayStart(to) - 29 * 86_400_000);
+const start = dayStart(from);
+const end = dayStart(to) + 86_400_000;
+const month = to.slice(0, 7);
+
+/** The bare handler: the driver alone, `?` placeholders (numbered for PostgreSQL). */
+interface Bare {
+  all(text: string, ...params: unknown[]): Promise<unknown[]>;
+  get(text: string, ...params: unknown[]): Promise<unknown>;
+  close(): Promise<void>;
+}
+function bareHandler(): Bare {
+  if (!postgres) {
+    const lite = new Database(file, { readonly: true });
+    return { all: async (text, ...params) => lite.prepare(text).all(...params), get: async (text, ...params) => lite.prepare(text).get(...params), close: async () => void lite.close() };
+  }
+  const pool = new pg.Pool({ connectionString: file, max: 2 });
+  const numbered = (text: string) => {
+    let n = 0;
+    return text.replace(/\?/g, () => `$${++n}`);
+  };
+  const all = async (text: string, ...params: unknown[]) => (await pool.query({ text: numbered(text), values: params })).rows;
+  return { all, get: async (text, ...params) => (await all(text, ...params))[0], close: () => pool.end() };
+}
+const bare = bareHandler();
+const busiest = (await bare.get("select u.user_code, u.id from meal_order o join user_info u on u.tenant_id = o.tenant_id and u.id = o.user_info_id where o.tenant_id = ? group by u.id, u.user_code order by count(*) desc limit 1", demo.tenantId)) as { user_code: string; id: number };
+const T = demo.tenantId;
+/**
+ * The same figures as the report's query, written by hand the way one would write it for speed (the reference for
+ * the engine's overhead): aggregates on the orders before the diners are named, the page of the detail chosen on ids.
+ */
+const PAGE = `select id from meal_order where tenant_id = ? and order_date between ? and ? order by paid_at, id limit 5001`;
+// `+user_info_id` keeps SQLite on the day index (decision 036); without it the bare SQL read the whole history by diner.
+const PER_DINER = `select +user_info_id as user_info_id, sum(case when order_status in (2, 4) then 0 else 1 end) as orders, sum(paid_amount - refunded_amount) as net
+  from meal_order where tenant_id = ? and order_date between ? and ? group by +user_info_id`;
+const hand: Record<string, () => Promise<unknown>> = {
+  dailyOrderSummary: () => bare.all(`select order_date, count(*), sum(case when order_status in (2, 4) then 1 else 0 end), sum(paid_amount), sum(refunded_amount), sum(paid_amount - refunded_amount),
+      sum(case when meal_type = 'breakfast' then paid_amount - refunded_amount else 0 end), sum(case when meal_type = 'lunch' then paid_amount - refunded_amount else 0 end),
+      sum(case when meal_type = 'dinner' then paid_amount - refunded_amount else 0 end), sum(case when meal_type = 'midnight' then paid_amount - refunded_amount else 0 end),
+      sum(case when meal_type in ('breakfast', 'lunch', 'dinner', 'midnight') then 0 else paid_amount - refunded_amount end)
+      from meal_order where tenant_id = ? and order_date between ? and ? group by order_date order by order_date`, T, from, to),
+  dailyOrderDetail: () => Promise.all([
+    bare.all(`select o.order_no, o.paid_at, u.user_code, u.user_name, r.org_name, o.meal_type, o.pay_flag, o.order_status, o.paid_amount, o.refunded_amount from meal_order o
+      join user_info u on u.tenant_id = o.tenant_id and u.id = o.user_info_id left join org r on r.tenant_id = o.tenant_id and r.id = o.restaurant_id
+      where o.tenant_id = ? and o.id in (${PAGE}) order by o.paid_at, o.id`, T, T, from, to),
+    bare.get(`select count(*), sum(paid_amount), sum(refunded_amount), sum(paid_amount - refunded_amount) from meal_order where tenant_id = ? and order_date between ? and ?`, T, from, to),
+  ]),
+  foodCount: () => bare.all(`select o.order_date, o.restaurant_id, o.meal_type, i.food_id, i.food_name, sum(i.quantity), sum(i.subtotal) from meal_order o
+      join meal_order_item i on i.tenant_id = o.tenant_id and i.meal_order_id = o.id where o.tenant_id = ? and o.order_date between ? and ? and o.order_status not in (2, 4)
+      group by o.order_date, o.restaurant_id, o.meal_type, i.food_id, i.food_name`, T, from, to),
+  userConsumption: () => Promise.all([
+    bare.all(`select a.user_info_id, u.user_code, u.user_name, u.dept_id, a.orders, a.net from (${PER_DINER}) a join user_info u on u.tenant_id = ? and u.id = a.user_info_id`, T, from, to, T),
+    bare.all(`select +o.user_info_id as user_info_id, l.account_type, sum(l.amount) from meal_order o join user_account_ledger l on l.tenant_id = o.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = o.id
+      where o.tenant_id = ? and o.order_date between ? and ? and l.busi_type in (2, 6) group by +o.user_info_id, l.account_type`, T, from, to),
+  ]),
+  deptDining: () => bare.all(`select u.dept_id, sum(case when a.orders > 0 then 1 else 0 end), sum(a.orders), sum(a.net) from (${PER_DINER}) a
+      join user_info u on u.tenant_id = ? and u.id = a.user_info_id group by u.dept_id`, T, from, to, T),
+  personalLedger: () => Promise.all([
+    bare.get(`select sum(amount) from user_account_ledger where tenant_id = ? and user_info_id = ? and occurred_at < ?`, T, busiest.id, start),
+    bare.all(`select occurred_at, account_type, busi_type, pay_flag, operator_name, remark, amount from user_account_ledger where tenant_id = ? and user_info_id = ? and occurred_at >= ? and occurred_at < ? order by occurred_at, id`, T, busiest.id, start, end),
+  ]),
+  chargeDailyReport: () => bare.all(`select (occurred_at + 28800000) / 86400000, pay_flag, coalesce(operator_name, ''), sum(case when busi_type = 0 then 1 else 0 end), sum(case when busi_type = 0 then amount else 0 end),
+      sum(case when busi_type = 1 then 1 else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type = 3 then amount else 0 end)
+      from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? and busi_type in (0, 1, 3) group by 1, 2, 3`, T, start, end),
+  accountTypeDaily: () => bare.all(`select (occurred_at + 28800000) / 86400000, account_type, sum(case when busi_type = 0 then amount else 0 end), sum(case when busi_type = 4 then amount else 0 end),
+      sum(case when busi_type in (2, 6) then amount else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type in (3, 5) then amount else 0 end), sum(amount)
+      from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? group by 1, 2 order by 1, 2`, T, start, end),
+};
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] * 10) / 10;
+};
+async function time(run: () => unknown) {
+  await run();
+  const ms: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await run();
+    ms.push(performance.now() - t);
+  }
+  return { p50: pct(ms, 50), p95: pct(ms, 95) };
+}
+
+const results: Record<string, { p50: number; p95: number; rows: number; bare?: { p50: number; p95: number }; ratio?: number }> = {};
+for (const report of reports) {
+  const monthly = report.filters.some((f) => f.kind === "monthRange");
+  const query = new URLSearchParams(monthly ? { fromMonth: month, toMonth: month } : { from, to });
+  for (const f of report.filters) if (f.kind === "diner" && f.required) query.set(f.name, busiest.user_code);
+  let rows = 0;
+  const api = await time(async () => {
+    const answer = await call("GET", `/api/v1/report/${report.entity}?${query}`, token);
+    if (answer.status !== 200) throw new Error(`${report.entity}: ${answer.message}`);
+    rows = (answer.data as { rows: unknown[] }).rows.length;
+  });
+  results[report.entity] = { ...api, rows };
+  if (hand[report.entity]) {
+    const b = await time(hand[report.entity]);
+    results[report.entity].bare = b;
+    results[report.entity].ratio = Math.round((b.p50 / api.p50) * 100) / 100;
+  }
+  log(`${report.entity}: ${JSON.stringify(results[report.entity])}`);
+}
+await bare.close();
+await handle.close();
+console.log(JSON.stringify({ dialect: handle.dialect, diners: DINERS, days: DAYS, orders: demo.orders, orderItems: demo.orderItems, ledgerLines: demo.ledgerLines, seedSeconds: demo.seconds, from, to, runs: RUNS, results }));

@@ -1,0 +1,86 @@
+import type { DictCode } from "../dicts";
+import type { ReportScreen } from "../modules";
+
+/** The shape of a report declaration and the filters several reports share (decision 030). */
+
+/**
+ * - `dayRange`: the URL parameters `from` and `to` (YYYY-MM-DD, China days, inclusive; default the last 30 days).
+ * - `enum`: a dictionary value.
+ * - `org`: an organisation of the tenant of one type (a select of them).
+ * - `diner`: a diner by 人员编号 (typed; a bookmark names the diner the same way on any machine).
+ * - `monthRange`: the URL parameters `fromMonth` and `toMonth` (YYYY-MM, China months, inclusive; default this month).
+ * - `staffType`: a diner's 人员类别 (free text on the diner, no dictionary): a select of the values the tenant's diners have.
+ */
+export type ReportFilter =
+  | { name: "from"; kind: "dayRange"; label: string }
+  | { name: "fromMonth"; kind: "monthRange"; label: string }
+  | { name: string; kind: "staffType"; label: string }
+  | { name: string; kind: "enum"; label: string; dict: DictCode }
+  | { name: string; kind: "org"; label: string; orgType: "restaurant" | "department" | "stall" }
+  | { name: string; kind: "diner"; label: string; required?: boolean };
+
+export type ColumnKind = "text" | "count" | "money" | "enum";
+
+export interface ReportColumn {
+  key: string;
+  label: string;
+  kind: ColumnKind;
+  dict?: DictCode;
+  /** Summed into the totals row (counts and money). */
+  total?: boolean;
+  /** A drill-down: the report it opens, with this row's values as its filters (the current period kept). */
+  link?: { report: string; params: Record<string, string> };
+}
+
+export interface ReportChart {
+  kind: "bar" | "pie" | "line";
+  /** The column whose values label the points (summed over rows with the same value). */
+  x: string;
+  /** Money or count columns drawn; a pie draws the first. */
+  series: string[];
+  title: string;
+}
+
+export interface ReportDef extends ReportScreen {
+  module: "report";
+  screenBase: "/report";
+  /** What the figures are, printed under the title. */
+  description: string;
+  filters: ReportFilter[];
+  columns: ReportColumn[];
+  chart?: ReportChart;
+  buttons: { export: string };
+}
+
+export function defineReport(def: Omit<ReportDef, "module" | "screenBase" | "buttons">): ReportDef {
+  return { ...def, module: "report", screenBase: "/report", buttons: { export: "导出" } };
+}
+
+export const period = { name: "from", kind: "dayRange", label: "日期" } as const;
+export const restaurant = { name: "restaurantId", kind: "org", label: "餐厅", orgType: "restaurant" } as const;
+export const stall = { name: "stallId", kind: "org", label: "档口", orgType: "stall" } as const;
+export const department = { name: "deptId", kind: "org", label: "部门", orgType: "department" } as const;
+export const mealType = { name: "mealType", kind: "enum", label: "餐别", dict: "foodMenuType" } as const;
+export const payFlag = { name: "payFlag", kind: "enum", label: "支付方式", dict: "userAccountFlag" } as const;
+export const accountType = { name: "accountType", kind: "enum", label: "账户类型", dict: "accountType" } as const;
+export const diner = { name: "userCode", kind: "diner", label: "人员编号" } as const;
+export const months = { name: "fromMonth", kind: "monthRange", label: "月份" } as const;
+export const staffType = { name: "staffType", kind: "staffType", label: "人员类别" } as const;
+export const ticketType = { name: "ticketType", kind: "enum", label: "餐券类型", dict: "ticketType" } as const;
+
+/** The China days of a month range (a drill-down from a month report into a day report keeps the same period). */
+export function monthDays(fromMonth: string, toMonth: string): { from: string; to: string } {
+  const [y, m] = toMonth.split("-").map(Number);
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { from: `${fromMonth}-01`, to: `${toMonth}-${String(last).padStart(2, "0")}` };
+}
+
+/** The meal types a day's summary splits into (dictionary foodMenuType less 全部), and orders sold by amount. */
+export const MEAL_TYPES = [
+  ["breakfast", "早餐"],
+  ["lunch", "午餐"],
+  ["dinner", "晚餐"],
+  ["midnight", "夜宵"],
+  ["none", "其他"],
+] as const;
+

@@ -1,0 +1,171 @@
+import { sql, type RawBuilder } from "kysely";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { reports } from "../../resources/report/index";
+import { DemoExistsError, seedDemo, type DemoResult } from "../../server/db/demo";
+import { dayOf, dayStart } from "../../server/modules/zhct/months";
+import { createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { dialects } from "../helpers/db";
+
+
+type Row = Record<string, unknown>;
+
+/**
+ * The demo canteen (issue 15, decision 035) at a small size, on each database: its money adds up (every balance is
+ * the sum of its ledger lines, the last line carries it; an order is its items and what its lines took), every
+ * report answers with rows for the last 30 days through the API, the dashboard has figures, and a second run is
+ * refused.
+ */
+for (const dialect of dialects) {
+  describe(`${dialect}: demo canteen`, () => {
+    let app: TestApp;
+    let demo: DemoResult;
+    let token: string;
+    const now = Date.now();
+    const today = dayOf(now);
+    const from = dayOf(dayStart(today) - 29 * 86_400_000);
+
+    beforeAll(async () => {
+      app = await createTestApp(dialect);
+      demo = await seedDemo(app.database.db, { diners: 80, days: 40, now, password: "Demo-Test-Pass-2026" });
+      const first = await loginAs(app, demo.userName, "Demo-Test-Pass-2026");
+      const changed = await app.call("POST", "/api/v1/auth/user/modifyPasswd", { token: first, body: { oldPassword: "Demo-Test-Pass-2026", newPassword: "Demo-Changed-2026!" } });
+      expect(changed.body.status, JSON.stringify(changed.body)).toBe(200);
+      token = first;
+    }, 120_000);
+    afterAll(() => app?.close());
+
+    const rows = async <T extends Row = Row>(query: RawBuilder<unknown>) => (await query.execute(app.database.db)).rows as T[];
+
+    test("the generator made a canteen of the size asked, dated up to now", async () => {
+      expect(demo.diners).toBe(80);
+      expect(demo.to).toBe(today);
+      expect(demo.orders).toBeGreaterThan(80 * 40 * 0.5);
+      const [counts] = await rows<{ diners: number; cards: number; accounts: number; later: number }>(sql`
+        select (select count(*) from user_info where tenant_id = ${demo.tenantId}) as diners,
+               (select count(*) from user_ic_card where tenant_id = ${demo.tenantId} and card_status = 1) as cards,
+               (select count(*) from user_account where tenant_id = ${demo.tenantId}) as accounts,
+               (select count(*) from user_account_ledger where tenant_id = ${demo.tenantId} and occurred_at > ${now}) as later`);
+      expect(counts).toEqual({ diners: 80, cards: 80, accounts: 160, later: 0 });
+      const [orderCount] = await rows<{ n: number }>(sql`select count(*) as n from meal_order where tenant_id = ${demo.tenantId}`);
+      expect(Number(orderCount.n)).toBe(demo.orders);
+      if (dialect === "sqlite") expect(await rows(sql`pragma foreign_key_check`)).toEqual([]);
+    });
+
+    test("every balance is the sum of its ledger lines, and the account's last line carries it", async () => {
+      const wrong = await rows(sql`
+        select a.id, a.balance, coalesce(sum(l.amount), 0) as lines
+        from user_account a left join user_account_ledger l on l.tenant_id = a.tenant_id and l.account_id = a.id
+        where a.tenant_id = ${demo.tenantId}
+        group by a.id, a.balance
+        having a.balance <> coalesce(sum(l.amount), 0)`);
+      expect(wrong).toEqual([]);
+      const last = await rows(sql`
+        select a.id from user_account a
+        join user_account_ledger l on l.tenant_id = a.tenant_id and l.id = (select max(id) from user_account_ledger m where m.tenant_id = a.tenant_id and m.account_id = a.id)
+        where a.tenant_id = ${demo.tenantId} and l.balance_after <> a.balance`);
+      expect(last).toEqual([]);
+      const [negative] = await rows<{ n: number }>(sql`select count(*) as n from user_account where tenant_id = ${demo.tenantId} and balance < 0`);
+      expect(Number(negative.n)).toBe(0);
+    });
+
+    test("an order is its items; what it keeps is what its ledger lines took (ticket orders: its ticket's use)", async () => {
+      const items = await rows(sql`
+        select o.id from meal_order o join meal_order_item i on i.tenant_id = o.tenant_id and i.meal_order_id = o.id
+        where o.tenant_id = ${demo.tenantId} group by o.id, o.amount having o.amount <> sum(i.subtotal)`);
+      expect(items).toEqual([]);
+      const money = await rows(sql`
+        select o.id from meal_order o left join user_account_ledger l on l.tenant_id = o.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = o.id
+        where o.tenant_id = ${demo.tenantId} and o.pay_flag not in (3, 4, 5, 7)
+        group by o.id, o.paid_amount, o.refunded_amount having o.paid_amount - o.refunded_amount <> -coalesce(sum(l.amount), 0)`);
+      expect(money).toEqual([]);
+      const tickets = await rows(sql`
+        select o.id from meal_order o left join meal_ticket_use u on u.tenant_id = o.tenant_id and u.order_id = o.id
+        where o.tenant_id = ${demo.tenantId} and o.pay_flag = 3 and (u.amount is null or u.amount <> o.amount)`);
+      expect(tickets).toEqual([]);
+      const statuses = await rows<{ order_status: number; n: number }>(sql`select order_status, count(*) as n from meal_order where tenant_id = ${demo.tenantId} group by order_status order by order_status`);
+      expect(statuses.map((s) => Number(s.order_status))).toContain(2);
+    });
+
+    test("points: every account is the sum of its lines and never negative; each order earned once; takeaways are delivered", async () => {
+      const wrong = await rows(sql`
+        select a.id from user_integral_account a left join user_account_integral_detail p on p.tenant_id = a.tenant_id and p.user_info_id = a.user_info_id
+        where a.tenant_id = ${demo.tenantId} group by a.id, a.balance having a.balance <> coalesce(sum(p.points), 0) or a.balance < 0`);
+      expect(wrong).toEqual([]);
+      const orphans = await rows(sql`
+        select p.user_info_id from user_account_integral_detail p
+        where p.tenant_id = ${demo.tenantId} and not exists (select 1 from user_integral_account a where a.tenant_id = p.tenant_id and a.user_info_id = p.user_info_id)`);
+      expect(orphans).toEqual([]);
+      // An order paid from the accounts earns ⌊yuan⌋ points once (1 a yuan); vouchers earn nothing.
+      const earning = await rows(sql`
+        select o.id from meal_order o left join user_account_integral_detail p on p.tenant_id = o.tenant_id and p.order_id = o.id and p.change_type = 1
+        where o.tenant_id = ${demo.tenantId} and o.pay_flag <> 3
+        group by o.id, o.paid_amount having count(p.id) <> 1 or coalesce(sum(p.points), 0) <> o.paid_amount / 100`);
+      expect(earning).toEqual([]);
+      // A fully refunded order keeps none of its points (what the balance held was taken back).
+      const kept = await rows(sql`
+        select o.id from meal_order o join user_account_integral_detail p on p.tenant_id = o.tenant_id and p.order_id = o.id
+        where o.tenant_id = ${demo.tenantId} and o.order_status = 2 group by o.id having sum(p.points) <> 0`);
+      expect(kept).toEqual([]);
+      const takeaways = await rows(sql`
+        select o.id from meal_order o left join meal_order_delivery d on d.tenant_id = o.tenant_id and d.order_id = o.id
+        where o.tenant_id = ${demo.tenantId} and o.order_type = 3 and (d.id is null or (d.cancelled_at is null) <> (o.order_status <> 2))`);
+      expect(takeaways).toEqual([]);
+      const [defaults] = await rows<{ created: number; failed: number; orders: number }>(sql`
+        select (select count(*) from user_order_default_generate_detail where tenant_id = ${demo.tenantId} and result = 1) as created,
+               (select count(*) from user_order_default_generate_detail where tenant_id = ${demo.tenantId} and result = 3) as failed,
+               (select count(*) from meal_order where tenant_id = ${demo.tenantId} and order_source = 'default') as orders`);
+      expect(Number(defaults.created)).toBe(Number(defaults.orders));
+      expect(Number(defaults.created)).toBeGreaterThan(0);
+    });
+
+    test("a menu item's sold count is what orders not cancelled took of it", async () => {
+      const wrong = await rows(sql`
+        select m.id, m.sold_count from food_menu_item m
+        left join meal_order_item i on i.tenant_id = m.tenant_id and i.food_menu_item_id = m.id
+          and exists (select 1 from meal_order o where o.tenant_id = i.tenant_id and o.id = i.meal_order_id and o.order_status <> 2)
+        where m.tenant_id = ${demo.tenantId}
+        group by m.id, m.sold_count having m.sold_count <> coalesce(sum(i.quantity), 0)`);
+      expect(wrong).toEqual([]);
+    });
+
+    test("every report answers with rows for the demo tenant's last 30 days", async () => {
+      const [busiest] = await rows<{ user_code: string }>(sql`
+        select u.user_code from meal_order o join user_info u on u.tenant_id = o.tenant_id and u.id = o.user_info_id
+        where o.tenant_id = ${demo.tenantId} group by u.user_code order by count(*) desc, u.user_code limit 1`);
+      const empty: string[] = [];
+      for (const report of reports) {
+        const query = new URLSearchParams();
+        for (const f of report.filters) {
+          if (f.kind === "dayRange") {
+            query.set("from", from);
+            query.set("to", today);
+          }
+          if (f.kind === "monthRange") {
+            query.set("fromMonth", from.slice(0, 7));
+            query.set("toMonth", today.slice(0, 7));
+          }
+          if (f.kind === "diner" && f.required) query.set(f.name, busiest.user_code);
+        }
+        const answer = await app.call<{ rows: Row[] }>("GET", `/api/v1/report/${report.entity}?${query}`, { token });
+        expect(answer.body.status, `${report.entity}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(200);
+        if (!answer.body.data.rows.length) empty.push(report.entity);
+      }
+      // Default orders, points and takeaways are generated too: every report has rows, 未刷卡统计 and 送餐人数 included.
+      expect(empty, "reports without rows on the demo data").toEqual([]);
+    }, 60_000);
+
+    test("the dashboard shows the canteen's month", async () => {
+      const answer = await app.call<{ trend: Array<{ orders: number; net: number }>; orders: number }>("GET", "/api/v1/report/dashboard", { token });
+      expect(answer.body.status).toBe(200);
+      const trend = answer.body.data.trend;
+      expect(trend.reduce((s, d) => s + d.orders, 0)).toBeGreaterThan(0);
+      expect(trend.reduce((s, d) => s + d.net, 0)).toBeGreaterThan(0);
+    });
+
+    test("a second run on the same database is refused and changes nothing", async () => {
+      const before = await rows<{ n: number }>(sql`select count(*) as n from meal_order`);
+      await expect(seedDemo(app.database.db, { diners: 5, days: 2 })).rejects.toBeInstanceOf(DemoExistsError);
+      expect(await rows(sql`select count(*) as n from meal_order`)).toEqual(before);
+    });
+  });
+}
