@@ -30,8 +30,12 @@ async function upload(request: APIRequestContext, api: Api): Promise<string> {
 
 /** Picks a day in a date field's calendar, as a person clicks it (Mantine names each day "23 十一月 2026"). */
 async function pickDay(page: Page, label: string, day: string) {
-  await page.getByRole("button", { name: label, exact: true }).click();
-  await page.getByRole("button", { name: dayjs(day).locale("zh-cn").format("D MMMM YYYY"), exact: true }).click();
+  const field = page.getByRole("button", { name: label, exact: true });
+  await field.click();
+  // The calendar this field opened: the previous field's may still be closing, with the same day in it.
+  const calendar = page.locator(`[id="${await field.getAttribute("aria-controls")}"]`);
+  await calendar.getByRole("button", { name: dayjs(day).locale("zh-cn").format("D MMMM YYYY"), exact: true }).click();
+  await expect(calendar).toBeHidden();
 }
 
 test("a survey with questions is published, diners' answers arrive through the API, and the results show as a chart per question", async ({ page, browser, request }) => {

@@ -27,6 +27,11 @@ const configSchema = z.object({
   LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   /** China-time hour from which the next day's default orders are made, unless a tenant's zhct.defaultOrder.generateHour says otherwise. */
+  /**
+   * off: this instance runs none of the timed jobs (monthly subsidy grants, default orders, points expiry, no-shows).
+   * For an instance that must only answer requests; the jobs' leases already keep several instances from running one twice.
+   */
+  CANTEEN_JOBS: flag.default(true),
   DEFAULT_ORDER_HOUR: z.coerce.number().int().min(0).max(23).default(20),
   IFRAME_ALLOWED_HOSTS: z
     .string()

@@ -177,20 +177,21 @@ export async function prepare(config: Config): Promise<AppHandler> {
   };
   // Sends what modules put in the message outbox; several instances share it without sending a message twice.
   const dispatcher = startOutboxDispatcher(database.db);
-  // Monthly subsidy grants run by themselves on their day; a job lease lets one instance at a time run them.
-  const scheduler = startAutoChargeScheduler(database.db, database.dialect);
-  // Points past their strategy's expiry are written off by one instance at a time (a job lease of its own).
-  const pointsExpiry = startPointsExpiryScheduler(database.db, database.dialect);
-  // The next day's default orders, from each tenant's hour (decision 027); the job's lease and the orders' keys keep them single.
-  const defaultOrders = startDefaultOrderScheduler({ db: database.db, dialect: database.dialect, config });
-  // Bookings whose meal ended unpaid are marked 已预约未就餐 by one instance at a time.
-  const noShows = startNoShowScheduler(database.db, database.dialect);
+  const jobs = config.CANTEEN_JOBS
+    ? [
+        // Monthly subsidy grants run by themselves on their day; a job lease lets one instance at a time run them.
+        startAutoChargeScheduler(database.db, database.dialect),
+        // Points past their strategy's expiry are written off by one instance at a time (a job lease of its own).
+        startPointsExpiryScheduler(database.db, database.dialect),
+        // The next day's default orders, from each tenant's hour (decision 027); the job's lease and the orders' keys keep them single.
+        startDefaultOrderScheduler({ db: database.db, dialect: database.dialect, config }),
+        // Bookings whose meal ended unpaid are marked 已预约未就餐 by one instance at a time.
+        startNoShowScheduler(database.db, database.dialect),
+      ]
+    : [];
   const release = async () => {
     await dispatcher.stop();
-    await scheduler.stop().catch(() => {});
-    await pointsExpiry.stop().catch(() => {});
-    await defaultOrders.stop().catch(() => {});
-    await noShows.stop().catch(() => {});
+    for (const job of jobs) await job.stop().catch(() => {});
     await lease?.release().catch((error: unknown) => logDatabaseFault(error));
     await database.close();
   };
