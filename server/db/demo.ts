@@ -5,6 +5,7 @@ import { ORDER_DOC_TYPE, OrderStatus } from "../modules/zhct/payments";
 import { addMonths, PointsChange } from "../modules/zhct/points";
 import { GenerateResult } from "../modules/zhct/defaultOrders";
 import { TAKEAWAY } from "../modules/zhct/delivery";
+import { recountFoodSales } from "../modules/zhct/foodSales";
 import { dayOf, dayStart, monthRange } from "../modules/zhct/months";
 import { generateMonth, makeFormal } from "../modules/zhct/monthSettle";
 import { TENANT_ADMIN_ROLE } from "../modules/sys/tenant";
@@ -760,6 +761,9 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
     }
     await trx.updateTable("auto_charge_setting").set({ last_run_month: months.at(-1) ?? null, last_run_at: dayStart(`${months.at(-1)}-01`) + 2 * 3600_000 }).where("tenant_id", "=", tenantId).where("id", "=", settingId).execute();
   });
+
+  // The orders were written here, not through `pay`: the day's dish sales are counted from them (decision 038).
+  await recountFoodSales(db, tenantId, firstDay, today);
 
   // Month settlement (decision 022) through its own service: past months made formal, the current one 暂存.
   for (const month of months) {

@@ -31,6 +31,7 @@ import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
 import * as shellGeneration from "./migrations/0024_shell_generation";
 import * as reportIndexes from "./migrations/0029_report_indexes";
 import * as reportCoveringIndexes from "./migrations/0030_report_covering_indexes";
+import * as foodSalesDay from "./migrations/0031_food_sales_day";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   "0028_zhct_recognition_surveys": migration0028,
   "0029_report_indexes": reportIndexes,
   "0030_report_covering_indexes": reportCoveringIndexes,
+  "0031_food_sales_day": foodSalesDay,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -421,6 +421,7 @@ export interface Database extends Declared {
   captcha: CaptchaTable;
   idempotency_key: IdempotencyKeyTable;
   job_lease: JobLeaseTable;
+  food_sales_day: FoodSalesDayTable;
   shell_generation: ShellGenerationTable;
 }
 
@@ -428,6 +429,21 @@ export interface Database extends Declared {
 export interface ShellGenerationTable {
   id: number;
   generation: number;
+}
+
+/** A day's dishes sold per restaurant and meal type, kept by the orders (migration 0031, decision 038). */
+export interface FoodSalesDayTable {
+  tenant_id: number;
+  order_date: string;
+  /** 0: an order without a restaurant. */
+  restaurant_id: number;
+  /** '': an amount-only sale without a meal type. */
+  meal_type: string;
+  food_id: number;
+  food_name: string;
+  quantity: number;
+  /** Fen: the items' subtotals. */
+  amount: number;
 }
 
 /** Which instance runs a background job until when (migration 0019, decision 022). */

@@ -115,21 +115,13 @@ const dailyOrderDetail: ReportQuery = async (db, tenantId, f) => {
 };
 
 const foodCount: ReportQuery = async (db, tenantId, f) => {
-  const rows = await ordersOf(db, tenantId, f)
-    // `+meal_order.id`: the orders lead (by day) and their items follow, whatever SQLite guesses of bound days (decision 036).
-    .innerJoin("meal_order_item", (j) => j.onRef("meal_order_item.tenant_id", "=", "meal_order.tenant_id").on(sql<boolean>`meal_order_item.meal_order_id = +meal_order.id`))
-    .where("meal_order.order_status", "not in", CANCELLED)
-    .select([
-      "meal_order.order_date as day",
-      "meal_order.restaurant_id",
-      "meal_order.meal_type",
-      "meal_order_item.food_id",
-      "meal_order_item.food_name",
-      sumOf(sql`meal_order_item.quantity`).as("quantity"),
-      sumOf(sql`meal_order_item.subtotal`).as("amount"),
-    ])
-    .groupBy(["meal_order.order_date", "meal_order.restaurant_id", "meal_order.meal_type", "meal_order_item.food_id", "meal_order_item.food_name"])
-    .execute();
+  // The day's totals the orders keep (decision 038): a month of 2,000,000 items is a few thousand rows here.
+  let q = db.selectFrom("food_sales_day").where("tenant_id", "=", tenantId).where("order_date", ">=", f.from).where("order_date", "<=", f.to).where("quantity", ">", 0);
+  if (f.restaurantId !== undefined) q = q.where("restaurant_id", "=", f.restaurantId);
+  if (f.mealType !== undefined) q = q.where("meal_type", "=", f.mealType);
+  const sold = await q.select(["order_date as day", "restaurant_id", "meal_type", "food_name", "quantity", "amount"]).execute();
+  // An order without a restaurant or a meal type is kept under 0 and '' (the table's key has no nulls).
+  const rows = sold.map((r) => ({ ...r, restaurant_id: Number(r.restaurant_id) || null, meal_type: r.meal_type === "" ? null : r.meal_type }));
   const names = await orgNames(db, tenantId, rows.map((r) => r.restaurant_id));
   const records = rows.map((r) => ({
     day: r.day,

@@ -11,6 +11,7 @@ import { recordOperation } from "../resource/operationLog";
 import { checkPayFlag, yuan } from "./accounts";
 import { idempotent } from "./idempotency";
 import { BusiType, deduct, ledgerMessages, ledgerSettings, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
+import { countFoodSales } from "./foodSales";
 import { findByDate } from "./menus";
 import { dayOf, dayStart } from "./months";
 import { payLimitFor } from "./settings";
@@ -513,6 +514,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       .insertInto("meal_order_item")
       .values(items.map((i) => ({ tenant_id: tenantId, id: newId(), meal_order_id: orderId, food_id: i.foodId, food_name: i.foodName, price: i.price, quantity: i.quantity, subtotal: i.subtotal, food_menu_item_id: i.foodMenuItemId, ...audit })))
       .execute();
+    await countFoodSales(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null }, items, 1);
   }
   const order: PaidOrder = { id: orderId, orderNo, tenantId, userInfoId: diner.id, amount, paidAmount: amount, refundedAmount: 0, payFlag, orderStatus: OrderStatus.PAID, orderDate: date, mealTimesId: mealTime?.id ?? null, restaurantId: facts.restaurantId, source, paidBy, items };
   for (const h of hooks) await h.afterPay?.(trx, order);
@@ -567,6 +569,10 @@ export async function refundableByAccount(trx: Trx, tenantId: number, orderId: n
 async function itemsOf(trx: Trx, tenantId: number, orderId: number): Promise<PaymentItem[]> {
   const rows = await trx.selectFrom("meal_order_item").selectAll().where("tenant_id", "=", tenantId).where("meal_order_id", "=", orderId).orderBy("id").execute();
   return rows.map((r) => ({ foodId: r.food_id, foodName: r.food_name, price: Number(r.price), quantity: Number(r.quantity), subtotal: Number(r.subtotal), foodMenuItemId: r.food_menu_item_id as number, stallId: null }));
+}
+
+function soldOrderOf(row: OrderRow) {
+  return { tenantId: row.tenant_id, orderDate: row.order_date, restaurantId: row.restaurant_id, mealType: row.meal_type === null ? null : String(row.meal_type) };
 }
 
 function paidOrderOf(row: OrderRow, items: PaymentItem[], lineIds: number[]): PaidOrder {
@@ -629,15 +635,23 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     if (!reason) throw fieldError("reason", paymentMessages.lateCancel);
   }
   return idempotent(ctx, input, async (trx, key) => {
-    // The status check repeats in the UPDATE: of two cancels racing, one wins and the other gets the 409.
-    const done = await trx
-      .updateTable("meal_order")
-      .set({ order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount, cancel_reason: reason, cancelled_by_name: ctx.session.userName, cancelled_at: ctx.now, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId })
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", order.id)
-      .where("order_status", "!=", OrderStatus.CANCELLED)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
+    // The status check repeats in the UPDATE: of two cancels racing, one wins and the other gets the 409. The order's
+    // dishes leave the day's sales unless a full refund already took them out: which of the two it was is the UPDATE's
+    // own condition, not the status read before it (a complaint's refund may have come between).
+    const cancelFrom = async (statuses: number[]) =>
+      Number(
+        (
+          await trx
+            .updateTable("meal_order")
+            .set({ order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount, cancel_reason: reason, cancelled_by_name: ctx.session.userName, cancelled_at: ctx.now, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId })
+            .where("tenant_id", "=", tenantId)
+            .where("id", "=", order.id)
+            .where("order_status", "in", statuses)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      ) === 1;
+    const wasCounted = await cancelFrom([OrderStatus.PAID, OrderStatus.PART_REFUNDED]);
+    if (!wasCounted && !(await cancelFrom([OrderStatus.REFUNDED]))) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
     let refundFen = 0;
     const lineIds: number[] = [];
     // In the order the accounts paid (subsidy first, usually), so the diner's ledger reads as the payment undone.
@@ -661,6 +675,7 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
       lineIds.push(line.id);
     }
     const items = await itemsOf(trx, tenantId, order.id);
+    if (wasCounted) await countFoodSales(trx, soldOrderOf(order), items, -1);
     for (const item of items) {
       if (!item.foodMenuItemId) continue;
       await trx
@@ -749,6 +764,8 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
     left -= give;
     if (left === 0) break;
   }
+  // Refunded in full, the order no longer counts in the day's sales (its status was 已支付 or 部分退款 until now).
+  if (Number(updated.order_status) === OrderStatus.REFUNDED) await countFoodSales(trx, soldOrderOf(order), await itemsOf(trx, tenantId, order.id), -1);
   const refunded: RefundedOrder = { tenantId, id: order.id, orderNo: String(order.order_no), userInfoId: Number(order.user_info_id), refundedAmount: Number(updated.refunded_amount) };
   for (const h of hooks) await h.afterRefund?.(trx, refunded, input.amount);
   await recordOperation(trx, ctx, mealOrder, order.id, "refund", { amount: input.amount, reason: input.reason ?? null, docType: input.docType ?? null, docId: input.docId ?? null });
