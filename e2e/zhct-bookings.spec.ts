@@ -1,8 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { pick } from "./support/shell";
+import { pick, pickDay } from "./support/shell";
 
 const { bookClerk: clerk } = e2eUsers;
 const chinaDay = (days = 0) => new Date(Date.now() + 8 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
@@ -10,14 +10,6 @@ const chinaDay = (days = 0) => new Date(Date.now() + 8 * 3600_000 + days * 86_40
 test.describe.configure({ mode: "serial" });
 // The calendar's "today" is the canteen's today.
 test.use({ timezoneId: "Asia/Shanghai" });
-
-const MONTHS = ["一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"];
-/** Picks a day of the shown month in a date field's calendar, as a user clicks it (its cells are named 23 十一月 2026). */
-async function pickDay(page: Page, label: string, day: string) {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  await page.getByRole("button", { name: label }).click();
-  await page.getByRole("dialog").getByRole("button", { name: `${d} ${MONTHS[m - 1]} ${y}`, exact: true }).click();
-}
 
 type Api = Awaited<ReturnType<typeof apiAs>>;
 

@@ -1,10 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import dayjs from "dayjs";
-import "dayjs/locale/zh-cn.js";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { pick, untilHydrated } from "./support/shell";
+import { pick, pickDay, untilHydrated } from "./support/shell";
+
+// The calendar opens on the canteen's month: its "today" is China's, also near midnight UTC at a month's end.
+test.use({ timezoneId: "Asia/Shanghai" });
 
 const { survClerk: clerk } = e2eUsers;
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==";
@@ -26,16 +27,6 @@ async function upload(request: APIRequestContext, api: Api): Promise<string> {
   const body = await response.json();
   expect(body.status, body.message).toBe(200);
   return body.data.url as string;
-}
-
-/** Picks a day in a date field's calendar, as a person clicks it (Mantine names each day "23 十一月 2026"). */
-async function pickDay(page: Page, label: string, day: string) {
-  const field = page.getByRole("button", { name: label, exact: true });
-  await field.click();
-  // The calendar this field opened: the previous field's may still be closing, with the same day in it.
-  const calendar = page.locator(`[id="${await field.getAttribute("aria-controls")}"]`);
-  await calendar.getByRole("button", { name: dayjs(day).locale("zh-cn").format("D MMMM YYYY"), exact: true }).click();
-  await expect(calendar).toBeHidden();
 }
 
 test("a survey with questions is published, diners' answers arrive through the API, and the results show as a chart per question", async ({ page, browser, request }) => {
