@@ -28,7 +28,7 @@ const configSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   /** China-time hour from which the next day's default orders are made, unless a tenant's zhct.defaultOrder.generateHour says otherwise. */
   /**
-   * off: this instance runs none of the timed jobs (monthly subsidy grants, default orders, points expiry, no-shows).
+   * off: this instance runs none of the timed jobs (monthly subsidy grants, default orders, points expiry, no-shows, idempotency-key pruning).
    * For an instance that must only answer requests; the jobs' leases already keep several instances from running one twice.
    */
   CANTEEN_JOBS: flag.default(true),

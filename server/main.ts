@@ -12,6 +12,7 @@ import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { startOutboxDispatcher } from "./modules/zhct/outbox";
 import { startAutoChargeScheduler } from "./modules/zhct/autoCharge";
+import { startIdempotencyKeyPruner } from "./modules/zhct/idempotency";
 import { startDefaultOrderScheduler } from "./modules/zhct/defaultOrders";
 import { startPointsExpiryScheduler } from "./modules/zhct/points";
 import { startNoShowScheduler } from "./modules/zhct/bookings";
@@ -187,6 +188,8 @@ export async function prepare(config: Config): Promise<AppHandler> {
         startDefaultOrderScheduler({ db: database.db, dialect: database.dialect, config }),
         // Bookings whose meal ended unpaid are marked 已预约未就餐 by one instance at a time.
         startNoShowScheduler(database.db, database.dialect),
+        // Idempotency keys past their 90 days are deleted, hourly (decision 017).
+        startIdempotencyKeyPruner(database.db),
       ]
     : [];
   const release = async () => {

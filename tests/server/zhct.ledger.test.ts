@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/modules/zhct/idempotency";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import { checkAccount, deduct, inLedgerTransaction, post, BusiType, setLockedMonthCheck } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
@@ -132,6 +133,32 @@ for (const dialect of dialects) {
         const result = await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1 }, token, { "Idempotency-Key": bad });
         expect(result.body, bad).toMatchObject({ status: 400, message: "Idempotency-Key 应为 1–100 个可见 ASCII 字符" });
       }
+    });
+
+    test("keys answer their retries for 90 days; the pruning deletes only older keys, and an old key's request then runs anew", async () => {
+      const d = await diner();
+      const oldKey = { "Idempotency-Key": `old-${uid()}` };
+      const freshKey = { "Idempotency-Key": `fresh-${uid()}` };
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 100 }, token, oldKey);
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 200 }, token, freshKey);
+      const now = Date.now();
+      const day = 86_400_000;
+      // The first key as if written 91 days ago; the second is a day short of the limit.
+      const db = app.database.db;
+      await db.updateTable("idempotency_key").set({ created_at: now - (IDEMPOTENCY_KEY_DAYS + 1) * day }).where("idem_key", "=", oldKey["Idempotency-Key"]).execute();
+      await db.updateTable("idempotency_key").set({ created_at: now - (IDEMPOTENCY_KEY_DAYS - 1) * day }).where("idem_key", "=", freshKey["Idempotency-Key"]).execute();
+      const keys = async () => (await db.selectFrom("idempotency_key").select("idem_key").where("idem_key", "in", [oldKey["Idempotency-Key"], freshKey["Idempotency-Key"]]).execute()).map((k) => k.idem_key);
+      expect(await pruneIdempotencyKeys(db, now)).toBeGreaterThanOrEqual(1);
+      expect(await keys()).toEqual([freshKey["Idempotency-Key"]]);
+      expect(await pruneIdempotencyKeys(db, now)).toBe(0);
+      // Within its 90 days a key still replays; past them the same request is a new top-up.
+      const replay = await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 200 }, token, freshKey);
+      expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(await balanceOf(d.id)).toBe(300);
+      const anew = await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 100 }, token, oldKey);
+      expect(anew.headers.get("Idempotent-Replayed")).toBeNull();
+      expect(await balanceOf(d.id)).toBe(400);
+      await expectLedgerEqualsBalances();
     });
 
     test("concurrency: 10 top-ups with one Idempotency-Key write one line; 100 refunds of 1.00 against 50.00 → 50 succeed", async () => {

@@ -143,6 +143,11 @@ async function barePay(dialect, databaseUrl) {
     order: `insert into meal_order (tenant_id, id, order_no, user_info_id, order_date, meal_times_id, meal_type, restaurant_id, order_type, amount, paid_amount, refunded_amount, pay_flag, pay_result, order_source, order_status, cashier_id, cashier_name, device_code, paid_at, created_at, updated_at)
             values ($1, $2, $3, $4, $5, $6, 'lunch', $7, 1, $8, $8, 0, 0, 1, 'cashier', 1, 1, 'bare', $9, $10, $10, $10)`,
     item: "insert into meal_order_item (tenant_id, id, meal_order_id, food_id, food_name, price, quantity, subtotal, food_menu_item_id, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
+    // The day's dish sales (decision 038): one upsert of the order's two dishes, sorted by dish as the API writes them.
+    sales: `insert into food_sales_day (tenant_id, order_date, restaurant_id, meal_type, food_id, food_name, quantity, amount)
+            values ($1, $2, $3, 'lunch', $4, $5, $6, $7), ($1, $2, $3, 'lunch', $8, $9, $10, $11)
+            on conflict (tenant_id, order_date, restaurant_id, meal_type, food_id, food_name)
+            do update set quantity = food_sales_day.quantity + excluded.quantity, amount = food_sales_day.amount + excluded.amount`,
     log: "insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at) values ($1, $2, 1, 'bare', 'zhct', 'zhct/mealOrder', $3, 'pay', $4, '127.0.0.1', $5)",
     keyAnswer: "update idempotency_key set response = $1 where tenant_id = $2 and idem_key = $3",
   };
@@ -168,6 +173,8 @@ async function barePay(dialect, databaseUrl) {
     await q("line", [TENANT, ++id, diner.id, account.id, -amount, account.balance, orderId, key, now]);
     await q("order", [TENANT, orderId, `B${orderId}`, diner.id, today, meal.id, meal.restaurant_id, amount, body.deviceCode, now]);
     for (const item of items) await q("item", [TENANT, ++id, orderId, item.food_id, item.food_name, item.price, item.quantity, Number(item.price) * item.quantity, item.id, now]);
+    const [first, second] = [...items].sort((a, b) => Number(a.food_id) - Number(b.food_id));
+    await q("sales", [TENANT, today, meal.restaurant_id, first.food_id, first.food_name, first.quantity, Number(first.price) * first.quantity, second.food_id, second.food_name, second.quantity, Number(second.price) * second.quantity]);
     await q("log", [TENANT, ++id, orderId, JSON.stringify({ amount }), now]);
     const [after] = await q("total", [TENANT, diner.id]);
     const answer = { orderId, orderNo: `B${orderId}`, amount, balance: Number(after.total) };

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
+import type { Db } from "../../db";
+import { startLeasedJob } from "./autoCharge";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { isUniqueViolation } from "../../db/faults";
 
@@ -97,4 +99,30 @@ export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (t
     if (!row) throw error;
     return answer(row);
   }
+}
+
+/**
+ * How long a key answers its retries. A terminal that lost its answer retries within seconds, or when it comes back
+ * online; three months covers a device left in a drawer over a holiday. Older keys are deleted: the table otherwise
+ * grows by a row per top-up and payment for ever. The ledger lines keep their key as a record.
+ */
+export const IDEMPOTENCY_KEY_DAYS = 90;
+const PRUNE_BATCH = 5000;
+
+/** Deletes the keys older than IDEMPOTENCY_KEY_DAYS, a batch per statement (short write locks); returns how many. */
+export async function pruneIdempotencyKeys(db: Db, now: number): Promise<number> {
+  const before = now - IDEMPOTENCY_KEY_DAYS * 86_400_000;
+  let deleted = 0;
+  for (;;) {
+    const batch = db.selectFrom("idempotency_key").select("idem_key").where("created_at", "<", before).limit(PRUNE_BATCH);
+    const result = await db.deleteFrom("idempotency_key").where("created_at", "<", before).where("idem_key", "in", batch).executeTakeFirst();
+    const n = Number(result.numDeletedRows);
+    deleted += n;
+    if (n === 0) return deleted;
+  }
+}
+
+/** Prunes the expired keys hourly in the instance that takes the job's lease. */
+export function startIdempotencyKeyPruner(db: Db, everyMs = 3600_000, leaseMs = 10 * 60_000): { stop(): Promise<void> } {
+  return startLeasedJob(db, "zhct.idempotencyPrune", (now) => pruneIdempotencyKeys(db, now), everyMs, leaseMs);
 }
