@@ -183,3 +183,21 @@ test("an announcement is written and published through the generic screens", asy
   await expect(row).toContainText("已发布");
   await expect(row).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a generic form's date field is typed and posted: a refusal keeps the date, the fixed form saves it", async ({ page }) => {
+    await signInFresh(page, operator.userName, operator.password, "/admin/sys/holiday/create");
+    const date = page.getByRole("textbox", { name: "日期", exact: true });
+    await expect(date).toHaveAttribute("type", "date");
+    await date.fill("2027-10-01");
+    await page.getByRole("button", { name: "保存" }).click();
+    await expect(page.getByText("请输入名称")).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "日期", exact: true })).toHaveValue("2027-10-01");
+    await page.getByLabel("名称").fill("国庆节（无脚本）");
+    await page.getByRole("button", { name: "保存" }).click();
+    await expect(page).toHaveURL(/\/admin\/sys\/holiday\/index$/);
+    await expect(page.locator("tbody tr", { hasText: "国庆节（无脚本）" })).toContainText("2027-10-01");
+  });
+});

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { pick, pickDay } from "./support/shell";
+import { dateField, pick } from "./support/shell";
 
 const { bookClerk: clerk } = e2eUsers;
 const chinaDay = (days = 0) => new Date(Date.now() + 8 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
@@ -33,8 +33,8 @@ test("a booking period, a booking, one refused over capacity with the places lef
   await page.getByLabel("时段名称").fill("本周午餐预约");
   await pick(page, "餐厅", "预约一号餐厅");
   await pick(page, "餐次", "预约午餐");
-  await pickDay(page, "开始日期", chinaDay());
-  await pickDay(page, "结束日期", chinaDay());
+  await dateField(page, "开始日期").fill(chinaDay());
+  await dateField(page, "结束日期").fill(chinaDay());
   await page.getByLabel("每日可预约人数").fill("1");
   await page.getByLabel("截止提前天数").fill("0");
   await page.getByLabel("截止时间").fill("23:59");
@@ -48,7 +48,7 @@ test("a booking period, a booking, one refused over capacity with the places lef
   // The booking of today's meal.
   await page.goto("/zhct/appointmentdetail/create");
   await pick(page, "就餐人员", "赵预约");
-  await pickDay(page, "就餐日期", chinaDay());
+  await dateField(page, "就餐日期").fill(chinaDay());
   await pick(page, "餐次", "预约午餐");
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page).toHaveURL(/\/zhct\/appointmentdetail\/index$/);
@@ -58,7 +58,7 @@ test("a booking period, a booking, one refused over capacity with the places lef
   // The second diner finds the meal full: the form says so with the places left, and keeps what was typed.
   await page.goto("/zhct/appointmentdetail/create");
   await pick(page, "就餐人员", "钱迟到");
-  await pickDay(page, "就餐日期", chinaDay());
+  await dateField(page, "就餐日期").fill(chinaDay());
   await pick(page, "餐次", "预约午餐");
   await page.getByRole("textbox", { name: "备注" }).fill("临时加餐");
   await page.getByRole("button", { name: "保存" }).click();
@@ -105,7 +105,7 @@ test("a special dish reserved from a plan and paid at reservation, then cancelle
   await page.goto("/zhct/orderingfood/create");
   await pick(page, "订餐计划", "本周烤鸭");
   await pick(page, "就餐人员", "孙点菜");
-  await pickDay(page, "取餐日期", chinaDay());
+  await dateField(page, "取餐日期").fill(chinaDay());
   await page.getByLabel("份数").fill("1");
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page).toHaveURL(/\/zhct\/orderingfood\/index$/);

@@ -1,27 +1,14 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { pick } from "./support/shell";
+import { dateField, pick } from "./support/shell";
 
 const { roomClerk: clerk } = e2eUsers;
 /** A China-time day `days` from today. */
 const dayFrom = (days: number) => new Date(Date.now() + 8 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
 
 test.describe.configure({ mode: "serial" });
-
-/** Picks a day in the form's date picker: opens it, steps to the day's month, clicks the day (Mantine labels days "D MMMM YYYY"). */
-async function pickDate(page: Page, label: string, day: string) {
-  const [year, month, date] = day.split("-").map(Number);
-  await page.getByRole("button", { name: label }).click();
-  const calendar = page.getByRole("dialog");
-  const now = new Date();
-  for (let step = year * 12 + month - (now.getFullYear() * 12 + now.getMonth() + 1); step > 0; step--) {
-    await calendar.locator('button[data-direction="next"]').first().click();
-  }
-  await calendar.locator(`button:not([data-outside])[aria-label^="${date} "]`).click();
-  await expect(page.getByRole("button", { name: label })).toHaveText(day);
-}
 
 test("a room is set up and reserved; an overlapping reservation is refused naming the one it meets, and kept as typed", async ({ page, request }) => {
   test.setTimeout(90_000);
@@ -45,7 +32,7 @@ test("a room is set up and reserved; an overlapping reservation is refused namin
   const reserve = async (organizer: string, begin: string, end: string, attendees: string) => {
     await page.goto("/zhct/roomreservation/create");
     await pick(page, "包间", "牡丹厅");
-    await pickDate(page, "预约日期", date);
+    await dateField(page, "预约日期").fill(date);
     await page.getByLabel("开始时间").fill(begin);
     await page.getByLabel("结束时间").fill(end);
     await page.getByLabel("预订人").fill(organizer);

@@ -81,17 +81,5 @@ export async function pick(page: Page, label: string, option: string, within: Pa
   await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
 }
 
-const MONTHS = ["一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"];
-
-/**
- * Picks a day of the shown month in a date field's calendar, as a person clicks it (Mantine names its cells
- * "23 十一月 2026"), in the calendar this field opened: the previous field's may still be closing, with the same day.
- */
-export async function pickDay(page: Page, label: string, day: string) {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const field = page.getByRole("button", { name: label, exact: true });
-  await field.click();
-  const calendar = page.locator(`[id="${await field.getAttribute("aria-controls")}"]`);
-  await calendar.getByRole("button", { name: `${d} ${MONTHS[m - 1]} ${y}`, exact: true }).click();
-  await expect(calendar).toBeHidden();
-}
+/** A form's date field (the browser's own, type=date) by its label; `fill` takes YYYY-MM-DD. */
+export const dateField = (page: Page, label: string) => page.getByLabel(label).and(page.locator('input[type="date"]'));

@@ -2,8 +2,7 @@ import "@mantine/dates/styles.css";
 import "dayjs/locale/zh-cn";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Checkbox, NativeSelect, SimpleGrid, Textarea, TextInput } from "@mantine/core";
-import { DatePickerInput, DatesProvider, DateTimePicker } from "@mantine/dates";
-import { useState } from "react";
+import { DatesProvider, DateTimePicker } from "@mantine/dates";
 import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import { ImageUpload } from "./ImageUpload";
@@ -11,33 +10,6 @@ import { RelationSelect } from "./RelationSelect";
 import type { RelationSource } from "./relation-search";
 
 type Meta = FieldMetadata<unknown>;
-
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/**
- * A business date is submitted as YYYY-MM-DD: Mantine's own hidden input carries an ISO instant (local midnight in
- * UTC, the previous day east of Greenwich), which the server cannot turn back into the day the user picked.
- */
-function DateField({ name, initial, common }: { name: string; initial: string; common: Record<string, unknown> }) {
-  const [value, setValue] = useState(initial);
-  return (
-    <>
-      <DatePickerInput
-        {...common}
-        defaultValue={initial ? new Date(`${initial}T00:00:00`) : null}
-        onChange={(date) => {
-          const d = date ? new Date(date) : null;
-          setValue(d ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : "");
-        }}
-        valueFormat="YYYY-MM-DD"
-        clearable
-        clearButtonProps={{ "aria-label": "清除日期" }}
-        placeholder="请选择日期"
-      />
-      <input type="hidden" name={name} value={value} />
-    </>
-  );
-}
 
 function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef; meta: Meta; dicts: Record<string, DictOption[]>; options: Record<string, DictOption[]>; sources?: Record<string, RelationSource> }) {
   const error = meta.errors?.[0];
@@ -73,7 +45,9 @@ function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef;
         />
       );
     case "date":
-      return <DateField name={meta.name} initial={initial} common={common} />;
+      // The browser's own date field: it submits YYYY-MM-DD as typed or picked, also before the page's scripts arrive
+      // (a slow terminal), as the report filters and the time fields do.
+      return <TextInput {...getInputProps(meta, { type: "date" })} {...common} />;
     case "datetime":
       return (
         <DateTimePicker
