@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
+import { expectNoReactErrors, signInTo } from "./support/shell";
 
 const { operator } = e2eUsers;
 
@@ -182,6 +183,31 @@ test("an announcement is written and published through the generic screens", asy
   const row = page.locator("tbody tr", { hasText: "五一食堂安排" });
   await expect(row).toContainText("已发布");
   await expect(row).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+});
+
+test.describe("in a browser in Beijing, on a server in UTC", () => {
+  test.use({ timezoneId: "Asia/Shanghai" });
+
+  test("a time shows as China time on the server's page and after hydration, and an edited time is saved as that China time", async ({ page, request }) => {
+    const api = await apiAs(request, operator.userName, operator.password);
+    const device = await api.ok("/api/v1/sys/device/create", { deviceCode: "TZ-01", deviceName: "时区结算台", deviceType: "box", status: "1" });
+    // 01:30:05 UTC is 09:30:05 in Beijing.
+    const fault = await api.ok("/api/v1/sys/exceptionInfo/create", { deviceId: device.id, occurredAt: Date.UTC(2026, 10, 24, 1, 30, 5), level: "3", message: "时区测试：读卡器断开", handled: "0" });
+    await signInTo(page, operator, "/admin/sys/exceptioninfo/index?message=时区测试");
+    await expect(page.locator("tbody tr", { hasText: "时区测试" })).toContainText("2026-11-24 09:30:05");
+    expectNoReactErrors(page);
+
+    await page.goto(`/admin/sys/exceptioninfo/edit/${fault.id}`);
+    const time = page.getByLabel("发生时间");
+    await expect(time).toHaveAttribute("type", "datetime-local");
+    await expect(time).toHaveValue("2026-11-24T09:30:05");
+    await time.fill("2026-11-24T10:00:00");
+    await page.getByRole("button", { name: "保存" }).click();
+    await expect(page).toHaveURL(/\/admin\/sys\/exceptioninfo\/index/);
+    const saved = await api.get(`/api/v1/sys/exceptionInfo/getInfo?id=${fault.id}`);
+    expect(saved.data.occurredAt).toBe(Date.UTC(2026, 10, 24, 2, 0, 0));
+    expectNoReactErrors(page);
+  });
 });
 
 test.describe("without JavaScript", () => {

@@ -1,3 +1,4 @@
+import { chinaWallClock, chinaWallClockToMillis } from "./chinaTime";
 import { formFields, type FieldDef, type ResourceDef } from "./define";
 import { createSchema, updateSchema } from "./schemas";
 import { z } from "./z";
@@ -22,10 +23,10 @@ export function fenToYuan(value: unknown): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+/** A form's China wall clock as the instant the API takes; anything else is left for the schema to refuse. */
 function dateTimeToMillis(value: unknown): unknown {
   if (typeof value !== "string" || value.trim() === "" || /^\d+$/.test(value)) return value;
-  const millis = new Date(value.trim().replace(" ", "T")).getTime();
-  return Number.isNaN(millis) ? value : millis;
+  return chinaWallClockToMillis(value) ?? value;
 }
 
 function fieldFromForm(field: FieldDef, value: unknown): unknown {
@@ -64,11 +65,9 @@ export function recordToForm(def: ResourceDef, record: Raw | null): Record<strin
     const value = record ? record[field.name] : field.defaultValue;
     if (field.type === "money") values[field.name] = fenToYuan(value);
     else if (field.type === "boolean") values[field.name] = value === 1 || value === true || value === "1";
-    else if (field.type === "datetime" && typeof value === "number") {
-      const d = new Date(value);
-      const pad = (n: number) => String(n).padStart(2, "0");
-      values[field.name] = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-    } else values[field.name] = value === null || value === undefined ? "" : String(value);
+    // As a datetime-local input holds it: the China wall clock with a T.
+    else if (field.type === "datetime" && typeof value === "number") values[field.name] = chinaWallClock(value);
+    else values[field.name] = value === null || value === undefined ? "" : String(value);
   }
   return values;
 }

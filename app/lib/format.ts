@@ -1,3 +1,5 @@
+import { CHINA_OFFSET_MS } from "../../resources/chinaTime";
+
 /** Spec §9: a 10-digit timestamp is seconds. */
 export function toMillis(time: number | string): number {
   const n = Number(time);
@@ -7,20 +9,21 @@ export function toMillis(time: number | string): number {
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /**
- * Local time by a pattern of YYYY, MM, DD, HH, mm and ss. Written out rather than with dayjs, which would be
- * the only reason every list page loads it.
+ * China time by a pattern of YYYY, MM, DD, HH, mm and ss. Not the process's zone: a server in UTC and a browser in
+ * Beijing would otherwise print different times for one instant, and the page would not hydrate as rendered. Written
+ * out rather than with dayjs, which would be the only reason every list page loads it.
  */
 export function formatTime(time: number | string | null | undefined, pattern = "YYYY-MM-DD HH:mm:ss"): string {
   if (time === null || time === undefined || time === "") return "";
-  const date = new Date(toMillis(time));
+  const date = new Date(toMillis(time) + CHINA_OFFSET_MS);
   if (Number.isNaN(date.getTime())) return "Invalid Date";
   const parts: Record<string, string> = {
-    YYYY: pad(date.getFullYear(), 4),
-    MM: pad(date.getMonth() + 1),
-    DD: pad(date.getDate()),
-    HH: pad(date.getHours()),
-    mm: pad(date.getMinutes()),
-    ss: pad(date.getSeconds()),
+    YYYY: pad(date.getUTCFullYear(), 4),
+    MM: pad(date.getUTCMonth() + 1),
+    DD: pad(date.getUTCDate()),
+    HH: pad(date.getUTCHours()),
+    mm: pad(date.getUTCMinutes()),
+    ss: pad(date.getUTCSeconds()),
   };
   return pattern.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => parts[token]);
 }

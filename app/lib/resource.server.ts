@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { chinaDayStart } from "../../resources/chinaTime";
 import { filterFields, type ResourceDef } from "../../resources/define";
 import { resourceForPath } from "../../resources/index";
 
@@ -13,8 +14,9 @@ export { apiPath } from "../../resources/define";
 /** Parameters that steer the screen, not the query. */
 const SCREEN_PARAMS = new Set(["delete", "create", "edit", "import"]);
 
-const startOfDay = (date: string) => new Date(`${date}T00:00:00`).getTime();
-const endOfDay = (date: string) => new Date(`${date}T23:59:59.999`).getTime();
+// The days of a datetime range are China days, as the list shows its times.
+const startOfDay = (date: string) => chinaDayStart(date);
+const endOfDay = (date: string) => chinaDayStart(date) + 86_400_000 - 1;
 
 /**
  * The list URL's parameters as the API takes them. The URL keeps dates readable (YYYY-MM-DD) so a bookmark

@@ -1,8 +1,5 @@
-import "@mantine/dates/styles.css";
-import "dayjs/locale/zh-cn";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Checkbox, NativeSelect, SimpleGrid, Textarea, TextInput } from "@mantine/core";
-import { DatesProvider, DateTimePicker } from "@mantine/dates";
 import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import { ImageUpload } from "./ImageUpload";
@@ -49,19 +46,8 @@ function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef;
       // (a slow terminal), as the report filters and the time fields do.
       return <TextInput {...getInputProps(meta, { type: "date" })} {...common} />;
     case "datetime":
-      return (
-        <DateTimePicker
-          name={meta.name}
-         
-          {...common}
-          defaultValue={initial ? new Date(initial.replace(" ", "T")) : null}
-          valueFormat="YYYY-MM-DD HH:mm:ss"
-          withSeconds
-          clearable
-          clearButtonProps={{ "aria-label": "清除时间" }}
-          placeholder="请选择时间"
-        />
-      );
+      // The browser's own field (China wall clock, seconds shown): it posts before the scripts arrive, like dates.
+      return <TextInput {...getInputProps(meta, { type: "datetime-local" })} {...common} step={1} />;
     case "time":
       return <TextInput {...getInputProps(meta, { type: "time" })} {...common} />;
     case "image":
@@ -101,14 +87,12 @@ export function ResourceFields({
   sources?: Record<string, RelationSource>;
 }) {
   return (
-    <DatesProvider settings={{ locale: "zh-cn", firstDayOfWeek: 1 }}>
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-        {fields.map((field) => (
-          <div key={field.name} style={field.type === "longText" || field.type === "image" || field.type === "file" ? { gridColumn: "1 / -1" } : undefined}>
-            <FieldInput field={field} meta={metas[field.name]} dicts={dicts} options={options} sources={sources} />
-          </div>
-        ))}
-      </SimpleGrid>
-    </DatesProvider>
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+      {fields.map((field) => (
+        <div key={field.name} style={field.type === "longText" || field.type === "image" || field.type === "file" ? { gridColumn: "1 / -1" } : undefined}>
+          <FieldInput field={field} meta={metas[field.name]} dicts={dicts} options={options} sources={sources} />
+        </div>
+      ))}
+    </SimpleGrid>
   );
 }

@@ -1,5 +1,6 @@
 import ExcelJS from "exceljs";
 import { columnOf, importFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
+import { chinaWallClockToMillis } from "../../../resources/chinaTime";
 import { yuanToFen } from "../../../resources/forms";
 import { fieldSchema } from "../../../resources/schemas";
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importMessages, type ImportProblem, type ImportReport } from "../../../resources/imports";
@@ -252,10 +253,8 @@ async function checkRows(ctx: SessionContext, def: ResourceDef, parsed: ParsedFi
       if (value !== undefined) {
         if (field.type === "money") value = yuanToFen(text);
         else if (field.type === "boolean") value = text === "是" ? 1 : text === "否" ? 0 : text;
-        else if (field.type === "datetime") {
-          const millis = new Date(String(text).replace(" ", "T")).getTime();
-          value = Number.isNaN(millis) ? text : millis;
-        } else if (field.type === "enum") {
+        // China time, as the export writes it and the list shows it.
+        else if (field.type === "datetime") value = chinaWallClockToMillis(String(text)) ?? text; else if (field.type === "enum") {
           const options = dicts.get(field.dict ?? "") ?? new Map<string, string>();
           const match = [...options].find(([v, label]) => label === text || v === text);
           if (!match) {
