@@ -125,3 +125,26 @@ export async function tableText(app: TestApp, table: "session" | "login_log" | "
   const rows = await app.database.db.selectFrom(table).selectAll().execute();
   return JSON.stringify(rows);
 }
+
+type PostOk = (path: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/**
+ * A restaurant's all-day meal time with the day's published menu of `dishes` (name, price in fen), made through the
+ * API as staff make it; the meal time and the dishes' ids for the cashier's pay. Meal times of one restaurant may
+ * not overlap: a second meal type wants a restaurant of its own.
+ */
+export async function publishedMenu(ok: PostOk, menu: { restaurantId: number; mealType: string; day: string; foodTypeId: unknown; dishes: Array<[string, number]>; menuTypeName?: string }) {
+  const Z = "/api/v1/zhct";
+  const { restaurantId, mealType } = menu;
+  const mealTime = await ok(`${Z}/mealTimes/create`, { restaurantId, mealTimeName: mealType, mealType, beginTime: "00:00", endTime: "23:59", orderDaysAhead: 0, standardPrice: "0", status: "1" });
+  const menuType = await ok(`${Z}/foodMenuType/create`, { typeName: menu.menuTypeName ?? `${mealType}菜单`, restaurantId, mealType, menuMode: "2", mealTimeId: mealTime.id, sort: 0, status: "1" });
+  const dayMenu = await ok(`${Z}/foodMenu/create`, { menuDate: menu.day, foodMenuTypeId: menuType.id, status: "0" });
+  const foods: number[] = [];
+  for (const [foodName, price] of menu.dishes) {
+    const food = await ok(`${Z}/food/create`, { foodName, foodTypeId: menu.foodTypeId, restaurantId, price, onShelf: "1" });
+    await ok(`${Z}/foodMenuItem/create`, { foodMenuId: dayMenu.id, foodId: food.id, price, sort: 0 });
+    foods.push(food.id as number);
+  }
+  await ok(`${Z}/foodMenu/update`, { id: dayMenu.id, status: "1" });
+  return { mealTimesId: mealTime.id as number, foods };
+}

@@ -5,6 +5,7 @@ import { markNoShows } from "../../server/modules/zhct/bookings";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { publishedMenu } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
@@ -73,19 +74,8 @@ for (const dialect of dialects) {
       await ok(`${Z}/userAccountCharge/refund`, { userInfoId: ids.b, amount: 1000, accountType: "cash" });
 
       const category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id;
-      async function canteen(restaurantId: number, mealType: string, dishes: Array<[string, number]>) {
-        const mealTime = await ok(`${Z}/mealTimes/create`, { restaurantId, mealTimeName: mealType, mealType, beginTime: "00:00", endTime: "23:59", orderDaysAhead: 0, standardPrice: "0", status: "1" });
-        const menuType = await ok(`${Z}/foodMenuType/create`, { typeName: `${mealType}菜单`, restaurantId, mealType, menuMode: "2", mealTimeId: mealTime.id, sort: 0, status: "1" });
-        const menu = await ok(`${Z}/foodMenu/create`, { menuDate: today, foodMenuTypeId: menuType.id, status: "0" });
-        const foods: number[] = [];
-        for (const [foodName, price] of dishes) {
-          const food = await ok(`${Z}/food/create`, { foodName, foodTypeId: category, restaurantId, price, onShelf: "1" });
-          await ok(`${Z}/foodMenuItem/create`, { foodMenuId: menu.id, foodId: food.id, price, sort: 0 });
-          foods.push(food.id as number);
-        }
-        await ok(`${Z}/foodMenu/update`, { id: menu.id, status: "1" });
-        return { mealTimesId: mealTime.id as number, foods };
-      }
+      const canteen = (restaurantId: number, mealType: string, dishes: Array<[string, number]>) =>
+        publishedMenu(ok, { restaurantId, mealType, day: today, foodTypeId: category, dishes });
       const lunch = await canteen(ids.ra, "lunch", [["红烧肉", 1200], ["米饭", 300]]);
       const dinner = await canteen(ids.rb, "dinner", [["水饺", 800]]);
 

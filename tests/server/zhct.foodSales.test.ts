@@ -4,6 +4,7 @@ import { recountFoodSales } from "../../server/modules/zhct/foodSales";
 import { dayOf } from "../../server/modules/zhct/months";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { publishedMenu } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
@@ -67,19 +68,8 @@ for (const dialect of dialects) {
       const restaurant = async (orgName: string) => (await ok("/api/v1/auth/org/create", { parentId: t.rootOrgId, orgName, orgType: "restaurant", status: "1" })).id as number;
       const category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id;
       // A restaurant per meal (meal times of one restaurant may not overlap), open all day.
-      async function canteen(restaurantId: number, mealType: string, dishes: Array<[string, number]>) {
-        const mealTime = await ok(`${Z}/mealTimes/create`, { restaurantId, mealTimeName: mealType, mealType, beginTime: "00:00", endTime: "23:59", orderDaysAhead: 0, standardPrice: "0", status: "1" });
-        const menuType = await ok(`${Z}/foodMenuType/create`, { typeName: `${mealType}${uid()}`, restaurantId, mealType, menuMode: "2", mealTimeId: mealTime.id, sort: 0, status: "1" });
-        const menu = await ok(`${Z}/foodMenu/create`, { menuDate: today, foodMenuTypeId: menuType.id, status: "0" });
-        const foods: number[] = [];
-        for (const [foodName, price] of dishes) {
-          const food = await ok(`${Z}/food/create`, { foodName, foodTypeId: category, restaurantId, price, onShelf: "1" });
-          await ok(`${Z}/foodMenuItem/create`, { foodMenuId: menu.id, foodId: food.id, price, sort: 0 });
-          foods.push(food.id as number);
-        }
-        await ok(`${Z}/foodMenu/update`, { id: menu.id, status: "1" });
-        return { mealTimesId: mealTime.id as number, foods };
-      }
+      const canteen = (restaurantId: number, mealType: string, dishes: Array<[string, number]>) =>
+        publishedMenu(ok, { restaurantId, mealType, day: today, foodTypeId: category, dishes, menuTypeName: `${mealType}${uid()}` });
       lunch = await canteen(await restaurant("一号餐厅"), "lunch", [["宫保鸡丁", 1500], ["米饭", 200], ["例汤", 300]]);
       snack = await canteen(await restaurant("二号餐厅"), "midnight", [["馄饨", 900]]);
     });

@@ -2,7 +2,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
-import { createUser } from "../helpers/fixtures";
+import { createUser, publishedMenu } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
@@ -69,19 +69,8 @@ for (const dialect of dialects) {
 
       const category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id;
       // A restaurant per meal (meal times of one restaurant may not overlap), each with today's published menu.
-      async function canteen(restaurantId: number, mealType: string, dishes: Array<[string, number]>) {
-        const mealTime = await ok(`${Z}/mealTimes/create`, { restaurantId, mealTimeName: mealType, mealType, beginTime: "00:00", endTime: "23:59", orderDaysAhead: 0, standardPrice: "0", status: "1" });
-        const menuType = await ok(`${Z}/foodMenuType/create`, { typeName: `${mealType}${uid()}`, restaurantId, mealType, menuMode: "2", mealTimeId: mealTime.id, sort: 0, status: "1" });
-        const menu = await ok(`${Z}/foodMenu/create`, { menuDate: today, foodMenuTypeId: menuType.id, status: "0" });
-        const foods: number[] = [];
-        for (const [foodName, price] of dishes) {
-          const food = await ok(`${Z}/food/create`, { foodName, foodTypeId: category, restaurantId, price, onShelf: "1" });
-          await ok(`${Z}/foodMenuItem/create`, { foodMenuId: menu.id, foodId: food.id, price, sort: 0 });
-          foods.push(food.id as number);
-        }
-        await ok(`${Z}/foodMenu/update`, { id: menu.id, status: "1" });
-        return { mealTimesId: mealTime.id, foods };
-      }
+      const canteen = (restaurantId: number, mealType: string, dishes: Array<[string, number]>) =>
+        publishedMenu(ok, { restaurantId, mealType, day: today, foodTypeId: category, dishes, menuTypeName: `${mealType}${uid()}` });
       const lunch = await canteen(ids.ra, "lunch", [["红烧肉", 1200], ["米饭", 300]]);
       const dinner = await canteen(ids.rb, "dinner", [["水饺", 800]]);
       const pay = async (body: Row) => {
