@@ -100,7 +100,7 @@ export const chargeMachine = defineReport({
   entity: "chargeMachine",
   screen: "chargemachine",
   title: "充值机汇总",
-  description: "期间内每台充值设备、每位操作人的充值、退款与冲正（笔数与金额，净额 = 充值 − 退款 − 冲正）。充值记录不带设备，全部记在「后台」。",
+  description: "期间内每台充值设备、每位操作人的充值、退款与冲正（笔数与金额，净额 = 充值 − 退款 − 冲正）。设备按充值时终端上送的设备编号（已登记的显示设备名称）；未带设备的记在「后台」。",
   filters: [period, payFlag],
   columns: [
     { key: "device", label: "充值设备", kind: "text" },

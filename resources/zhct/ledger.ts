@@ -143,6 +143,8 @@ export const userAccountCharge = defineResource({
     { name: "ledgerId", label: "流水", type: "relation", relation: "zhct/userAccountLedger", required: true, list: false },
     { name: "reversalOf", label: "冲正原单", type: "relation", relation: "zhct/userAccountCharge", list: false },
     { name: "operatorName", label: "操作人", type: "text", filter: "like", max: 100 },
+    // The charge machine or counter terminal that took it (its device code); none: the back office.
+    { name: "deviceCode", label: "充值设备", type: "text", filter: "eq", max: 64 },
     { name: "remark", label: "备注", type: "text", max: 200 },
     { name: "chargedAt", label: "时间", type: "datetime", required: true, filter: "range", sortable: true },
   ],

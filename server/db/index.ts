@@ -25,6 +25,7 @@ import * as migration0025 from "./migrations/0025_zhct_bookings";
 import * as migration0026 from "./migrations/0026_zhct_default_orders";
 import * as migration0027 from "./migrations/0027_zhct_rooms";
 import * as migration0028 from "./migrations/0028_zhct_recognition_surveys";
+import * as migration0032 from "./migrations/0032_charge_device";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   "0029_report_indexes": reportIndexes,
   "0030_report_covering_indexes": reportCoveringIndexes,
   "0031_food_sales_day": foodSalesDay,
+  "0032_charge_device": migration0032,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

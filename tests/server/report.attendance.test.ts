@@ -295,5 +295,27 @@ for (const dialect of dialects) {
         });
       }
     });
+
+    // Last: it adds top-ups the tests above do not count.
+    test("充值机汇总: a top-up from a terminal is the terminal's, by its registered name or else its code; a bad code is refused at the field", async () => {
+      await ok("/api/v1/sys/device/create", { deviceCode: "CZJ-01", deviceName: "一楼充值机", deviceType: "box", status: "1" });
+      const topUp = (amount: number, deviceCode?: unknown) => app.call<unknown>("POST", `${Z}/userAccountCharge/create`, { token: t.token, body: { userInfoId: ids.f, amount, deviceCode } });
+      expect((await topUp(2000, "CZJ-01")).body).toMatchObject({ status: 200 });
+      expect((await topUp(700, "CZJ-01")).body).toMatchObject({ status: 200 });
+      expect((await topUp(1000, "POS-9")).body).toMatchObject({ status: 200 });
+      expectField((await topUp(100, "X".repeat(65))).body, "deviceCode", "设备编号不能超过 64 个字符");
+      expect((await topUp(100, "CZJ\u000001")).body).toMatchObject({ status: 400 });
+      expect((await topUp(100, 42)).body).toMatchObject({ status: 400 });
+      const rows = (await report("chargeMachine")).rows;
+      expect(rows[0]).toMatchObject({ device: "后台", topUpCount: 5, topUp: 20500 });
+      // Terminals as Chinese readers sort them: Han names before Latin codes.
+      expect(rows.slice(1).map((r) => [r.device, r.operatorName, r.topUpCount, r.topUp, r.net])).toEqual([
+        ["一楼充值机", t.adminUserName, 2, 2700, 2700],
+        ["POS-9", t.adminUserName, 1, 1000, 1000],
+      ]);
+      expect(await ledgerSum("charge")).toBe(19000 + 3700);
+      const listed = await get(`${Z}/userAccountCharge/findPage`, { deviceCode: "CZJ-01" });
+      expect((listed.data as { total: number }).total).toBe(2);
+    });
   });
 }

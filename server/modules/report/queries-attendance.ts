@@ -256,6 +256,7 @@ const chargeMachine: ReportQuery = async (db, tenantId, f) => {
   if (f.payFlag !== undefined) q = q.where("pay_flag", "=", Number(f.payFlag));
   const rows = await q
     .select([
+      sql<string>`coalesce(device_code, '')`.as("device"),
       sql<string>`coalesce(operator_name, '')`.as("operator"),
       of(BusiType.TOP_UP, "count").as("topUpCount"),
       of(BusiType.TOP_UP, "amount").as("topUp"),
@@ -264,12 +265,16 @@ const chargeMachine: ReportQuery = async (db, tenantId, f) => {
       of(BusiType.REVERSAL, "count").as("reversalCount"),
       of(BusiType.REVERSAL, "amount").as("reversal"),
     ])
-    .groupBy(sql`coalesce(operator_name, '')`)
+    .groupBy([sql`coalesce(device_code, '')`, sql`coalesce(operator_name, '')`])
     .execute();
+  // A terminal by its registered name (its code when it is not registered); a top-up without one was the back office's.
+  const codes = [...new Set(rows.map((r) => r.device).filter(Boolean))];
+  const named = codes.length ? await db.selectFrom("device").select(["device_code", "device_name"]).where("tenant_id", "=", tenantId).where("device_code", "in", codes).execute() : [];
+  const deviceNames = new Map(named.map((d) => [d.device_code, d.device_name]));
   const records: Row[] = rows.map((r) => {
     const [topUp, refund, reversal] = [Number(r.topUp), Number(r.refund), Number(r.reversal)];
     return {
-      device: BACK_OFFICE,
+      device: r.device ? (deviceNames.get(r.device) ?? r.device) : BACK_OFFICE,
       operatorName: r.operator,
       topUpCount: Number(r.topUpCount),
       topUp,
@@ -281,7 +286,9 @@ const chargeMachine: ReportQuery = async (db, tenantId, f) => {
       net: topUp - refund - reversal,
     };
   });
-  records.sort((a, b) => String(a.operatorName).localeCompare(String(b.operatorName), "zh-CN"));
+  // The back office first, then the terminals, each by its operators.
+  const terminal = (r: Row) => (r.device === BACK_OFFICE ? "" : String(r.device));
+  records.sort((a, b) => terminal(a).localeCompare(terminal(b), "zh-CN") || String(a.operatorName).localeCompare(String(b.operatorName), "zh-CN"));
   return { rows: records };
 };
 

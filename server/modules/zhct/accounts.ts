@@ -54,6 +54,8 @@ export const chargeBody = z.strictObject({
   accountType: z.enum(["cash", "subsidy"], { error: "账户类型只能是 cash（现金）或 subsidy（补贴）" }).optional(),
   payFlag: field("payFlag", "支付方式", "enum", { dict: "userAccountFlag" }),
   remark: field("remark", "备注", "text", { max: 200 }),
+  // A charge machine or counter terminal sends its device code, as a cashier terminal does with a payment.
+  deviceCode: field("deviceCode", "设备编号", "text", { max: 64 }),
 });
 export type ChargeInput = z.output<typeof chargeBody>;
 
@@ -71,7 +73,7 @@ export async function checkPayFlag(ctx: SessionContext, payFlag: string) {
 
 const CHARGE_PREFIX: Record<number, string> = { [BusiType.TOP_UP]: "CZ", [BusiType.REFUND]: "TK", [BusiType.REVERSAL]: "CX" };
 
-async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: { userInfoId: number; accountType: AccountType; busiType: number; amount: number; balanceAfter: number; payFlag: number; ledgerId: number; reversalOf?: number | null; remark?: string | null }) {
+async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: { userInfoId: number; accountType: AccountType; busiType: number; amount: number; balanceAfter: number; payFlag: number; ledgerId: number; reversalOf?: number | null; remark?: string | null; deviceCode?: string | null }) {
   await trx
     .insertInto("user_account_charge")
     .values({
@@ -87,6 +89,7 @@ async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: {
       ledger_id: values.ledgerId,
       reversal_of: values.reversalOf ?? null,
       operator_name: ctx.session.userName,
+      device_code: values.deviceCode || null,
       remark: values.remark ?? null,
       charged_at: ctx.now,
       created_at: ctx.now,
@@ -129,7 +132,7 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
       if (error instanceof ApiError && error.message === ledgerMessages.accountMissing) throw fieldError("userInfoId", accountMessages.dinerMissing);
       throw error;
     });
-    await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), ledgerId: line.id, remark: (input.remark as string | null | undefined) ?? null });
+    await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), ledgerId: line.id, remark: (input.remark as string | null | undefined) ?? null, deviceCode: (input.deviceCode as string | null | undefined) ?? null });
     return { id, balance: line.balanceAfter };
   });
 }
@@ -294,7 +297,7 @@ export const accountEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${C}/userAccountCharge/create`,
-    summary: "充值（金额以分计；accountType 默认 cash，payFlag 默认 0）→ { id, balance }；支持 Idempotency-Key 请求头",
+    summary: "充值（金额以分计；accountType 默认 cash，payFlag 默认 0；充值机等终端带 deviceCode，不带为后台）→ { id, balance }；支持 Idempotency-Key 请求头",
     access: permission(permissionCode(userAccountCharge, "charge")),
     body: chargeBody,
     handle: (ctx, { body }) => charge(session(ctx), body, "charge"),
