@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import SQLite from "better-sqlite3";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import { ApiError } from "../../server/http/envelope";
@@ -91,6 +92,34 @@ for (const dialect of dialects) {
         const after = groupCommitStats(db);
         expect({ commits: after.commits - before.commits, movements: after.movements - before.movements }).toEqual({ commits: 1, movements: 6 });
       }
+    });
+
+    test.skipIf(dialect !== "sqlite")("a COMMIT that fails answers every movement of its group with its error and keeps none; the next group commits", async () => {
+      const [a, b] = [await diner(), await diner()];
+      const { db, dialect: dia } = app.database;
+      const before = groupCommitStats(db);
+      const accountOf = async (userInfoId: number) =>
+        (await db.selectFrom("user_account").select("id").where("tenant_id", "=", DEFAULT_TENANT_ID).where("user_info_id", "=", userInfoId).where("account_type", "=", "cash").executeTakeFirstOrThrow()).id;
+      const bAccount = await accountOf(b);
+      const results = await Promise.allSettled([
+        inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, 400))),
+        inLedgerTransaction(db, dia, async (trx) => {
+          await post(trx, topUp(b, 100));
+          // A foreign key checked only at COMMIT: every statement of the group succeeds, and the COMMIT fails.
+          await sql`pragma defer_foreign_keys = on`.execute(trx);
+          await trx.updateTable("user_account").set({ user_info_id: 999_999_999 }).where("tenant_id", "=", DEFAULT_TENANT_ID).where("id", "=", bAccount).execute();
+        }),
+        inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, 600))),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+      for (const r of results) expect(String((r as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+      expect(await cash(a)).toEqual({ balance: 0, lines: [] });
+      expect(await cash(b)).toEqual({ balance: 0, lines: [] });
+      expect(await accountOf(b)).toBe(bAccount);
+      // The failed transaction was rolled back: the next group begins and commits on the same connection.
+      await inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, 250)));
+      expect(await cash(a)).toEqual({ balance: 250, lines: [250] });
+      expect(groupCommitStats(db).commits - before.commits).toBe(1);
     });
 
     test("each movement of a group runs in its own request's async context", async () => {
