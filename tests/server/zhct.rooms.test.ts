@@ -86,6 +86,24 @@ for (const dialect of dialects) {
       expect(done.data).toMatchObject({ attendees: 10, reserveStatus: "1", standardPerHead: 8800, organizer: "张经理" });
     });
 
+    test("a room's capacity cannot fall below a reservation still to come; a cancelled one does not hold it", async () => {
+      const room = await newRoom({ capacity: 20 });
+      const big = await reserve(room.id, { attendees: 16, organizer: "王主任", reserveDate: dayFrom(5) });
+      expect(big.status).toBe(200);
+      await reserve(room.id, { attendees: 12, reserveDate: dayFrom(6) });
+      const cancelled = await reserve(room.id, { attendees: 18, reserveDate: dayFrom(7) });
+      await ok(`${Z}/roomReservation/update`, { id: (cancelled.data as Row).id, reserveStatus: "0", updatedAt: (cancelled.data as Row).updatedAt });
+      const update = async (capacity: number) => {
+        const current = (await call("GET", `${Z}/room/getInfo?id=${room.id}`, undefined)).body.data as Row;
+        return post(`${Z}/room/update`, { id: room.id, capacity, updatedAt: current.updatedAt });
+      };
+      expectField(await update(15), "capacity", `${dayFrom(5)}「王主任」的预约有 16 人，容纳人数不能少于 16 人（请先调整或取消该预约）`);
+      expect(((await call("GET", `${Z}/room/getInfo?id=${room.id}`, undefined)).body.data as Row).capacity).toBe(20);
+      expect((await update(16)).status).toBe(200);
+      // Raising it again is never refused.
+      expect((await update(30)).status).toBe(200);
+    });
+
     test("two reservations of one room never overlap on a date; the refusal names the other; cancelling frees the time; edits re-check", async () => {
       const room = await newRoom();
       const date = dayFrom(5);

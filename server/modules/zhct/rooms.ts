@@ -3,7 +3,7 @@ import { permissionCode, resourceKey, type FieldDef, type ResourceDef } from "..
 import { findResource } from "../../../resources/index";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
-import { roomReservation, userAccountTable, userPlate } from "../../../resources/zhct/rooms";
+import { room, roomReservation, userAccountTable, userPlate } from "../../../resources/zhct/rooms";
 import { newId } from "../../db";
 import { isUniqueViolation } from "../../db/faults";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
@@ -27,6 +27,8 @@ export const roomMessages = {
   pastDate: "预约日期不能早于今天",
   roomDisabled: (room: string) => `包间「${room}」已停用，不能预约`,
   overCapacity: (attendees: number, room: string, capacity: number) => `就餐人数 ${attendees} 人超过包间「${room}」的容纳人数 ${capacity} 人`,
+  capacityBelowBooked: (date: string, organizer: string, attendees: number) =>
+    `${date}「${organizer}」的预约有 ${attendees} 人，容纳人数不能少于 ${attendees} 人（请先调整或取消该预约）`,
   conflict: (room: string, date: string, organizer: string, begin: string, end: string) =>
     `包间「${room}」${date} ${begin}–${end} 已被「${organizer}」预约，与所选时段冲突`,
   plateHeld: (plateNo: string, holder: string, code: string | null) => `餐盘 ${plateNo} 已绑定给「${holder}」${code ? `（${code}）` : ""}，请先解绑`,
@@ -313,7 +315,30 @@ addPaymentHooks({
   },
 });
 
+/**
+ * A room's capacity may not fall below a reservation still to come: the largest of them is named. The UPDATE has
+ * locked the room's row, and a reservation checks the capacity under that lock, so none slips in between.
+ */
+export const roomService: ResourceService = {
+  async afterUpdate(ctx, trx, row, current) {
+    if (Number(row.capacity) >= Number(current.capacity)) return;
+    const largest = await trx
+      .selectFrom("room_reservation")
+      .select(["reserve_date", "organizer", "attendees"])
+      .where("tenant_id", "=", ctx.session.tenantId)
+      .where("room_id", "=", row.id)
+      .where("reserve_status", "=", ReservationStatus.RESERVED)
+      .where("reserve_date", ">=", dayOf(ctx.now))
+      .where("attendees", ">", row.capacity)
+      .orderBy("attendees", "desc")
+      .orderBy("reserve_date")
+      .executeTakeFirst();
+    if (largest) throw fieldError("capacity", roomMessages.capacityBelowBooked(String(largest.reserve_date), String(largest.organizer), Number(largest.attendees)));
+  },
+};
+
 export const roomServices: Record<string, ResourceService> = {
+  [resourceKey(room)]: roomService,
   [resourceKey(roomReservation)]: roomReservationService,
 };
 
