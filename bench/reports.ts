@@ -178,4 +178,11 @@ for (const report of reports) {
 }
 await bare.close();
 await handle.close();
+// The million orders are not left in the operator's PostgreSQL (the SQLite file stays for BENCH_REPORTS_REUSE).
+if (postgres) {
+  const admin = new pg.Client({ connectionString: target });
+  await admin.connect();
+  await admin.query(`drop schema if exists ${SCHEMA} cascade`);
+  await admin.end();
+}
 console.log(JSON.stringify({ dialect: handle.dialect, diners: DINERS, days: DAYS, orders: demo.orders, orderItems: demo.orderItems, ledgerLines: demo.ledgerLines, seedSeconds: demo.seconds, from, to, runs: RUNS, results }));
