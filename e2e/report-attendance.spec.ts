@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
+import { sheetAsShown, tableText } from "./support/report";
 import { e2eUsers } from "./support/servers";
 
 /**
@@ -86,26 +87,14 @@ test("部门预约统计 from a bookmark: a department drills down to its diners
 test("an export of 个人就餐统计 is the screen: the same headers, rows and totals, yuan as numbers", async ({ page }) => {
   await signInFresh(page, clerk.userName, clerk.password, `/report/personaldining/index?from=${today}&to=${today}`);
   await expect(page.getByTestId("report-table").locator("tbody tr")).toHaveCount(2);
-  const screen = await page.getByTestId("report-table").evaluate((table) =>
-    [...table.querySelectorAll("tr")].map((tr) => [...tr.querySelectorAll("th,td")].map((c) => (c.textContent ?? "").trim())),
-  );
+  const screen = await tableText(page);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "导出 Excel" }).click()]);
   expect(download.suggestedFilename()).toBe(`个人就餐统计-${today}-${today}.xlsx`);
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.readFile(await download.path());
   const sheet = workbook.worksheets[0];
   expect(String(sheet.getRow(1).getCell(1).value)).toBe("个人就餐统计");
-  const sheetRows: string[][] = [];
-  for (let n = 3; n <= sheet.rowCount; n++) {
-    const row = sheet.getRow(n);
-    sheetRows.push(
-      Array.from({ length: screen[0].length }, (_, i) => {
-        const value = row.getCell(i + 1).value;
-        return typeof value === "number" && sheet.getColumn(i + 1).numFmt === "#,##0.00" ? value.toLocaleString("zh-CN", { minimumFractionDigits: 2 }) : String(value ?? "");
-      }),
-    );
-  }
-  expect(sheetRows).toEqual(screen);
+  expect(sheetAsShown(sheet, screen[0].length)).toEqual(screen);
   // 3 lunches on one day each of two diners: 24.00 + 22.00.
   expect(screen.at(-1)).toEqual(["合计", "", "", "0", "3", "0", "0", "0", "3", "2", "46.00"]);
 });

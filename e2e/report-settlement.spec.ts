@@ -1,7 +1,8 @@
 import ExcelJS from "exceljs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
+import { sheetAsShown, tableText } from "./support/report";
 import { e2eUsers } from "./support/servers";
 
 /**
@@ -42,9 +43,6 @@ test.beforeAll(async ({ request }) => {
   await ok("/api/v1/zhct/merchantDivide/create", { restaurantId, merchantId: m2.id, sharePercent: 30 });
 });
 
-const tableText = (page: Page) =>
-  page.getByTestId("report-table").evaluate((table) => [...table.querySelectorAll("tr")].map((tr) => [...tr.querySelectorAll("th,td")].map((c) => (c.textContent ?? "").trim())));
-
 test("月度结算-商户 from a bookmark: 30.03 split 18.02 / 9.01 / 3.00 (remainders by share), summing to the sales", async ({ page }) => {
   await signInFresh(page, clerk.userName, clerk.password, `/report/monthlysettlementmerchant/index?fromMonth=${month}&toMonth=${month}&restaurantId=${restaurantId}`);
   await expect(page.getByRole("heading", { name: "月度结算-商户" })).toBeVisible();
@@ -78,17 +76,7 @@ test("月度结算-人员 from a bookmark, its export equals the screen, and its
   await workbook.xlsx.readFile(await download.path());
   const sheet = workbook.worksheets[0];
   expect(String(sheet.getRow(2).getCell(1).value)).toContain(`${month} 至 ${month}；部门：教务处`);
-  const sheetRows: string[][] = [];
-  for (let n = 3; n <= sheet.rowCount; n++) {
-    const row = sheet.getRow(n);
-    sheetRows.push(
-      Array.from({ length: screen[0].length }, (_, i) => {
-        const value = row.getCell(i + 1).value;
-        return typeof value === "number" && sheet.getColumn(i + 1).numFmt === "#,##0.00" ? value.toLocaleString("zh-CN", { minimumFractionDigits: 2 }) : String(value ?? "");
-      }),
-    );
-  }
-  expect(sheetRows).toEqual(screen);
+  expect(sheetAsShown(sheet, screen[0].length)).toEqual(screen);
   await page.goto(`/report/monthlysettlementuser/print?fromMonth=${month}&toMonth=${month}&deptId=${deptId}`);
   const print = page.getByTestId("report-print");
   await expect(print.getByRole("heading", { name: "月度结算-人员" })).toBeVisible();

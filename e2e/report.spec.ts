@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
+import { sheetAsShown, tableText } from "./support/report";
 import { e2eUsers } from "./support/servers";
 
 /**
@@ -96,9 +97,7 @@ test("an export is the screen: the same headers, rows and totals, yuan as number
   await signInFresh(page, clerk.userName, clerk.password, `/report/deptdining/index?from=${today}&to=${today}`);
   await expect(page.getByTestId("report-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
   await page.screenshot({ path: "test-results/screenshots/report-dept-1280.png", fullPage: true });
-  const screen = await page.getByTestId("report-table").evaluate((table) =>
-    [...table.querySelectorAll("tr")].map((tr) => [...tr.querySelectorAll("th,td")].map((c) => (c.textContent ?? "").trim())),
-  );
+  const screen = await tableText(page);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "导出 Excel" }).click()]);
   expect(download.suggestedFilename()).toBe(`部门就餐统计-${today}-${today}.xlsx`);
   const workbook = new ExcelJS.Workbook();
@@ -106,18 +105,7 @@ test("an export is the screen: the same headers, rows and totals, yuan as number
   const sheet = workbook.worksheets[0];
   expect(String(sheet.getRow(1).getCell(1).value)).toBe("部门就餐统计");
   expect(String(sheet.getRow(2).getCell(1).value)).toContain(`${today} 至 ${today}`);
-  const sheetRows: string[][] = [];
-  for (let n = 3; n <= sheet.rowCount; n++) {
-    const row = sheet.getRow(n);
-    sheetRows.push(
-      Array.from({ length: screen[0].length }, (_, i) => {
-        const value = row.getCell(i + 1).value;
-        // Money is a number in yuan; the screen shows it with two decimals.
-        return typeof value === "number" && sheet.getColumn(i + 1).numFmt === "#,##0.00" ? value.toLocaleString("zh-CN", { minimumFractionDigits: 2 }) : String(value ?? "");
-      }),
-    );
-  }
-  expect(sheetRows).toEqual(screen);
+  expect(sheetAsShown(sheet, screen[0].length)).toEqual(screen);
   expect(screen.at(-1)).toEqual(["合计", "2", "3", "33.50"]);
 });
 

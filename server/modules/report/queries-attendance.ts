@@ -4,6 +4,7 @@ import type { Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
+import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
  * The attendance reports' queries (decision 033): who ate, where and how often. Like queries.ts they group orders
@@ -16,16 +17,13 @@ const CANCELLED = [2, 4];
 /** Orders a diner was served in person: at a cashier (card, face or typed) or at a device. */
 const SWIPE_SOURCES = ["cashier", "device"];
 const TAKEAWAY = 3;
-/** Past this, a list shows its first rows and says so; the totals still count every row. */
-const ROW_LIMIT = 5000;
-/** Top-ups carry no device: all of them were made in the back office (decision 033). */
+/** A top-up that names no device was made in the back office (decision 033). */
 export const BACK_OFFICE = "后台";
 
 type OrderQuery = SelectQueryBuilder<Database, "meal_order", object>;
 
 const kept = sql<boolean>`meal_order.order_status not in (${sql.join(CANCELLED.map((s) => sql.lit(s)))})`;
 const net = sql<number>`meal_order.paid_amount - meal_order.refunded_amount`;
-const sumOf = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(sum(${expression}), 0)`;
 const KNOWN_MEALS = MEAL_TYPES.filter(([t]) => t !== "none").map(([t]) => t);
 /** The diner an order is grouped by, kept off the (diner, day) index: see `byDiner` in queries.ts (not imported, see above). */
 const byDiner = sql<number>`+meal_order.user_info_id`;
@@ -57,20 +55,7 @@ function mealsOf(db: Db, tenantId: number, f: Filters): OrderQuery {
   return q as unknown as OrderQuery;
 }
 
-async function orgNames(db: Db, tenantId: number, ids: Array<number | string | null>): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id) => id !== null).map(Number))];
-  if (!wanted.length) return new Map();
-  const rows = await db.selectFrom("org").select(["id", "org_name"]).where("tenant_id", "=", tenantId).where("id", "in", wanted).execute();
-  return new Map(rows.map((r) => [Number(r.id), r.org_name]));
-}
 const nameOf = (names: Map<number, string>, id: number | string | null, none = "") => (id === null ? none : (names.get(Number(id)) ?? ""));
-
-async function dinersOf(db: Db, tenantId: number, ids: Array<number | string>) {
-  const wanted = [...new Set(ids.map(Number))];
-  const rows = wanted.length ? await db.selectFrom("user_info").select(["id", "user_code", "user_name", "dept_id"]).where("tenant_id", "=", tenantId).where("id", "in", wanted).execute() : [];
-  const depts = await orgNames(db, tenantId, rows.map((r) => r.dept_id));
-  return new Map(rows.map((r) => [Number(r.id), { userCode: r.user_code, userName: r.user_name, deptName: nameOf(depts, r.dept_id) }]));
-}
 
 /** Sums of the named columns over the rows. */
 const sums = (rows: Row[], keys: string[]): Row => Object.fromEntries(keys.map((k) => [k, rows.reduce((s, r) => s + Number(r[k] ?? 0), 0)]));

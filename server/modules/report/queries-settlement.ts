@@ -7,7 +7,7 @@ import { PointsChange } from "../zhct/points";
 import { dayOfNo, ledgerDayNo } from "../zhct/reports";
 import { ApprovedStatus, TICKET_TYPE_OF_PAY_FLAG } from "../zhct/tickets";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { minuteOf, orgNames, ROW_LIMIT } from "./helpers";
+import { dinersOf, minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
  * The queries of resources/report/settlement.ts (decision 032). Same rules as queries.ts: integer fen and points,
@@ -18,19 +18,7 @@ import { minuteOf, orgNames, ROW_LIMIT } from "./helpers";
 /** Orders fully refunded by a cancel or a complaint (dictionary mealOrderStatus 2 and 4). */
 const CANCELLED = sql.join([2, 4].map((s) => sql.lit(s)));
 const TICKET_FLAGS = sql.join(Object.keys(TICKET_TYPE_OF_PAY_FLAG).map((f) => sql.lit(Number(f))));
-const sumOf = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(sum(${expression}), 0)`;
 const NO_DEPT = "未分配部门";
-
-type Diner = { id: number; user_code: string; user_name: string; dept_id: number | null; staff_type: string | null };
-
-/** The diners of these ids with their department's name. */
-async function dinersOf(db: Db, tenantId: number, ids: number[]): Promise<Map<number, Diner & { deptName: string }>> {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const rows = await db.selectFrom("user_info").select(["id", "user_code", "user_name", "dept_id", "staff_type"]).where("tenant_id", "=", tenantId).where("id", "in", unique).execute();
-  const depts = await orgNames(db, tenantId, rows.map((r) => r.dept_id ?? null));
-  return new Map(rows.map((r) => [r.id, { ...(r as Diner), deptName: r.dept_id ? (depts.get(r.dept_id) ?? "") : "" }]));
-}
 
 /** The diner filters of a report (department, staff type, one diner) on a query joined to `user_info as u`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -193,8 +181,8 @@ const monthlySettlementUser: ReportQuery = async (db, tenantId, f) => {
     const paid = Number(o.paid);
     const [cash, subsidy, ticket] = [taken(o.user_info_id, "cash"), taken(o.user_info_id, "subsidy"), Number(o.ticket)];
     return {
-      userCode: d?.user_code ?? "",
-      userName: d?.user_name ?? "",
+      userCode: d?.userCode ?? "",
+      userName: d?.userName ?? "",
       deptName: d?.deptName ?? "",
       orders: Number(o.orders),
       paid,
@@ -303,9 +291,9 @@ const teacherSubsidy: ReportQuery = async (db, tenantId, f) => {
   const rows = shown.map((l) => {
     const d = diners.get(l.user_info_id);
     return {
-      userCode: d?.user_code ?? "",
-      userName: d?.user_name ?? "",
-      staffType: d?.staff_type ?? "",
+      userCode: d?.userCode ?? "",
+      userName: d?.userName ?? "",
+      staffType: d?.staffType ?? "",
       deptName: d?.deptName ?? "",
       // The drill-down opens this diner's subsidy account only.
       accountType: "subsidy",
@@ -367,7 +355,7 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
   const opening = new Map(before.map((b) => [b.user_info_id, Number(b.points)]));
   for (const id of opening.keys()) ids.add(id);
   const diners = await dinersOf(db, tenantId, [...ids]);
-  const ordered = [...ids].sort((a, b) => (diners.get(a)?.user_code ?? "").localeCompare(diners.get(b)?.user_code ?? ""));
+  const ordered = [...ids].sort((a, b) => (diners.get(a)?.userCode ?? "").localeCompare(diners.get(b)?.userCode ?? ""));
   const rows: Row[] = [];
   const totals = { month: "合计", opening: 0, earned: 0, takenBack: 0, expired: 0, adjusted: 0, closing: 0 };
   for (const id of ordered) {
@@ -378,7 +366,7 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
       const flow = flows.get(`${id}|${month}`);
       const closing = balance + (flow ? flow.earned - flow.takenBack - flow.expired + flow.adjusted : 0);
       if (balance !== 0 || flow?.any) {
-        rows.push({ month, userCode: d?.user_code ?? "", userName: d?.user_name ?? "", deptName: d?.deptName ?? "", opening: balance, earned: flow?.earned ?? 0, takenBack: flow?.takenBack ?? 0, expired: flow?.expired ?? 0, adjusted: flow?.adjusted ?? 0, closing });
+        rows.push({ month, userCode: d?.userCode ?? "", userName: d?.userName ?? "", deptName: d?.deptName ?? "", opening: balance, earned: flow?.earned ?? 0, takenBack: flow?.takenBack ?? 0, expired: flow?.expired ?? 0, adjusted: flow?.adjusted ?? 0, closing });
       }
       for (const k of ["earned", "takenBack", "expired", "adjusted"] as const) totals[k] += flow?.[k] ?? 0;
       balance = closing;

@@ -7,7 +7,7 @@ import { ORDER_DOC_TYPE } from "../zhct/payments";
 import { chargeDaily, dayOfNo, ledgerDayNo } from "../zhct/reports";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
 import { attendanceQueries } from "./queries-attendance";
-import { minuteOf, orgNames, ROW_LIMIT } from "./helpers";
+import { minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 import { settlementQueries } from "./queries-settlement";
 
 export { minuteOf, ROW_LIMIT };
@@ -35,7 +35,6 @@ function ordersOf(db: Db, tenantId: number, f: Filters): OrderQuery {
 }
 
 const net = sql<number>`meal_order.paid_amount - meal_order.refunded_amount`;
-const sumOf = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(sum(${expression}), 0)`;
 const KNOWN_MEALS = MEAL_TYPES.filter(([t]) => t !== "none").map(([t]) => t);
 
 
