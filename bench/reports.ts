@@ -3,7 +3,7 @@
  * default 20,000 diners; BENCH_REPORTS_DAYS, default 43: about 1,000,000 orders) into a database of its own (argument:
  * a SQLite file, default bench/data/reports.db, or a postgres:// URL, then schema bench_reports), then each report of
  * resources/report through the API handler (in process, signed in as the demo admin) for the last 30 days (the
- * monthly ones for the last month), BENCH_REPORTS_RUNS times (default 20): p50 and p95. The first eight reports also
+ * monthly ones for the last month), BENCH_REPORTS_RUNS times (default 20): p50 and p95. The reports of `hand` also
  * run as hand-written SQL for the same figures in a bare handler (the driver alone: no validation, no engine), and
  * the ratio bare p50 / API p50 is printed. Prints one JSON line last.
  */
@@ -139,6 +139,19 @@ const hand: Record<string, () => Promise<unknown>> = {
   accountTypeDaily: () => bare.all(`select (occurred_at + 28800000) / 86400000, account_type, sum(case when busi_type = 0 then amount else 0 end), sum(case when busi_type = 4 then amount else 0 end),
       sum(case when busi_type in (2, 6) then amount else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type in (3, 5) then amount else 0 end), sum(amount)
       from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? group by 1, 2 order by 1, 2`, T, start, end),
+  // The diners' months (decision 040), read as the reports read them, the diners named in the same statement.
+  monthlySettlementUser: () => bare.all(`select u.user_code, u.user_name, u.dept_id, sum(m.orders), sum(m.paid), sum(m.ticket), sum(m.refunded), sum(m.cash), sum(m.subsidy)
+      from diner_month_order m join user_info u on u.tenant_id = m.tenant_id and u.id = m.user_info_id where m.tenant_id = ? and m.month between ? and ? group by m.user_info_id, u.user_code, u.user_name, u.dept_id`, T, month, month),
+  teacherSubsidy: () => bare.all(`select u.user_code, u.user_name, u.dept_id, a.balance - coalesce(sum(m.amount), 0), a.balance - coalesce(sum(case when m.month > ? then m.amount else 0 end), 0),
+      coalesce(sum(case when m.month <= ? then m.lines else 0 end), 0), coalesce(sum(case when m.month <= ? and m.busi_type = 4 then m.lines else 0 end), 0),
+      coalesce(sum(case when m.month <= ? and m.busi_type = 4 then m.amount else 0 end), 0), coalesce(sum(case when m.month <= ? and m.busi_type in (2, 6) then m.amount else 0 end), 0),
+      coalesce(sum(case when m.month <= ? and m.busi_type = 5 then m.amount else 0 end), 0), coalesce(sum(case when m.month <= ? and m.busi_type in (0, 1, 3) then m.amount else 0 end), 0)
+      from user_account a join user_info u on u.tenant_id = a.tenant_id and u.id = a.user_info_id
+      left join diner_month_ledger m on m.tenant_id = a.tenant_id and m.account_type = a.account_type and m.user_info_id = a.user_info_id and m.month >= ?
+      where a.tenant_id = ? and a.account_type = 'subsidy' group by a.user_info_id, a.balance, u.user_code, u.user_name, u.dept_id`, month, month, month, month, month, month, month, month, T),
+  staffPointsMonthly: () => bare.all(`select a.user_info_id, a.balance, u.user_code, u.user_name, u.dept_id, m.month, m.change_type, m.points, m.lines from user_integral_account a
+      join user_info u on u.tenant_id = a.tenant_id and u.id = a.user_info_id left join diner_month_points m on m.tenant_id = a.tenant_id and m.user_info_id = a.user_info_id and m.month >= ?
+      where a.tenant_id = ?`, month, T),
 };
 
 const pct = (values: number[], p: number) => {

@@ -1,10 +1,11 @@
 import { CompiledQuery, PostgresAdapter, sql } from "kysely";
 import { hashPassword } from "../auth/password";
 import { BusiType, PAY_FLAG_AUTO } from "../modules/zhct/ledger";
-import { ORDER_DOC_TYPE, OrderStatus } from "../modules/zhct/payments";
+import { ORDER_DOC_TYPE, OrderStatus, TICKET_PAY_FLAGS } from "../modules/zhct/payments";
 import { addMonths, PointsChange } from "../modules/zhct/points";
 import { GenerateResult } from "../modules/zhct/defaultOrders";
 import { TAKEAWAY } from "../modules/zhct/delivery";
+import { recountDinerMonths } from "../modules/zhct/dinerMonths";
 import { recountFoodSales } from "../modules/zhct/foodSales";
 import { dayOf, dayStart, monthRange } from "../modules/zhct/months";
 import { generateMonth, makeFormal } from "../modules/zhct/monthSettle";
@@ -762,8 +763,10 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
     await trx.updateTable("auto_charge_setting").set({ last_run_month: months.at(-1) ?? null, last_run_at: dayStart(`${months.at(-1)}-01`) + 2 * 3600_000 }).where("tenant_id", "=", tenantId).where("id", "=", settingId).execute();
   });
 
-  // The orders were written here, not through `pay`: the day's dish sales are counted from them (decision 038).
+  // The orders and lines were written here, not through `pay` and `post`: the day's dish sales (decision 038) and
+  // the diners' months (decision 040) are counted from them.
   await recountFoodSales(db, tenantId, firstDay, today);
+  await recountDinerMonths(db, TICKET_PAY_FLAGS, tenantId);
 
   // Month settlement (decision 022) through its own service: past months made formal, the current one 暂存.
   for (const month of months) {

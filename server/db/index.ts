@@ -33,6 +33,7 @@ import * as shellGeneration from "./migrations/0024_shell_generation";
 import * as reportIndexes from "./migrations/0029_report_indexes";
 import * as reportCoveringIndexes from "./migrations/0030_report_covering_indexes";
 import * as foodSalesDay from "./migrations/0031_food_sales_day";
+import * as dinerMonths from "./migrations/0033_diner_months";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   "0030_report_covering_indexes": reportCoveringIndexes,
   "0031_food_sales_day": foodSalesDay,
   "0032_charge_device": migration0032,
+  "0033_diner_months": dinerMonths,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -422,6 +422,9 @@ export interface Database extends Declared {
   idempotency_key: IdempotencyKeyTable;
   job_lease: JobLeaseTable;
   food_sales_day: FoodSalesDayTable;
+  diner_month_ledger: DinerMonthLedgerTable;
+  diner_month_points: DinerMonthPointsTable;
+  diner_month_order: DinerMonthOrderTable;
   shell_generation: ShellGenerationTable;
 }
 
@@ -429,6 +432,45 @@ export interface Database extends Declared {
 export interface ShellGenerationTable {
   id: number;
   generation: number;
+}
+
+/** A diner's ledger lines of a China month per account and busiType, kept by `post` (migration 0033, decision 040). */
+export interface DinerMonthLedgerTable {
+  tenant_id: number;
+  account_type: string;
+  /** YYYY-MM, the China month of the lines' occurred_at. */
+  month: string;
+  user_info_id: number;
+  busi_type: number;
+  /** Signed fen: the lines' sum. */
+  amount: number;
+  lines: number;
+}
+
+/** A diner's points lines of a China month per change type, kept by `postPoints` (migration 0033, decision 040). */
+export interface DinerMonthPointsTable {
+  tenant_id: number;
+  month: string;
+  user_info_id: number;
+  change_type: number;
+  points: number;
+  lines: number;
+}
+
+/** A diner's orders of a month of order dates, kept by pay, cancel and refunds (migration 0033, decision 040). */
+export interface DinerMonthOrderTable {
+  tenant_id: number;
+  month: string;
+  user_info_id: number;
+  /** Orders that count: not cancelled nor refunded in full. */
+  orders: number;
+  /** Fen, as the orders' paid_amount, ticket (paid with a meal ticket), refunded_amount. */
+  paid: number;
+  ticket: number;
+  refunded: number;
+  /** Fen the payments took from the cash and the subsidy account (their 消费 lines, positive). */
+  cash: number;
+  subsidy: number;
 }
 
 /** A day's dishes sold per restaurant and meal type, kept by the orders (migration 0031, decision 038). */

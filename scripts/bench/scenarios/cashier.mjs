@@ -118,7 +118,7 @@ async function round(cases) {
  * The payment as a bare handler: the statements `pay` runs for this body, in one transaction (BEGIN IMMEDIATE and
  * synchronous=FULL on SQLite) — the idempotency key, diner, meal time, the day's menus and items, the pay-limit rule,
  * the day's meal count and amount, the sold counts, the accounts, the formal-month check, the account
- * update and ledger line, the order and its items, the operation log, the key's answer and the balance after —
+ * update and ledger line, the diner's months, the order and its items, the operation log, the key's answer and the balance after —
  * without authentication, validation, Kysely or the hooks.
  */
 async function barePay(dialect, databaseUrl) {
@@ -148,6 +148,13 @@ async function barePay(dialect, databaseUrl) {
             values ($1, $2, $3, 'lunch', $4, $5, $6, $7), ($1, $2, $3, 'lunch', $8, $9, $10, $11)
             on conflict (tenant_id, order_date, restaurant_id, meal_type, food_id, food_name)
             do update set quantity = food_sales_day.quantity + excluded.quantity, amount = food_sales_day.amount + excluded.amount`,
+    // The diner's month (decision 040): the ledger line's and the order's, as `post` and `pay` write them.
+    ledgerMonth: `insert into diner_month_ledger (tenant_id, account_type, month, user_info_id, busi_type, amount, lines) values ($1, 'cash', $2, $3, 2, $4, 1)
+            on conflict (tenant_id, user_info_id, account_type, month, busi_type)
+            do update set amount = diner_month_ledger.amount + excluded.amount, lines = diner_month_ledger.lines + 1`,
+    orderMonth: `insert into diner_month_order (tenant_id, month, user_info_id, orders, paid, ticket, refunded, cash, subsidy) values ($1, $2, $3, 1, $4, 0, 0, $4, 0)
+            on conflict (tenant_id, month, user_info_id)
+            do update set orders = diner_month_order.orders + 1, paid = diner_month_order.paid + excluded.paid, cash = diner_month_order.cash + excluded.cash`,
     log: "insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at) values ($1, $2, 1, 'bare', 'zhct', 'zhct/mealOrder', $3, 'pay', $4, '127.0.0.1', $5)",
     keyAnswer: "update idempotency_key set response = $1 where tenant_id = $2 and idem_key = $3",
   };
@@ -171,10 +178,12 @@ async function barePay(dialect, databaseUrl) {
     const orderId = ++id;
     const [account] = await q("update", [-amount, now, TENANT, diner.id]);
     await q("line", [TENANT, ++id, diner.id, account.id, -amount, account.balance, orderId, key, now]);
+    await q("ledgerMonth", [TENANT, today.slice(0, 7), diner.id, -amount]);
     await q("order", [TENANT, orderId, `B${orderId}`, diner.id, today, meal.id, meal.restaurant_id, amount, body.deviceCode, now]);
     for (const item of items) await q("item", [TENANT, ++id, orderId, item.food_id, item.food_name, item.price, item.quantity, Number(item.price) * item.quantity, item.id, now]);
     const [first, second] = [...items].sort((a, b) => Number(a.food_id) - Number(b.food_id));
     await q("sales", [TENANT, today, meal.restaurant_id, first.food_id, first.food_name, first.quantity, Number(first.price) * first.quantity, second.food_id, second.food_name, second.quantity, Number(second.price) * second.quantity]);
+    await q("orderMonth", [TENANT, today.slice(0, 7), diner.id, amount]);
     await q("log", [TENANT, ++id, orderId, JSON.stringify({ amount }), now]);
     const [after] = await q("total", [TENANT, diner.id]);
     const answer = { orderId, orderNo: `B${orderId}`, amount, balance: Number(after.total) };

@@ -2,12 +2,10 @@ import { sql } from "kysely";
 import type { Db } from "../../db";
 import { BusiType } from "../zhct/ledger";
 import { dayOf, monthOf, nextMonth } from "../zhct/months";
-import { ORDER_DOC_TYPE } from "../zhct/payments";
 import { PointsChange } from "../zhct/points";
-import { dayOfNo, ledgerDayNo } from "../zhct/reports";
-import { ApprovedStatus, TICKET_TYPE_OF_PAY_FLAG } from "../zhct/tickets";
+import { ApprovedStatus } from "../zhct/tickets";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { dinersOf, minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
+import { minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
  * The queries of resources/report/settlement.ts (decision 032). Same rules as queries.ts: integer fen and points,
@@ -17,7 +15,6 @@ import { dinersOf, minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /** Orders fully refunded by a cancel or a complaint (dictionary mealOrderStatus 2 and 4). */
 const CANCELLED = sql.join([2, 4].map((s) => sql.lit(s)));
-const TICKET_FLAGS = sql.join(Object.keys(TICKET_TYPE_OF_PAY_FLAG).map((f) => sql.lit(Number(f))));
 const NO_DEPT = "未分配部门";
 
 /** The diner filters of a report (department, staff type, one diner) on a query joined to `user_info as u`. */
@@ -137,53 +134,43 @@ const mealTicketDetail: ReportQuery = async (db, tenantId, f) => {
   };
 };
 
-/** The orders of the period's days, joined to their diner as `u`, with the diner filters. */
-function ordersWithDiner(db: Db, tenantId: number, f: Filters) {
-  let q = db
-    .selectFrom("meal_order as o")
-    .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "o.tenant_id").onRef("u.id", "=", "o.user_info_id"))
-    .where("o.tenant_id", "=", tenantId)
-    .where("o.order_date", ">=", f.from)
-    .where("o.order_date", "<=", f.to);
-  if (f.restaurantId !== undefined) q = q.where("o.restaurant_id", "=", f.restaurantId);
-  return whereDiner(q, f);
-}
-
-/** `+o.user_info_id`: grouped off the (diner, day) index, which SQLite otherwise picks for bound days (decision 036). */
-const byDiner = sql<number>`+o.user_info_id`;
+/** The months of the filters (a month report's; a day range is read as the months it touches). */
+const monthsOfFilters = (f: Filters) => ({ fromMonth: f.fromMonth ?? monthOf(f.start), toMonth: f.toMonth ?? monthOf(f.end - 1) });
 
 const monthlySettlementUser: ReportQuery = async (db, tenantId, f) => {
-  const [orders, accounts] = await Promise.all([
-    ordersWithDiner(db, tenantId, f)
-      .select([
-        byDiner.as("user_info_id"),
-        sumOf(sql`case when o.order_status in (${CANCELLED}) then 0 else 1 end`).as("orders"),
-        sumOf(sql`o.paid_amount`).as("paid"),
-        sumOf(sql`case when o.pay_flag in (${TICKET_FLAGS}) then o.paid_amount else 0 end`).as("ticket"),
-        sumOf(sql`o.refunded_amount`).as("refunded"),
-      ])
-      .groupBy(byDiner)
-      .execute(),
-    // What paying took from each account: the orders' consumption lines (returns are the refunds column).
-    ordersWithDiner(db, tenantId, f)
-      .innerJoin("user_account_ledger as l", (j) => j.onRef("l.tenant_id", "=", "o.tenant_id").on(sql<boolean>`l.doc_id = +o.id`).on("l.doc_type", "=", ORDER_DOC_TYPE))
-      .where("l.busi_type", "=", BusiType.CONSUME)
-      .select([byDiner.as("user_info_id"), "l.account_type", sumOf(sql`l.amount`).as("amount")])
-      .groupBy([byDiner, "l.account_type"])
-      .execute(),
-  ]);
-  const diners = await dinersOf(db, tenantId, orders.map((o) => o.user_info_id));
-  // A map, not a search per diner (quadratic: 4.8 s for 20,000 diners, decision 036).
-  const byAccount = new Map(accounts.map((a) => [`${a.user_info_id}:${a.account_type}`, Number(a.amount)]));
-  const taken = (id: number, type: string) => -(byAccount.get(`${id}:${type}`) ?? 0);
+  // The diners' months as their orders keep them (decision 040): one row per diner and month, not every order.
+  const { fromMonth, toMonth } = monthsOfFilters(f);
+  const orders = await whereDiner(
+    db
+      .selectFrom("diner_month_order as m")
+      .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "m.tenant_id").onRef("u.id", "=", "m.user_info_id"))
+      .where("m.tenant_id", "=", tenantId)
+      .where("m.month", ">=", fromMonth)
+      .where("m.month", "<=", toMonth),
+    f,
+  )
+    .select([
+      "u.user_code",
+      "u.user_name",
+      "u.dept_id",
+      sumOf(sql`m.orders`).as("orders"),
+      sumOf(sql`m.paid`).as("paid"),
+      sumOf(sql`m.ticket`).as("ticket"),
+      sumOf(sql`m.refunded`).as("refunded"),
+      sumOf(sql`m.cash`).as("cash"),
+      sumOf(sql`m.subsidy`).as("subsidy"),
+    ])
+    .groupBy(["m.user_info_id", "u.user_code", "u.user_name", "u.dept_id"])
+    .execute();
+  // The diners are named in the same statement (the join is there for the filters): 20,000 ids in a second query's
+  // IN list cost more than the sums.
+  const depts = await orgNames(db, tenantId, orders.map((o) => o.dept_id ?? null));
   const rows = orders.map((o) => {
-    const d = diners.get(o.user_info_id);
-    const paid = Number(o.paid);
-    const [cash, subsidy, ticket] = [taken(o.user_info_id, "cash"), taken(o.user_info_id, "subsidy"), Number(o.ticket)];
+    const [paid, cash, subsidy, ticket] = [Number(o.paid), Number(o.cash), Number(o.subsidy), Number(o.ticket)];
     return {
-      userCode: d?.userCode ?? "",
-      userName: d?.userName ?? "",
-      deptName: d?.deptName ?? "",
+      userCode: o.user_code,
+      userName: o.user_name,
+      deptName: o.dept_id ? (depts.get(Number(o.dept_id)) ?? "") : "",
       orders: Number(o.orders),
       paid,
       cash,
@@ -262,48 +249,59 @@ const monthlySettlementMerchant: ReportQuery = async (db, tenantId, f) => {
 };
 
 const teacherSubsidy: ReportQuery = async (db, tenantId, f) => {
-  const within = (busi: number[], what: ReturnType<typeof sql>) =>
-    sumOf(sql`case when l.occurred_at >= ${sql.lit(f.start)} and l.busi_type in (${sql.join(busi.map((b) => sql.lit(b)))}) then ${what} else 0 end`);
-  const lines = await whereDiner(
+  // The subsidy accounts with the months kept by the ledger (decision 040), in one statement (one snapshot): the
+  // opening is the balance less every line from the first month on, the closing the balance less the lines after
+  // the last month. Lines are never edited, so this is the sum of the lines before, without reading them.
+  const { fromMonth, toMonth } = monthsOfFilters(f);
+  const within = (busi: number[] | null, what: "amount" | "lines") =>
+    sumOf(sql`case when m.month <= ${toMonth}${busi ? sql` and m.busi_type in (${sql.join(busi.map((b) => sql.lit(b)))})` : sql``} then ${sql.ref(`m.${what}`)} else 0 end`);
+  const accounts = await whereDiner(
     db
-      .selectFrom("user_account_ledger as l")
-      .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "l.tenant_id").onRef("u.id", "=", "l.user_info_id"))
-      .where("l.tenant_id", "=", tenantId)
-      .where("l.account_type", "=", "subsidy")
-      .where("l.occurred_at", "<", f.end),
+      .selectFrom("user_account as a")
+      .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "a.tenant_id").onRef("u.id", "=", "a.user_info_id"))
+      .leftJoin("diner_month_ledger as m", (j) =>
+        j.onRef("m.tenant_id", "=", "a.tenant_id").onRef("m.account_type", "=", "a.account_type").onRef("m.user_info_id", "=", "a.user_info_id").on("m.month", ">=", fromMonth),
+      )
+      .where("a.tenant_id", "=", tenantId)
+      .where("a.account_type", "=", "subsidy"),
     f,
   )
     .select([
-      "l.user_info_id",
-      sumOf(sql`case when l.occurred_at < ${sql.lit(f.start)} then l.amount else 0 end`).as("opening"),
-      sumOf(sql`case when l.occurred_at >= ${sql.lit(f.start)} then 1 else 0 end`).as("moves"),
-      within([BusiType.GRANT], sql.lit(1)).as("grants"),
-      within([BusiType.GRANT], sql`l.amount`).as("granted"),
-      within([BusiType.CONSUME, BusiType.CONSUME_RETURN], sql`l.amount`).as("used"),
-      within([BusiType.CLEAR], sql`l.amount`).as("cleared"),
-      within([BusiType.TOP_UP, BusiType.REFUND, BusiType.REVERSAL], sql`l.amount`).as("other"),
-      sumOf(sql`l.amount`).as("closing"),
+      "u.user_code",
+      "u.user_name",
+      "u.staff_type",
+      "u.dept_id",
+      "a.balance",
+      sumOf(sql`m.amount`).as("fromFirst"),
+      sumOf(sql`case when m.month > ${toMonth} then m.amount else 0 end`).as("afterLast"),
+      within(null, "lines").as("moves"),
+      within([BusiType.GRANT], "lines").as("grants"),
+      within([BusiType.GRANT], "amount").as("granted"),
+      within([BusiType.CONSUME, BusiType.CONSUME_RETURN], "amount").as("used"),
+      within([BusiType.CLEAR], "amount").as("cleared"),
+      within([BusiType.TOP_UP, BusiType.REFUND, BusiType.REVERSAL], "amount").as("other"),
     ])
-    .groupBy("l.user_info_id")
+    .groupBy(["a.user_info_id", "a.balance", "u.user_code", "u.user_name", "u.staff_type", "u.dept_id"])
     .execute();
-  const shown = lines.filter((l) => Number(l.opening) !== 0 || Number(l.moves) > 0);
-  const diners = await dinersOf(db, tenantId, shown.map((l) => l.user_info_id));
+  const figures = accounts.map((a) => ({ ...a, opening: Number(a.balance) - Number(a.fromFirst), closing: Number(a.balance) - Number(a.afterLast) }));
+  const shown = figures.filter((l) => l.opening !== 0 || Number(l.moves) > 0);
+  // Named in the same statement, as in 月度结算-人员.
+  const depts = await orgNames(db, tenantId, shown.map((l) => l.dept_id ?? null));
   const rows = shown.map((l) => {
-    const d = diners.get(l.user_info_id);
     return {
-      userCode: d?.userCode ?? "",
-      userName: d?.userName ?? "",
-      staffType: d?.staffType ?? "",
-      deptName: d?.deptName ?? "",
+      userCode: l.user_code,
+      userName: l.user_name,
+      staffType: l.staff_type ?? "",
+      deptName: l.dept_id ? (depts.get(Number(l.dept_id)) ?? "") : "",
       // The drill-down opens this diner's subsidy account only.
       accountType: "subsidy",
-      opening: Number(l.opening),
+      opening: l.opening,
       grants: Number(l.grants),
       granted: Number(l.granted),
       used: -Number(l.used),
       cleared: -Number(l.cleared),
       other: Number(l.other),
-      closing: Number(l.closing),
+      closing: l.closing,
     };
   });
   rows.sort((a, b) => a.userCode.localeCompare(b.userCode));
@@ -318,43 +316,50 @@ function monthsOf(from: string, to: string): string[] {
 }
 
 const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
-  const points = () =>
-    whereDiner(
-      db
-        .selectFrom("user_account_integral_detail as p")
-        .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "p.tenant_id").onRef("u.id", "=", "p.user_info_id"))
-        .where("p.tenant_id", "=", tenantId),
-      f,
-    );
-  const [before, within] = await Promise.all([
-    points().where("p.occurred_at", "<", f.start).select(["p.user_info_id", sumOf(sql`p.points`).as("points")]).groupBy("p.user_info_id").execute(),
-    // By China day in SQL (one expression on both databases); the days fold into months here.
-    points()
-      .where("p.occurred_at", ">=", f.start)
-      .where("p.occurred_at", "<", f.end)
-      .select(["p.user_info_id", "p.change_type", ledgerDayNo.as("day_no"), sumOf(sql`p.points`).as("points")])
-      .groupBy(["p.user_info_id", "p.change_type", ledgerDayNo])
-      .execute(),
-  ]);
-  const months = monthsOf(f.fromMonth ?? monthOf(f.start), f.toMonth ?? monthOf(f.end - 1));
+  // The points accounts with the months their lines keep from the first month on (decision 040), in one statement
+  // (one snapshot): the opening is the balance less all of them, the flows are those up to the last month.
+  const { fromMonth, toMonth } = monthsOfFilters(f);
+  const accounts = await whereDiner(
+    db
+      .selectFrom("user_integral_account as a")
+      .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "a.tenant_id").onRef("u.id", "=", "a.user_info_id"))
+      .leftJoin("diner_month_points as m", (j) => j.onRef("m.tenant_id", "=", "a.tenant_id").onRef("m.user_info_id", "=", "a.user_info_id").on("m.month", ">=", fromMonth))
+      .where("a.tenant_id", "=", tenantId),
+    f,
+  )
+    .select(["a.user_info_id", "a.balance", "u.user_code", "u.user_name", "u.dept_id", "m.month", "m.change_type", "m.points", "m.lines"])
+    .execute();
+  const before = new Map<number, { user_code: string; user_name: string; dept_id: number | null; points: number }>();
+  const within: Array<{ user_info_id: number; month: string; change_type: number; points: number; lines: number }> = [];
+  for (const r of accounts) {
+    const id = Number(r.user_info_id);
+    const diner = before.get(id) ?? { user_code: r.user_code, user_name: r.user_name, dept_id: r.dept_id ?? null, points: Number(r.balance) };
+    if (r.month !== null) {
+      diner.points -= Number(r.points);
+      if (r.month <= toMonth) within.push({ user_info_id: id, month: r.month, change_type: Number(r.change_type), points: Number(r.points), lines: Number(r.lines) });
+    }
+    before.set(id, diner);
+  }
+  const months = monthsOf(fromMonth, toMonth);
   type Flow = { earned: number; takenBack: number; expired: number; adjusted: number; any: boolean };
   const flows = new Map<string, Flow>();
   const ids = new Set<number>();
   for (const line of within) {
-    ids.add(line.user_info_id);
-    const key = `${line.user_info_id}|${dayOfNo(line.day_no).slice(0, 7)}`;
+    ids.add(Number(line.user_info_id));
+    const key = `${line.user_info_id}|${line.month}`;
     const flow = flows.get(key) ?? { earned: 0, takenBack: 0, expired: 0, adjusted: 0, any: false };
     const n = Number(line.points);
-    flow.any = true;
+    flow.any ||= Number(line.lines) > 0;
     if (line.change_type === PointsChange.EARN) flow.earned += n;
     else if (line.change_type === PointsChange.CANCEL) flow.takenBack -= n;
     else if (line.change_type === PointsChange.EXPIRE) flow.expired -= n;
     else flow.adjusted += n;
     flows.set(key, flow);
   }
-  const opening = new Map(before.map((b) => [b.user_info_id, Number(b.points)]));
+  const opening = new Map([...before].map(([id, b]) => [id, b.points]));
   for (const id of opening.keys()) ids.add(id);
-  const diners = await dinersOf(db, tenantId, [...ids]);
+  const depts = await orgNames(db, tenantId, [...before.values()].map((b) => b.dept_id));
+  const diners = new Map([...before].map(([id, b]) => [id, { userCode: b.user_code, userName: b.user_name, deptName: b.dept_id ? (depts.get(Number(b.dept_id)) ?? "") : "" }]));
   const ordered = [...ids].sort((a, b) => (diners.get(a)?.userCode ?? "").localeCompare(diners.get(b)?.userCode ?? ""));
   const rows: Row[] = [];
   const totals = { month: "合计", opening: 0, earned: 0, takenBack: 0, expired: 0, adjusted: 0, closing: 0 };

@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 import { newId, type Db, type Dialect } from "../../db";
 import type { Database } from "../../db/schema";
 import { ApiError, Status } from "../../http/envelope";
+import { countLedgerMonth } from "./dinerMonths";
 
 /**
  * The money ledger (decision 017). Every change of a balance goes through `post`: one ledger line and a conditional
@@ -246,7 +247,8 @@ export async function openAccountsOf(trx: Trx, tenantId: number, userInfoIds: nu
 
 /**
  * The one way a balance changes: the account is updated only if the new balance stays at or above −creditLimit
- * (refused with 409 余额不足 otherwise), and the line records the balance after. Call inside `inLedgerTransaction`.
+ * (refused with 409 余额不足 otherwise), the line records the balance after, and the diner's month counts the line
+ * (decision 040). Call inside `inLedgerTransaction`.
  */
 export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
   const { tenantId, amount } = posting;
@@ -301,6 +303,7 @@ export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
       updated_by: posting.operatorId ?? null,
     })
     .execute();
+  await countLedgerMonth(trx, { tenantId, userInfoId: posting.userInfoId, accountType: posting.accountType, busiType: posting.busiType, amount, occurredAt });
   return { id, accountId: updated.id, accountType: posting.accountType, amount, balanceAfter: Number(updated.balance), busiType: posting.busiType, occurredAt };
 }
 

@@ -11,6 +11,7 @@ import { recordOperation } from "../resource/operationLog";
 import { checkPayFlag, yuan } from "./accounts";
 import { idempotent } from "./idempotency";
 import { BusiType, deduct, ledgerMessages, ledgerSettings, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
+import { countOrderMonth } from "./dinerMonths";
 import { countFoodSales } from "./foodSales";
 import { findByDate } from "./menus";
 import { dayOf, dayStart } from "./months";
@@ -440,6 +441,8 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     }
   }
   if (!paidBy && TICKET_PAY_FLAGS.includes(payFlag)) throw new ApiError(Status.CONFLICT, paymentMessages.methodDisabled);
+  /** Fen the ledger took from each account (the diner's month counts them). */
+  const taken: Record<AccountType, number> = { cash: 0, subsidy: 0 };
   if (!paidBy) {
     let lines: LedgerLine[];
     try {
@@ -473,6 +476,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       }
       throw error;
     }
+    for (const line of lines) taken[line.accountType] -= line.amount;
     paidBy = { kind: "ledger", lineIds: lines.map((l) => l.id) };
   }
 
@@ -516,6 +520,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       .execute();
     await countFoodSales(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null }, items, 1);
   }
+  await countOrderMonth(trx, { tenantId, userInfoId: diner.id, orderDate: date, orders: 1, paid: amount, ticket: TICKET_PAY_FLAGS.includes(payFlag) ? amount : 0, ...taken });
   const order: PaidOrder = { id: orderId, orderNo, tenantId, userInfoId: diner.id, amount, paidAmount: amount, refundedAmount: 0, payFlag, orderStatus: OrderStatus.PAID, orderDate: date, mealTimesId: mealTime?.id ?? null, restaurantId: facts.restaurantId, source, paidBy, items };
   for (const h of hooks) await h.afterPay?.(trx, order);
   await recordOperation(trx, ctx, mealOrder, orderId, "pay", { orderNo, userInfoId: diner.id, amount, payFlag, source, paidBy, cardNo: card?.cardNo ?? null });
@@ -635,23 +640,23 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     if (!reason) throw fieldError("reason", paymentMessages.lateCancel);
   }
   return idempotent(ctx, input, async (trx, key) => {
-    // The status check repeats in the UPDATE: of two cancels racing, one wins and the other gets the 409. The order's
-    // dishes leave the day's sales unless a full refund already took them out: which of the two it was is the UPDATE's
-    // own condition, not the status read before it (a complaint's refund may have come between).
-    const cancelFrom = async (statuses: number[]) =>
-      Number(
-        (
-          await trx
-            .updateTable("meal_order")
-            .set({ order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount, cancel_reason: reason, cancelled_by_name: ctx.session.userName, cancelled_at: ctx.now, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId })
-            .where("tenant_id", "=", tenantId)
-            .where("id", "=", order.id)
-            .where("order_status", "in", statuses)
-            .executeTakeFirst()
-        ).numUpdatedRows,
-      ) === 1;
-    const wasCounted = await cancelFrom([OrderStatus.PAID, OrderStatus.PART_REFUNDED]);
-    if (!wasCounted && !(await cancelFrom([OrderStatus.REFUNDED]))) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
+    // The order as it is now, locked on PostgreSQL (SQLite holds the write lock): a complaint's refund may have come
+    // since the read above. Its status says whether the dishes and the meal still count (a full refund took them out
+    // already) and its refunded amount what the diner's month gets back; of two cancels racing, the second waits here
+    // and then gets the 409. The UPDATE repeats the status as a guard.
+    let current = trx.selectFrom("meal_order").select(["order_status", "refunded_amount"]).where("tenant_id", "=", tenantId).where("id", "=", order.id);
+    if (ctx.services.dialect === "postgres") current = current.forUpdate();
+    const locked = await current.executeTakeFirstOrThrow();
+    const wasCounted = [OrderStatus.PAID, OrderStatus.PART_REFUNDED].includes(Number(locked.order_status) as never);
+    const cancelled = await trx
+      .updateTable("meal_order")
+      .set({ order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount, cancel_reason: reason, cancelled_by_name: ctx.session.userName, cancelled_at: ctx.now, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId })
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", order.id)
+      .where("order_status", "=", Number(locked.order_status))
+      .where("order_status", "!=", OrderStatus.CANCELLED)
+      .executeTakeFirst();
+    if (Number(cancelled.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
     let refundFen = 0;
     const lineIds: number[] = [];
     // In the order the accounts paid (subsidy first, usually), so the diner's ledger reads as the payment undone.
@@ -676,6 +681,9 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     }
     const items = await itemsOf(trx, tenantId, order.id);
     if (wasCounted) await countFoodSales(trx, soldOrderOf(order), items, -1);
+    // After the accounts, as in pay and refundPart: every transaction of a diner locks their rows in one order (the
+    // accounts, their months, the day's dishes, the order month), so two on PostgreSQL wait, never deadlock.
+    await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, orders: wasCounted ? -1 : 0, refunded: Number(order.paid_amount) - Number(locked.refunded_amount) });
     for (const item of items) {
       if (!item.foodMenuItemId) continue;
       await trx
@@ -766,6 +774,7 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
   }
   // Refunded in full, the order no longer counts in the day's sales (its status was 已支付 or 部分退款 until now).
   if (Number(updated.order_status) === OrderStatus.REFUNDED) await countFoodSales(trx, soldOrderOf(order), await itemsOf(trx, tenantId, order.id), -1);
+  await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, orders: Number(updated.order_status) === OrderStatus.REFUNDED ? -1 : 0, refunded: input.amount });
   const refunded: RefundedOrder = { tenantId, id: order.id, orderNo: String(order.order_no), userInfoId: Number(order.user_info_id), refundedAmount: Number(updated.refunded_amount) };
   for (const h of hooks) await h.afterRefund?.(trx, refunded, input.amount);
   await recordOperation(trx, ctx, mealOrder, order.id, "refund", { amount: input.amount, reason: input.reason ?? null, docType: input.docType ?? null, docId: input.docId ?? null });

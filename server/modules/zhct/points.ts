@@ -9,6 +9,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
 import { startLeasedJob } from "./autoCharge";
+import { countPointsMonth } from "./dinerMonths";
 import { idempotent } from "./idempotency";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
@@ -133,6 +134,7 @@ export async function postPoints(trx: Trx, line: PointsLine): Promise<{ id: numb
       updated_by: line.operatorId ?? null,
     })
     .execute();
+  await countPointsMonth(trx, { tenantId, userInfoId, changeType: line.changeType, points, occurredAt });
   return { id, balanceAfter: Number(updated.balance) };
 }
 

@@ -1,0 +1,146 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema";
+import { monthOf, monthRange, nextMonth } from "./months";
+
+/**
+ * Each diner's month in totals (tables diner_month_ledger, diner_month_points and diner_month_order, decision 040),
+ * kept in the transaction of the line or the order they count: the monthly reports per diner (月度个人结算, 教师补贴,
+ * 员工积分月结) read a month of 20,000 diners as 20,000-odd rows instead of a million orders or ledger lines.
+ *
+ * A month is the China month: of the line's `occurred_at` for ledger and points lines, of the order's `order_date`
+ * for orders. Every upsert touches rows of one diner only, after the caller has locked that diner's account or order
+ * (PostgreSQL) or taken the write lock (SQLite), so two payments of a diner wait for each other and never deadlock.
+ */
+
+type Trx = Kysely<Database>;
+
+/** Orders fully refunded by a cancel or a complaint (mealOrderStatus 2 and 4) no longer count as meals. */
+const NOT_COUNTED = [2, 4];
+
+/** Adds one ledger line to its diner's month (`post` calls it for every line). */
+export async function countLedgerMonth(trx: Trx, line: { tenantId: number; userInfoId: number; accountType: string; busiType: number; amount: number; occurredAt: number }): Promise<void> {
+  await trx
+    .insertInto("diner_month_ledger")
+    .values({ tenant_id: line.tenantId, account_type: line.accountType, month: monthOf(line.occurredAt), user_info_id: line.userInfoId, busi_type: line.busiType, amount: line.amount, lines: 1 })
+    .onConflict((oc) =>
+      oc.columns(["tenant_id", "user_info_id", "account_type", "month", "busi_type"]).doUpdateSet({
+        amount: sql`diner_month_ledger.amount + excluded.amount`,
+        lines: sql`diner_month_ledger.lines + 1`,
+      }),
+    )
+    .execute();
+}
+
+/** Adds one points line to its diner's month (`postPoints` calls it for every line). */
+export async function countPointsMonth(trx: Trx, line: { tenantId: number; userInfoId: number; changeType: number; points: number; occurredAt: number }): Promise<void> {
+  await trx
+    .insertInto("diner_month_points")
+    .values({ tenant_id: line.tenantId, month: monthOf(line.occurredAt), user_info_id: line.userInfoId, change_type: line.changeType, points: line.points, lines: 1 })
+    .onConflict((oc) =>
+      oc.columns(["tenant_id", "user_info_id", "month", "change_type"]).doUpdateSet({
+        points: sql`diner_month_points.points + excluded.points`,
+        lines: sql`diner_month_points.lines + 1`,
+      }),
+    )
+    .execute();
+}
+
+/** What an order changes in its diner's month: each figure signed, 0 where it does not change. */
+export interface OrderMonthChange {
+  tenantId: number;
+  userInfoId: number;
+  orderDate: string;
+  /** +1 when paid, −1 when it stops counting (cancelled, or refunded in full). */
+  orders?: number;
+  paid?: number;
+  /** Paid with a meal ticket (userAccountFlag 3–7). */
+  ticket?: number;
+  refunded?: number;
+  /** Fen the payment took from the cash and the subsidy account (its 消费 lines, as positive fen). */
+  cash?: number;
+  subsidy?: number;
+}
+
+export async function countOrderMonth(trx: Trx, change: OrderMonthChange): Promise<void> {
+  const figures = { orders: change.orders ?? 0, paid: change.paid ?? 0, ticket: change.ticket ?? 0, refunded: change.refunded ?? 0, cash: change.cash ?? 0, subsidy: change.subsidy ?? 0 };
+  if (Object.values(figures).every((n) => n === 0)) return;
+  await trx
+    .insertInto("diner_month_order")
+    .values({ tenant_id: change.tenantId, month: change.orderDate.slice(0, 7), user_info_id: change.userInfoId, ...figures })
+    .onConflict((oc) =>
+      oc.columns(["tenant_id", "month", "user_info_id"]).doUpdateSet({
+        orders: sql`diner_month_order.orders + excluded.orders`,
+        paid: sql`diner_month_order.paid + excluded.paid`,
+        ticket: sql`diner_month_order.ticket + excluded.ticket`,
+        refunded: sql`diner_month_order.refunded + excluded.refunded`,
+        cash: sql`diner_month_order.cash + excluded.cash`,
+        subsidy: sql`diner_month_order.subsidy + excluded.subsidy`,
+      }),
+    )
+    .execute();
+}
+
+/** The China months from the first to the last of these moments, in order. */
+function monthsBetween(first: number, last: number): string[] {
+  const months: string[] = [];
+  for (let m = monthOf(first); m <= monthOf(last); m = nextMonth(m)) months.push(m);
+  return months;
+}
+
+/**
+ * Counts every diner's months afresh from the lines and orders, one tenant's or (no tenant: migration 0033) all:
+ * the demo generator writes its rows in bulk, without `post`. Each month is one grouped INSERT per table, with the
+ * month's bounds in China time as numbers, so the same SQL runs on both databases. `ticketPayFlags`: the payment
+ * methods that are meal tickets (payments.ts `TICKET_PAY_FLAGS`, passed in: payments imports this module).
+ */
+export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: readonly number[], tenantId?: number): Promise<void> {
+  // In one transaction: the caller's (a migration runs in one on PostgreSQL) or its own.
+  const inTransaction = <T>(work: (trx: Trx) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
+  await inTransaction(async (trx) => {
+    const ofTenant = tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`;
+    for (const table of ["diner_month_ledger", "diner_month_points", "diner_month_order"] as const) {
+      let q = trx.deleteFrom(table);
+      if (tenantId !== undefined) q = q.where("tenant_id", "=", tenantId);
+      await q.execute();
+    }
+    for (const [lines, target, key, figure] of [
+      ["user_account_ledger", "diner_month_ledger", sql`account_type, busi_type`, sql`amount`],
+      ["user_account_integral_detail", "diner_month_points", sql`change_type`, sql`points`],
+    ] as const) {
+      const span = await sql<{ first: number | null; last: number | null }>`select min(occurred_at) as first, max(occurred_at) as last from ${sql.table(lines)} where ${ofTenant}`.execute(trx);
+      const { first, last } = span.rows[0] ?? { first: null, last: null };
+      if (first === null || last === null) continue;
+      for (const month of monthsBetween(Number(first), Number(last))) {
+        const { start, end } = monthRange(month);
+        await sql`
+          insert into ${sql.table(target)} (tenant_id, month, user_info_id, ${key}, ${figure}, lines)
+          select tenant_id, ${month}, user_info_id, ${key}, sum(${figure}), count(*)
+          from ${sql.table(lines)}
+          where ${ofTenant} and occurred_at >= ${start} and occurred_at < ${end}
+          group by tenant_id, user_info_id, ${key}`.execute(trx);
+      }
+    }
+    const ofOrders = tenantId === undefined ? sql`1 = 1` : sql`o.tenant_id = ${tenantId}`;
+    const tickets = sql.join(ticketPayFlags.map((f) => sql.lit(f)));
+    await sql`
+      insert into diner_month_order (tenant_id, month, user_info_id, orders, paid, ticket, refunded, cash, subsidy)
+      select o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id,
+        sum(case when o.order_status in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))}) then 0 else 1 end),
+        sum(o.paid_amount), sum(case when o.pay_flag in (${tickets}) then o.paid_amount else 0 end), sum(o.refunded_amount), 0, 0
+      from meal_order o
+      where ${ofOrders}
+      group by o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id`.execute(trx);
+    // What paying took from each account: the orders' 消费 lines (doc_type ORDER_DOC_TYPE, busi_type CONSUME; written
+    // out, as those modules import this one), per order month, not the line's own month. The
+    // SELECT's WHERE is needed before ON CONFLICT on SQLite (its parser would read ON as a join's otherwise).
+    await sql`
+      insert into diner_month_order (tenant_id, month, user_info_id, orders, paid, ticket, refunded, cash, subsidy)
+      select o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id, 0, 0, 0, 0,
+        sum(case when l.account_type = 'cash' then -l.amount else 0 end),
+        sum(case when l.account_type = 'subsidy' then -l.amount else 0 end)
+      from meal_order o join user_account_ledger l on l.tenant_id = o.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = o.id and l.busi_type = 2
+      where ${ofOrders}
+      group by o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id
+      on conflict (tenant_id, month, user_info_id) do update set cash = excluded.cash, subsidy = excluded.subsidy`.execute(trx);
+  });
+}

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { recountDinerMonths } from "../../server/modules/zhct/dinerMonths";
+import { BusiType, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
+import { dayOf, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
+import { TICKET_PAY_FLAGS } from "../../server/modules/zhct/payments";
+import { PointsChange, postPoints } from "../../server/modules/zhct/points";
+import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { dialects } from "../helpers/db";
+import { publishedMenu } from "../helpers/fixtures";
+import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
+
+type Row = Record<string, unknown>;
+const Z = "/api/v1/zhct";
+const R = "/api/v1/report";
+
+/**
+ * Decision 040: each diner's month of ledger lines, points lines and orders is kept in the transaction of the line
+ * or order it counts, and 月度个人结算, 教师补贴 and 员工积分月结 read those totals. Whatever the money goes through —
+ * top-ups, refunds, payments from both accounts, cancels, refunds by complaints in part and in full, cancels racing
+ * full refunds, points earned, taken back and adjusted, lines of an earlier month — the kept totals are what a count
+ * of the lines and orders gives, and the reports' openings are the sums of the lines before.
+ */
+for (const dialect of dialects) {
+  describe(`${dialect}: the diners' months kept by the ledger and the orders (decision 040)`, () => {
+    let app: TestApp;
+    let t: TenantFixture;
+    const today = dayOf(Date.now());
+    const month = monthOf(Date.now());
+    const lastMonth = previousMonth(month);
+    let serial = 0;
+    const uid = () => `${Date.now().toString(36)}${++serial}`;
+    let lunch: { mealTimesId: number; foods: number[] };
+
+    const call = (path: string, body: Row) => app.call<unknown>("POST", path, { token: t.token, body });
+    async function ok(path: string, body: Row): Promise<Row> {
+      const result = await call(path, body);
+      expect(result.body, JSON.stringify(result.body)).toMatchObject({ status: 200 });
+      return result.body.data as Row;
+    }
+    async function report(name: string, query: Row): Promise<{ rows: Row[]; totals: Row }> {
+      const answer = await app.call<{ rows: Row[]; totals: Row }>("GET", `${R}/${name}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { token: t.token });
+      expect(answer.body.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data;
+    }
+    const codes = new Map<number, string>();
+    const diner = async (staffType = "教师") => {
+      const userCode = `M${uid()}`;
+      const id = (await ok(`${Z}/userInfo/create`, { userCode, userName: "月度", staffType })).id as number;
+      codes.set(id, userCode);
+      return id;
+    };
+    const pay = (userInfoId: number, quantity: number) => ok(`${Z}/cashier/pay`, { userInfoId, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity }] });
+    const complaintRefund = async (order: Row, refundAmount: number) => {
+      const complaint = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: order.orderNo, orderId: order.orderId, content: "份量不足" });
+      return call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实", refundAmount });
+    };
+
+    /** The tenant's kept month rows, in one comparable shape (rows whose figures are all 0 count as none). */
+    async function kept() {
+      const db = app.database.db;
+      const shape = (rows: Row[], keys: string[]) =>
+        rows
+          .map((r) => keys.map((k) => (typeof r[k] === "string" ? r[k] : Number(r[k]))))
+          .filter((r) => r.some((v) => typeof v === "number" && v !== 0 && !Number.isNaN(v)))
+          .map((r) => JSON.stringify(r))
+          .sort();
+      return {
+        ledger: shape(await db.selectFrom("diner_month_ledger").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["account_type", "month", "user_info_id", "busi_type", "amount", "lines"]),
+        points: shape(await db.selectFrom("diner_month_points").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", "change_type", "points", "lines"]),
+        orders: shape(await db.selectFrom("diner_month_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", "orders", "paid", "ticket", "refunded", "cash", "subsidy"]),
+      };
+    }
+    async function expectKeptEqualsRecount() {
+      const before = await kept();
+      await recountDinerMonths(app.database.db, TICKET_PAY_FLAGS, t.tenantId);
+      expect(await kept()).toEqual(before);
+      return before;
+    }
+
+    beforeAll(async () => {
+      app = await createTestApp(dialect);
+      t = await createTenantWithAdmin(app, await adminToken(app), `dm${dialect}`);
+      const restaurant = (await ok("/api/v1/auth/org/create", { parentId: t.rootOrgId, orgName: "一号餐厅", orgType: "restaurant", status: "1" })).id as number;
+      const category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id;
+      lunch = await publishedMenu(ok, { restaurantId: restaurant, mealType: "lunch", day: today, foodTypeId: category, dishes: [["套餐", 1200]], menuTypeName: `午餐${uid()}` });
+      await ok(`${Z}/integralStrategy/create`, { strategyName: "默认", pointsPerYuan: 1, expiryMonths: 12, status: "1" });
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    test("pays from both accounts, cancels, refunds in part and in full: the months are the lines' and the orders' sums", async () => {
+      const a = await diner();
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: a, amount: 1000, accountType: "subsidy" });
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: a, amount: 20_000 });
+      const refund = await ok(`${Z}/userAccountCharge/refund`, { userInfoId: a, amount: 500 });
+      expect(refund.balance).toBe(19_500);
+      // 2,400: 1,000 from the subsidy (spent first), 1,400 from cash.
+      await pay(a, 2);
+      const partly = await pay(a, 1);
+      const cancelled = await pay(a, 1);
+      const fully = await pay(a, 1);
+      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId });
+      expect((await complaintRefund(partly, 200)).body).toMatchObject({ status: 200 });
+      expect((await complaintRefund(fully, 1200)).body).toMatchObject({ status: 200 });
+      // A cancel after a full refund gives nothing more back and does not count the meal out twice.
+      await ok(`${Z}/mealOrder/cancel`, { id: fully.orderId });
+      await ok(`${Z}/userAccountIntegralDetail/adjust`, { userInfoId: a, points: 7, reason: "奖励" });
+
+      await expectKeptEqualsRecount();
+      const settled = await report("monthlySettlementUser", { fromMonth: month, toMonth: month });
+      const mine = settled.rows.find((r) => r.userCode === codes.get(a));
+      // Five orders of 6,000 paid; two still count; 1,200 + 200 + 1,200 given back.
+      expect(mine).toMatchObject({ orders: 2, paid: 6000, subsidy: 1000, cash: 5000, ticket: 0, other: 0, refunded: 2600, net: 3400 });
+      const subsidy = await report("teacherSubsidy", { fromMonth: month, toMonth: month, userCode: codes.get(a) });
+      // The subsidy top-up (其他) and what the meals took of it; the full refund of an order gave back to cash first.
+      expect(subsidy.rows).toEqual([expect.objectContaining({ opening: 0, grants: 0, granted: 0, used: 1000, cleared: 0, other: 1000, closing: 0 })]);
+      const points = await report("staffPointsMonthly", { fromMonth: month, toMonth: month, userCode: codes.get(a) });
+      // 1 point per yuan: 24 + 12 + 12 + 12 earned; taken back with the money: 12 (cancel) + 2 (2.00 yuan refunded)
+      // + 12 (the full refund; its cancel after it takes none); 7 added.
+      expect(points.rows).toEqual([expect.objectContaining({ month, opening: 0, earned: 60, takenBack: 26, expired: 0, adjusted: 7, closing: 41 })]);
+    });
+
+    test("lines of an earlier month: its closing is the next month's opening, read from the balance", async () => {
+      const b = await diner();
+      const { start } = monthRange(lastMonth);
+      // A grant and a points adjustment dated into last month (as a grant run for its day writes them).
+      await inLedgerTransaction(app.database.db, app.database.dialect, async (trx) => {
+        await post(trx, { tenantId: t.tenantId, userInfoId: b, accountType: "subsidy", amount: 3000, busiType: BusiType.GRANT, payFlag: 500, occurredAt: start + 86_400_000 });
+        await postPoints(trx, { tenantId: t.tenantId, userInfoId: b, changeType: PointsChange.ADJUST, points: 40, reason: "上月", occurredAt: start + 86_400_000 });
+      });
+      await pay(b, 1);
+
+      await expectKeptEqualsRecount();
+      const previous = await report("teacherSubsidy", { fromMonth: lastMonth, toMonth: lastMonth, userCode: codes.get(b) });
+      expect(previous.rows).toEqual([expect.objectContaining({ opening: 0, grants: 1, granted: 3000, used: 0, closing: 3000 })]);
+      const current = await report("teacherSubsidy", { fromMonth: month, toMonth: month, userCode: codes.get(b) });
+      expect(current.rows).toEqual([expect.objectContaining({ opening: 3000, grants: 0, used: 1200, closing: 1800 })]);
+      const both = await report("teacherSubsidy", { fromMonth: lastMonth, toMonth: month, userCode: codes.get(b) });
+      expect(both.rows).toEqual([expect.objectContaining({ opening: 0, grants: 1, granted: 3000, used: 1200, closing: 1800 })]);
+
+      const points = await report("staffPointsMonthly", { fromMonth: lastMonth, toMonth: month, userCode: codes.get(b) });
+      expect(points.rows.map((r) => [r.month, r.opening, r.earned, r.adjusted, r.closing])).toEqual([
+        [lastMonth, 0, 0, 40, 40],
+        [month, 40, 12, 0, 52],
+      ]);
+      expect(points.totals).toMatchObject({ opening: 0, earned: 12, adjusted: 40, closing: 52 });
+      // Last month's orders: none (the order is this month's), so the diner is not in its settlement.
+      expect((await report("monthlySettlementUser", { fromMonth: lastMonth, toMonth: lastMonth })).rows.some((r) => r.userName === "月度")).toBe(false);
+    });
+
+    test("cancels racing full refunds of one diner's orders: every month counts each exactly once", async () => {
+      const c = await diner("职工");
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: c, amount: 50_000 });
+      const orders = [];
+      for (let n = 0; n < 6; n++) orders.push(await pay(c, 1));
+      const complaints = await Promise.all(orders.map((o) => ok(`${Z}/mealOrderComplaints/create`, { orderNo: o.orderNo, orderId: o.orderId, content: "重复扣款" })));
+      const answers = await Promise.all(
+        orders.flatMap((o, n) => [
+          call(`${Z}/mealOrder/cancel`, { id: o.orderId }),
+          call(`${Z}/mealOrderComplaints/process`, { id: complaints[n].id, result: "processed", reply: "全退", refundAmount: 1200 }),
+        ]),
+      );
+      for (const answer of answers) expect([200, 409], JSON.stringify(answer.body)).toContain(answer.body.status);
+      await expectKeptEqualsRecount();
+      const settled = await report("monthlySettlementUser", { fromMonth: month, toMonth: month, userCode: codes.get(c) });
+      expect(settled.rows).toEqual([expect.objectContaining({ orders: 0, paid: 7200, cash: 7200, refunded: 7200, net: 0 })]);
+    });
+  });
+}
