@@ -647,13 +647,14 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     let current = trx.selectFrom("meal_order").select(["order_status", "refunded_amount"]).where("tenant_id", "=", tenantId).where("id", "=", order.id);
     if (ctx.services.dialect === "postgres") current = current.forUpdate();
     const locked = await current.executeTakeFirstOrThrow();
-    const wasCounted = [OrderStatus.PAID, OrderStatus.PART_REFUNDED].includes(Number(locked.order_status) as never);
+    const status = Number(locked.order_status);
+    const wasCounted = status === OrderStatus.PAID || status === OrderStatus.PART_REFUNDED;
     const cancelled = await trx
       .updateTable("meal_order")
       .set({ order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount, cancel_reason: reason, cancelled_by_name: ctx.session.userName, cancelled_at: ctx.now, updated_at: Math.max(ctx.now, order.updated_at + 1), updated_by: ctx.session.userId })
       .where("tenant_id", "=", tenantId)
       .where("id", "=", order.id)
-      .where("order_status", "=", Number(locked.order_status))
+      .where("order_status", "=", status)
       .where("order_status", "!=", OrderStatus.CANCELLED)
       .executeTakeFirst();
     if (Number(cancelled.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
