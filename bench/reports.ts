@@ -139,6 +139,8 @@ const hand: Record<string, () => Promise<unknown>> = {
   accountTypeDaily: () => bare.all(`select (occurred_at + 28800000) / 86400000, account_type, sum(case when busi_type = 0 then amount else 0 end), sum(case when busi_type = 4 then amount else 0 end),
       sum(case when busi_type in (2, 6) then amount else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type in (3, 5) then amount else 0 end), sum(amount)
       from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? group by 1, 2 order by 1, 2`, T, start, end),
+  // The orders' points per day and restaurant (decision 040 addendum), read as the report reads them.
+  pointsOrderStats: () => bare.all(`select order_date, restaurant_id, orders, paid, earned, taken_back from points_order_day where tenant_id = ? and order_date between ? and ? and orders > 0`, T, from, to),
   // The diners' months (decision 040), read as the reports read them, the diners named in the same statement.
   monthlySettlementUser: () => bare.all(`select u.user_code, u.user_name, u.dept_id, sum(m.orders), sum(m.paid), sum(m.ticket), sum(m.refunded), sum(m.cash), sum(m.subsidy)
       from diner_month_order m join user_info u on u.tenant_id = m.tenant_id and u.id = m.user_info_id where m.tenant_id = ? and m.month between ? and ? group by m.user_info_id, u.user_code, u.user_name, u.dept_id`, T, month, month),

@@ -34,6 +34,7 @@ import * as reportIndexes from "./migrations/0029_report_indexes";
 import * as reportCoveringIndexes from "./migrations/0030_report_covering_indexes";
 import * as foodSalesDay from "./migrations/0031_food_sales_day";
 import * as dinerMonths from "./migrations/0033_diner_months";
+import * as pointsOrderDays from "./migrations/0034_points_order_days";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   "0031_food_sales_day": foodSalesDay,
   "0032_charge_device": migration0032,
   "0033_diner_months": dinerMonths,
+  "0034_points_order_days": pointsOrderDays,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

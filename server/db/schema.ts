@@ -425,6 +425,7 @@ export interface Database extends Declared {
   diner_month_ledger: DinerMonthLedgerTable;
   diner_month_points: DinerMonthPointsTable;
   diner_month_order: DinerMonthOrderTable;
+  points_order_day: PointsOrderDayTable;
   shell_generation: ShellGenerationTable;
 }
 
@@ -471,6 +472,20 @@ export interface DinerMonthOrderTable {
   /** Fen the payments took from the cash and the subsidy account (their 消费 lines, positive). */
   cash: number;
   subsidy: number;
+}
+
+/** The orders' points per order day and restaurant, kept by `postPoints` (migration 0034, decision 040 addendum). */
+export interface PointsOrderDayTable {
+  tenant_id: number;
+  order_date: string;
+  /** 0: an order without a restaurant. */
+  restaurant_id: number;
+  /** Orders that earned points, and what they paid (fen). */
+  orders: number;
+  paid: number;
+  earned: number;
+  /** Points taken back by refunds, positive. */
+  taken_back: number;
 }
 
 /** A day's dishes sold per restaurant and meal type, kept by the orders (migration 0031, decision 038). */

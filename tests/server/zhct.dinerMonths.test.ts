@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { recountDinerMonths } from "../../server/modules/zhct/dinerMonths";
+import { recountPointsOrderDays } from "../../server/modules/zhct/pointsOrderDays";
 import { BusiType, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
 import { dayOf, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
 import { TICKET_PAY_FLAGS } from "../../server/modules/zhct/payments";
@@ -15,7 +16,8 @@ const R = "/api/v1/report";
 
 /**
  * Decision 040: each diner's month of ledger lines, points lines and orders is kept in the transaction of the line
- * or order it counts, and 月度个人结算, 教师补贴 and 员工积分月结 read those totals. Whatever the money goes through —
+ * or order it counts, and 月度个人结算, 教师补贴 and 员工积分月结 read those totals; the orders' points per day and
+ * restaurant likewise, for 积分订单统计. Whatever the money goes through —
  * top-ups, refunds, payments from both accounts, cancels, refunds by complaints in part and in full, cancels racing
  * full refunds, points earned, taken back and adjusted, lines of an earlier month — the kept totals are what a count
  * of the lines and orders gives, and the reports' openings are the sums of the lines before.
@@ -68,11 +70,13 @@ for (const dialect of dialects) {
         ledger: shape(await db.selectFrom("diner_month_ledger").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["account_type", "month", "user_info_id", "busi_type", "amount", "lines"]),
         points: shape(await db.selectFrom("diner_month_points").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", "change_type", "points", "lines"]),
         orders: shape(await db.selectFrom("diner_month_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", "orders", "paid", "ticket", "refunded", "cash", "subsidy"]),
+        pointsOrders: shape(await db.selectFrom("points_order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "orders", "paid", "earned", "taken_back"]),
       };
     }
     async function expectKeptEqualsRecount() {
       const before = await kept();
       await recountDinerMonths(app.database.db, TICKET_PAY_FLAGS, t.tenantId);
+      await recountPointsOrderDays(app.database.db, t.tenantId);
       expect(await kept()).toEqual(before);
       return before;
     }
@@ -119,6 +123,9 @@ for (const dialect of dialects) {
       // 1 point per yuan: 24 + 12 + 12 + 12 earned; taken back with the money: 12 (cancel) + 2 (2.00 yuan refunded)
       // + 12 (the full refund; its cancel after it takes none); 7 added.
       expect(points.rows).toEqual([expect.objectContaining({ month, opening: 0, earned: 60, takenBack: 26, expired: 0, adjusted: 7, closing: 41 })]);
+      // 积分订单统计: the four orders earned on their day; the adjustment is no order's.
+      const byDay = await report("pointsOrderStats", { from: today, to: today });
+      expect(byDay.rows).toEqual([expect.objectContaining({ day: today, restaurantName: "一号餐厅", orders: 4, paid: 6000, earned: 60, takenBack: 26, net: 34 })]);
     });
 
     test("lines of an earlier month: its closing is the next month's opening, read from the balance", async () => {

@@ -384,45 +384,19 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
 };
 
 const pointsOrderStats: ReportQuery = async (db, tenantId, f) => {
-  let orders = db.selectFrom("meal_order as o").where("o.tenant_id", "=", tenantId).where("o.order_date", ">=", f.from).where("o.order_date", "<=", f.to);
-  if (f.restaurantId !== undefined) orders = orders.where("o.restaurant_id", "=", f.restaurantId);
-  const [earning, lines] = await Promise.all([
-    orders
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom("user_account_integral_detail as p")
-            .select(sql.lit(1).as("one"))
-            .whereRef("p.tenant_id", "=", "o.tenant_id")
-            .whereRef("p.order_id", "=", "o.id")
-            .where("p.change_type", "=", PointsChange.EARN),
-        ),
-      )
-      .select(["o.order_date", "o.restaurant_id", sql<number>`count(*)`.as("orders"), sumOf(sql`o.paid_amount`).as("paid")])
-      .groupBy(["o.order_date", "o.restaurant_id"])
-      .execute(),
-    // A take-back counts on its order's day, whenever the cancel happened.
-    orders
-      .innerJoin("user_account_integral_detail as p", (j) => j.onRef("p.tenant_id", "=", "o.tenant_id").onRef("p.order_id", "=", "o.id"))
-      .where("p.change_type", "in", [PointsChange.EARN, PointsChange.CANCEL])
-      .select([
-        "o.order_date",
-        "o.restaurant_id",
-        sumOf(sql`case when p.change_type = ${sql.lit(PointsChange.EARN)} then p.points else 0 end`).as("earned"),
-        sumOf(sql`case when p.change_type = ${sql.lit(PointsChange.CANCEL)} then p.points else 0 end`).as("takenBack"),
-      ])
-      .groupBy(["o.order_date", "o.restaurant_id"])
-      .execute(),
-  ]);
-  const names = await orgNames(db, tenantId, earning.map((r) => r.restaurant_id ?? null));
+  // The orders' points per order day and restaurant as `postPoints` keeps them (decision 040 addendum): a take-back
+  // counts on its order's day, whenever the refund happened.
+  let days = db.selectFrom("points_order_day").where("tenant_id", "=", tenantId).where("order_date", ">=", f.from).where("order_date", "<=", f.to).where("orders", ">", 0);
+  if (f.restaurantId !== undefined) days = days.where("restaurant_id", "=", f.restaurantId);
+  const earning = await days.select(["order_date", "restaurant_id", "orders", "paid", "earned", "taken_back"]).execute();
+  const names = await orgNames(db, tenantId, earning.map((r) => (Number(r.restaurant_id) === 0 ? null : r.restaurant_id)));
   const rows = earning.map((r) => {
-    const l = lines.find((x) => x.order_date === r.order_date && x.restaurant_id === r.restaurant_id);
-    const earned = Number(l?.earned ?? 0);
-    const takenBack = -Number(l?.takenBack ?? 0);
+    const restaurantId = Number(r.restaurant_id) === 0 ? null : Number(r.restaurant_id);
+    const [earned, takenBack] = [Number(r.earned), Number(r.taken_back)];
     return {
       day: r.order_date,
-      restaurantId: r.restaurant_id === null ? null : String(r.restaurant_id),
-      restaurantName: r.restaurant_id === null ? "" : (names.get(r.restaurant_id) ?? ""),
+      restaurantId: restaurantId === null ? null : String(restaurantId),
+      restaurantName: restaurantId === null ? "" : (names.get(restaurantId) ?? ""),
       orders: Number(r.orders),
       paid: Number(r.paid),
       earned,

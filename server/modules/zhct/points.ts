@@ -11,6 +11,7 @@ import { recordOperation } from "../resource/operationLog";
 import { startLeasedJob } from "./autoCharge";
 import { countPointsMonth } from "./dinerMonths";
 import { idempotent } from "./idempotency";
+import { countPointsOrderDay } from "./pointsOrderDays";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
 
@@ -135,6 +136,7 @@ export async function postPoints(trx: Trx, line: PointsLine): Promise<{ id: numb
     })
     .execute();
   await countPointsMonth(trx, { tenantId, userInfoId, changeType: line.changeType, points, occurredAt });
+  await countPointsOrderDay(trx, { tenantId, orderId: line.orderId, changeType: line.changeType, points });
   return { id, balanceAfter: Number(updated.balance) };
 }
 
