@@ -37,12 +37,16 @@ const topUpBody = () => ({ userInfoId: DINER_BASE + 1 + Math.floor(Math.random()
 
 const LINE = "insert into user_account_ledger (tenant_id, id, user_info_id, account_id, account_type, busi_type, amount, balance_after, pay_flag, operator_name, doc_type, doc_id, occurred_at, created_at, updated_at)";
 const DOC = "insert into user_account_charge (tenant_id, id, charge_no, user_info_id, account_type, busi_type, amount, balance_after, pay_flag, ledger_id, operator_name, charged_at, created_at, updated_at)";
+// The diner's month of ledger lines (decision 040), as `post` writes it.
+const MONTH = `insert into diner_month_ledger (tenant_id, account_type, month, user_info_id, busi_type, amount, lines) values ($1, 'cash', $2, $3, 0, $4, 1)
+  on conflict (tenant_id, user_info_id, account_type, month, busi_type) do update set amount = diner_month_ledger.amount + excluded.amount, lines = diner_month_ledger.lines + 1`;
+const chinaMonth = (at) => new Date(at + 8 * 3600_000).toISOString().slice(0, 7);
 const UPDATE = "update user_account set balance = balance + $1, updated_at = $2 where tenant_id = $3 and user_info_id = $4 and account_type = 'cash' and balance + $1 >= 0 returning id, balance";
 
 /**
  * A top-up as a bare handler: the same transaction as the API's (the account's conditional update, the ledger line,
- * the charge document; BEGIN IMMEDIATE and synchronous=FULL on SQLite), without authentication, validation, tenant
- * settings, idempotency or the operation log. Returns the listening server and a `close` for it and its database.
+ * the diner's month, the charge document; BEGIN IMMEDIATE and synchronous=FULL on SQLite), without authentication,
+ * validation, tenant settings, idempotency or the operation log. Returns the listening server and a `close` for it and its database.
  */
 async function bareTopUp(dialect, databaseUrl) {
   let id = Date.now() * 4096;
@@ -55,12 +59,14 @@ async function bareTopUp(dialect, databaseUrl) {
     const update = db.prepare(UPDATE.replace(/\$\d/g, "?"));
     const line = db.prepare(`${LINE} values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, 'bare', 'charge', ?, ?, ?, ?)`);
     const doc = db.prepare(`${DOC} values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, ?, 'bare', ?, ?, ?)`);
+    const month = db.prepare(MONTH.replace(/\$\d/g, "?"));
     const run = db.transaction(({ userInfoId, amount }) => {
       const now = Date.now();
       const account = update.get(amount, now, TENANT, userInfoId, amount);
       const lineId = ++id;
       const docId = ++id;
       line.run(TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now, now, now);
+      month.run(TENANT, chinaMonth(now), userInfoId, amount);
       doc.run(TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now, now, now);
       return { id: docId, balance: account.balance };
     });
@@ -77,6 +83,7 @@ async function bareTopUp(dialect, databaseUrl) {
         const lineId = ++id;
         const docId = ++id;
         await client.query(`${LINE} values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, 'bare', 'charge', $7, $8, $8, $8)`, [TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now]);
+        await client.query(MONTH, [TENANT, chinaMonth(now), userInfoId, amount]);
         await client.query(`${DOC} values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, $7, 'bare', $8, $8, $8)`, [TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now]);
         await client.query("commit");
         return { id: docId, balance: Number(account.balance) };
