@@ -47,8 +47,9 @@ test("the sign-in page, with and without its captcha, has no WCAG 2.1 A/AA viola
 });
 
 test("every screen of the admin's menu, with each list's create and edit pages, has no WCAG 2.1 A/AA violation", async ({ page }) => {
-  // It opens about 190 pages (every list with its create and edit pages), each analysed by axe.
-  test.setTimeout(25 * 60_000);
+  // It opens about 190 pages (every list with its create and edit pages), each analysed by axe: 24.9 minutes on a
+  // quiet CI machine of 2026-11-24, so its budget leaves room for a busier one (the whole run stays under CI's 90).
+  test.setTimeout(40 * 60_000);
   const { a11y } = e2eUsers;
   await signInFresh(page, a11y.userName, a11y.password, "/admin/dashboard");
   const info = await (await page.request.get("/api/v1/auth/user/info")).json();
