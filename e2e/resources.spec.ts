@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
+import { untilHydrated } from "./support/shell";
 
 const { operator } = e2eUsers;
 const LIST = "/admin/sys/tenant/index";
@@ -118,6 +119,8 @@ test("a form keeps its layout when its scripts take over, so a click on 保存 m
 
 test("leaving a form with unsaved changes asks first", async ({ page }) => {
   await signInFresh(page, operator.userName, operator.password, "/admin/sys/tenant/create");
+  // The guard is the page's script: before React takes over, 取消 is a plain link that leaves (a CI run clicked it then).
+  await untilHydrated(page);
   await page.waitForLoadState("networkidle");
   await page.getByLabel("租户名称").fill("尚未保存");
   await page.getByRole("link", { name: "取消" }).click();
