@@ -211,10 +211,12 @@ test.describe("react-router-serve", () => {
       expect(file.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
 
       // Sent without a length, so the refusal comes while reading: react-router-serve's request stream must not be
-      // cancelled under it (it would throw outside any handler and end the process).
+      // cancelled under it (it would throw outside any handler and end the process). 20 MB, so the client is still
+      // sending when the answer goes out: its connection may close only once the rest was read, or the client gets
+      // EPIPE instead of the 413 (a CI run did with 3 MB).
       const big = new ReadableStream<Uint8Array>({
         start(controller) {
-          for (let i = 0; i < 48; i++) controller.enqueue(new Uint8Array(64 * 1024).fill(97));
+          for (let i = 0; i < 320; i++) controller.enqueue(new Uint8Array(64 * 1024).fill(97));
           controller.close();
         },
       });

@@ -50,11 +50,12 @@ export function throughProxy(request: Request, socketAddress: string): { request
  * The request's body as a stream that is never cancelled underneath. node-fetch-server 0.2 (react-router-serve's)
  * keeps pushing the socket's data into the body stream it made; once that stream is cancelled (a body refused as
  * too large part way, 413), its next push throws outside any handler and would end the process. So a refusal here
- * stops reading for us, while the rest of the body is read and dropped.
+ * stops reading for us, while the rest of the body is read and dropped; `drained` settles when it has been.
  */
-export function uncancellableBody(request: Request): Request {
-  if (!request.body) return request;
+export function uncancellableBody(request: Request): { request: Request; drained: () => Promise<void> } {
+  if (!request.body) return { request, drained: () => Promise.resolve() };
   const reader = request.body.getReader();
+  let drained = Promise.resolve();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -66,12 +67,35 @@ export function uncancellableBody(request: Request): Request {
       }
     },
     cancel() {
-      void (async () => {
+      drained = (async () => {
         for (;;) if ((await reader.read()).done) return;
       })().catch(() => {});
     },
   });
-  return new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: "half" } as RequestInit);
+  return { request: new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: "half" } as RequestInit), drained: () => drained };
+}
+
+/** How long a refused body may keep coming before its connection is closed anyway. */
+const LINGER_MS = 5000;
+
+/**
+ * A 413 ends its connection (`Connection: close`), but only once the rest of the refused body has been read, for
+ * at most LINGER_MS: a connection closed while the client is still sending is reset under it, and the client then
+ * sees a write error (EPIPE) instead of the answer. The answer's bytes go out at once; only its end waits.
+ */
+function lingering(response: Response, drained: Promise<void>): Response {
+  if (response.status !== 413 || !response.body) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (!chunk.done) return controller.enqueue(chunk.value);
+      await Promise.race([drained, new Promise((r) => setTimeout(r, LINGER_MS).unref())]);
+      controller.close();
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 export interface HostedOptions {
@@ -131,12 +155,13 @@ export function hostedFetch({ respond, onError, release, config }: HostedOptions
     try {
       const socketAddress = client?.address ?? "";
       const guarded = uncancellableBody(incoming);
-      const { request, clientAddress } = config.TRUST_PROXY ? throughProxy(guarded, socketAddress) : { request: guarded, clientAddress: socketAddress };
+      const { request, clientAddress } = config.TRUST_PROXY ? throughProxy(guarded.request, socketAddress) : { request: guarded.request, clientAddress: socketAddress };
       try {
         response = await respond(request, clientAddress);
       } catch (error) {
         response = onError(error);
       }
+      response = lingering(response, guarded.drained());
       if (draining) {
         try {
           response.headers.set("Connection", "close");
