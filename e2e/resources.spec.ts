@@ -161,6 +161,7 @@ test("a filtered, sorted, paged list reopened from its URL shows the same rows",
 
 test("export of the current filter as CSV and XLSX", { tag: "@journey" }, async ({ page }) => {
   await signInFresh(page, operator.userName, operator.password, `${LIST}?status=0&sort=tenantCode,asc`);
+  await untilHydrated(page);
   await page.waitForLoadState("networkidle");
   const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "导出 CSV" }).click()]);
   const text = readFileSync((await csv.path()) as string, "utf8");
@@ -182,6 +183,7 @@ test("export of the current filter as CSV and XLSX", { tag: "@journey" }, async 
 
 test("a super admin works inside another tenant and comes back", async ({ page, request }) => {
   await signInFresh(page, operator.userName, operator.password, "/admin/dashboard");
+  await untilHydrated(page);
   await page.waitForLoadState("networkidle");
   await page.getByTestId("tenant-switch").click();
   await page.getByRole("menuitem", { name: "连锁食堂-03" }).click();
@@ -203,6 +205,7 @@ test("rows selected on a page are deleted together; row links navigate inside th
     expect(result.status, result.message).toBe(200);
   }
   await signInFresh(page, operator.userName, operator.password, `${LIST}?tenantName=批删食堂&sort=tenantCode,asc`);
+  await untilHydrated(page);
   await page.waitForLoadState("networkidle");
   const rows = page.locator("tbody tr");
   await expect(rows).toHaveCount(3);
@@ -247,6 +250,7 @@ test("a user's hidden columns and row spacing apply to every row and are kept fo
   const page1 = `${LIST}?tenantName=连锁食堂&sort=tenantCode,asc`;
   try {
     await signInFresh(page, operator.userName, operator.password, page1);
+    await untilHydrated(page);
     await page.waitForLoadState("networkidle");
     const rows = page.locator("tbody tr");
     await expect(rows).toHaveCount(20);
