@@ -18,6 +18,7 @@ import { seedDemo } from "../server/db/demo";
 import { seed } from "../server/db/seed";
 import { createApi } from "../server/http/api";
 import { encodeLoginField } from "../server/modules/auth/session";
+import { periodParts } from "../server/modules/report/dinerPeriods";
 import { dayOf, dayStart } from "../server/modules/zhct/months";
 
 const DINERS = Number(process.env.BENCH_REPORTS_DINERS ?? 20_000);
@@ -104,15 +105,45 @@ const T = demo.tenantId;
  * the engine's overhead): aggregates on the orders before the diners are named, the page of the detail chosen on ids.
  */
 const PAGE = `select id from meal_order where tenant_id = ? and order_date between ? and ? order by paid_at, id limit 5001`;
-// `+user_info_id` keeps SQLite on the day index (decision 036); without it the bare SQL read the whole history by diner.
-const PER_DINER = `select +user_info_id as user_info_id, sum(case when order_status in (2, 4) then 0 else 1 end) as orders, sum(paid_amount - refunded_amount) as net
-  from meal_order where tenant_id = ? and order_date between ? and ? group by +user_info_id`;
+// The period per diner from the kept months and days (decision 041), as the reports read it: whole months, and days
+// added or taken away at the edges (the same split, periodParts; the SQL by hand).
+const parts = periodParts(from, to);
+const MEALS = ["meals_breakfast", "meals_lunch", "meals_dinner", "meals_midnight", "meals_none"];
+/** The period's figures per diner: [name, from a month row, from a day row]; each report sums only those it shows. */
+const FIGURE: Record<string, [string, string]> = {
+  placed: ["placed", "placed"],
+  orders: ["orders", "orders"],
+  net: ["paid - refunded", "paid - refunded"],
+  cash: ["cash - cash_back", "cash - cash_back"],
+  subsidy: ["subsidy - subsidy_back", "subsidy - subsidy_back"],
+  ...Object.fromEntries(MEALS.map((m) => [m, [m, m]])),
+  days: ["days", "case when orders > 0 then 1 else 0 end"],
+};
+function period(names: string[]): [string, unknown[]] {
+  const select = (row: 0 | 1, sign: string) => names.map((n) => `${sign}(${FIGURE[n][row]}) as ${n}`).join(", ");
+  const pieces = [
+    ...(parts.months ? [[`select user_info_id, ${select(0, "")} from diner_month_order where tenant_id = ? and month between ? and ?`, T, ...parts.months]] : []),
+    ...parts.add.map(([a, b]) => [`select user_info_id, ${select(1, "")} from diner_day_order where tenant_id = ? and order_date between ? and ?`, T, a, b]),
+    ...parts.subtract.map(([a, b]) => [`select user_info_id, ${select(1, "-")} from diner_day_order where tenant_id = ? and order_date between ? and ?`, T, a, b]),
+  ];
+  const text = `select p.*, u.user_code, u.user_name, u.dept_id from (select user_info_id, ${names.map((n) => `sum(${n}) as ${n}`).join(", ")}
+    from (${pieces.map((p) => p[0]).join(" union all ")}) parts group by user_info_id) p join user_info u on u.tenant_id = ? and u.id = p.user_info_id where p.placed > 0`;
+  return [text, [...pieces.flatMap((p) => p.slice(1)), T]];
+}
+const [CONSUMPTION, CONSUMPTION_PARAMS] = period(["placed", "orders", "net", "cash", "subsidy"]);
+const [BY_DEPT, BY_DEPT_PARAMS] = period(["placed", "orders", "net"]);
+const [DINING, DINING_PARAMS] = period(["placed", "orders", "net", ...MEALS, "days"]);
 const hand: Record<string, () => Promise<unknown>> = {
-  dailyOrderSummary: () => bare.all(`select order_date, count(*), sum(case when order_status in (2, 4) then 1 else 0 end), sum(paid_amount), sum(refunded_amount), sum(paid_amount - refunded_amount),
-      sum(case when meal_type = 'breakfast' then paid_amount - refunded_amount else 0 end), sum(case when meal_type = 'lunch' then paid_amount - refunded_amount else 0 end),
-      sum(case when meal_type = 'dinner' then paid_amount - refunded_amount else 0 end), sum(case when meal_type = 'midnight' then paid_amount - refunded_amount else 0 end),
-      sum(case when meal_type in ('breakfast', 'lunch', 'dinner', 'midnight') then 0 else paid_amount - refunded_amount end)
-      from meal_order where tenant_id = ? and order_date between ? and ? group by order_date order by order_date`, T, from, to),
+  // The orders each day keeps per restaurant, meal type and payment method (decision 041 addendum), read as the report reads them.
+  dailyOrderSummary: () => bare.all(`select order_date, sum(placed), sum(cancelled), sum(paid), sum(refunded), sum(paid - refunded),
+      sum(case when meal_type = 'breakfast' then paid - refunded else 0 end), sum(case when meal_type = 'lunch' then paid - refunded else 0 end),
+      sum(case when meal_type = 'dinner' then paid - refunded else 0 end), sum(case when meal_type = 'midnight' then paid - refunded else 0 end),
+      sum(case when meal_type in ('breakfast', 'lunch', 'dinner', 'midnight') then 0 else paid - refunded end)
+      from order_day where tenant_id = ? and order_date between ? and ? group by order_date order by order_date`, T, from, to),
+  monthlySettlementMerchant: () => Promise.all([
+    bare.all(`select restaurant_id, sum(placed - cancelled), sum(paid - refunded) from order_day where tenant_id = ? and order_date between ? and ? group by restaurant_id`, T, `${month}-01`, `${month}-31`),
+    bare.all(`select d.restaurant_id, d.stall_id, d.share_percent, m.merchant_name from merchant_divide d join merchant m on m.tenant_id = d.tenant_id and m.id = d.merchant_id where d.tenant_id = ? order by d.id`, T),
+  ]),
   dailyOrderDetail: () => Promise.all([
     bare.all(`select o.order_no, o.paid_at, u.user_code, u.user_name, r.org_name, o.meal_type, o.pay_flag, o.order_status, o.paid_amount, o.refunded_amount from meal_order o
       join user_info u on u.tenant_id = o.tenant_id and u.id = o.user_info_id left join org r on r.tenant_id = o.tenant_id and r.id = o.restaurant_id
@@ -122,13 +153,9 @@ const hand: Record<string, () => Promise<unknown>> = {
   // The day's dish totals the orders keep (decision 038), read as the report reads them.
   foodCount: () => bare.all(`select order_date, restaurant_id, meal_type, food_name, quantity, amount from food_sales_day
       where tenant_id = ? and order_date between ? and ? and quantity > 0`, T, from, to),
-  userConsumption: () => Promise.all([
-    bare.all(`select a.user_info_id, u.user_code, u.user_name, u.dept_id, a.orders, a.net from (${PER_DINER}) a join user_info u on u.tenant_id = ? and u.id = a.user_info_id`, T, from, to, T),
-    bare.all(`select +o.user_info_id as user_info_id, l.account_type, sum(l.amount) from meal_order o join user_account_ledger l on l.tenant_id = o.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = o.id
-      where o.tenant_id = ? and o.order_date between ? and ? and l.busi_type in (2, 6) group by +o.user_info_id, l.account_type`, T, from, to),
-  ]),
-  deptDining: () => bare.all(`select u.dept_id, sum(case when a.orders > 0 then 1 else 0 end), sum(a.orders), sum(a.net) from (${PER_DINER}) a
-      join user_info u on u.tenant_id = ? and u.id = a.user_info_id group by u.dept_id`, T, from, to, T),
+  userConsumption: () => bare.all(CONSUMPTION, ...CONSUMPTION_PARAMS),
+  deptDining: () => bare.all(`select dept_id, sum(case when orders > 0 then 1 else 0 end), sum(orders), sum(net) from (${BY_DEPT}) d group by dept_id`, ...BY_DEPT_PARAMS),
+  personalDining: () => bare.all(`select * from (${DINING}) d where orders > 0 order by user_code limit 5001`, ...DINING_PARAMS),
   personalLedger: () => Promise.all([
     bare.get(`select sum(amount) from user_account_ledger where tenant_id = ? and user_info_id = ? and occurred_at < ?`, T, busiest.id, start),
     bare.all(`select occurred_at, account_type, busi_type, pay_flag, operator_name, remark, amount from user_account_ledger where tenant_id = ? and user_info_id = ? and occurred_at >= ? and occurred_at < ? order by occurred_at, id`, T, busiest.id, start, end),

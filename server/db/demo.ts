@@ -7,6 +7,7 @@ import { GenerateResult } from "../modules/zhct/defaultOrders";
 import { TAKEAWAY } from "../modules/zhct/delivery";
 import { recountDinerMonths } from "../modules/zhct/dinerMonths";
 import { recountFoodSales } from "../modules/zhct/foodSales";
+import { recountOrderDays } from "../modules/zhct/orderDays";
 import { recountPointsOrderDays } from "../modules/zhct/pointsOrderDays";
 import { dayOf, dayStart, monthRange } from "../modules/zhct/months";
 import { generateMonth, makeFormal } from "../modules/zhct/monthSettle";
@@ -769,6 +770,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
   await recountFoodSales(db, tenantId, firstDay, today);
   await recountDinerMonths(db, TICKET_PAY_FLAGS, tenantId);
   await recountPointsOrderDays(db, tenantId);
+  await recountOrderDays(db, tenantId);
 
   // Month settlement (decision 022) through its own service: past months made formal, the current one 暂存.
   for (const month of months) {

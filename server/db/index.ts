@@ -35,6 +35,8 @@ import * as reportCoveringIndexes from "./migrations/0030_report_covering_indexe
 import * as foodSalesDay from "./migrations/0031_food_sales_day";
 import * as dinerMonths from "./migrations/0033_diner_months";
 import * as pointsOrderDays from "./migrations/0034_points_order_days";
+import * as dinerDays from "./migrations/0035_diner_days";
+import * as orderDays from "./migrations/0036_order_days";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -79,6 +81,8 @@ const migrations: Record<string, Migration> = {
   "0032_charge_device": migration0032,
   "0033_diner_months": dinerMonths,
   "0034_points_order_days": pointsOrderDays,
+  "0035_diner_days": dinerDays,
+  "0036_order_days": orderDays,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -425,6 +425,8 @@ export interface Database extends Declared {
   diner_month_ledger: DinerMonthLedgerTable;
   diner_month_points: DinerMonthPointsTable;
   diner_month_order: DinerMonthOrderTable;
+  diner_day_order: DinerDayOrderTable;
+  order_day: OrderDayTable;
   points_order_day: PointsOrderDayTable;
   shell_generation: ShellGenerationTable;
 }
@@ -458,11 +460,15 @@ export interface DinerMonthPointsTable {
   lines: number;
 }
 
-/** A diner's orders of a month of order dates, kept by pay, cancel and refunds (migration 0033, decision 040). */
-export interface DinerMonthOrderTable {
+/**
+ * What a diner's orders of one order date, or of one month of them, add up to (migrations 0033 and 0035, decisions
+ * 040 and 041), kept by pay, cancel and refunds.
+ */
+export interface DinerOrderFigures {
   tenant_id: number;
-  month: string;
   user_info_id: number;
+  /** Orders placed, cancelled ones too. */
+  placed: number;
   /** Orders that count: not cancelled nor refunded in full. */
   orders: number;
   /** Fen, as the orders' paid_amount, ticket (paid with a meal ticket), refunded_amount. */
@@ -472,6 +478,42 @@ export interface DinerMonthOrderTable {
   /** Fen the payments took from the cash and the subsidy account (their 消费 lines, positive). */
   cash: number;
   subsidy: number;
+  /** Fen given back to them by cancels and refunds (their 消费退回 lines). */
+  cash_back: number;
+  subsidy_back: number;
+  /** The orders that count per meal type (none: amount-only sales and other types). */
+  meals_breakfast: number;
+  meals_lunch: number;
+  meals_dinner: number;
+  meals_midnight: number;
+  meals_none: number;
+}
+
+export interface DinerDayOrderTable extends DinerOrderFigures {
+  order_date: string;
+}
+
+export interface DinerMonthOrderTable extends DinerOrderFigures {
+  month: string;
+  /** Order dates with an order that counts. */
+  days: number;
+}
+
+/** The orders per order day, restaurant, meal type and payment method, kept by pay, cancel and refunds (migration 0036). */
+export interface OrderDayTable {
+  tenant_id: number;
+  order_date: string;
+  /** 0: an order without a restaurant. */
+  restaurant_id: number;
+  /** '': an order without a meal type. */
+  meal_type: string;
+  pay_flag: number;
+  /** Orders placed; of them, those cancelled or refunded in full. */
+  placed: number;
+  cancelled: number;
+  /** Fen, as the orders' paid_amount and refunded_amount. */
+  paid: number;
+  refunded: number;
 }
 
 /** The orders' points per order day and restaurant, kept by `postPoints` (migration 0034, decision 040 addendum). */

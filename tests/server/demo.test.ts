@@ -154,6 +154,75 @@ for (const dialect of dialects) {
       expect(empty, "reports without rows on the demo data").toEqual([]);
     }, 60_000);
 
+    test("a diner's period, read from the kept days and months, is what the orders and their lines give, for any period (decision 041)", async () => {
+      const shift = (day: string, days: number) => dayOf(dayStart(day) + days * 86_400_000);
+      const monthStart = `${today.slice(0, 7)}-01`;
+      const lastMonthEnd = shift(monthStart, -1);
+      const lastMonthStart = `${lastMonthEnd.slice(0, 7)}-01`;
+      const periods: Array<[string, string]> = [
+        [from, today], // the default: this month less its days to come, and the last days of the month before
+        [lastMonthStart, lastMonthEnd], // a whole month
+        [shift(lastMonthStart, 2), shift(lastMonthEnd, -2)], // a month less its edges
+        [shift(lastMonthEnd, -3), shift(monthStart, 2)], // a few days either side of a month's end
+        [shift(lastMonthStart, 9), today], // most of one month and all of this one
+        [today, today],
+        [shift(today, 1), shift(today, 5)], // days to come: nobody
+      ];
+      const kept = sql`o.order_status not in (2, 4)`;
+      for (const [a, b] of periods) {
+        const orders = await rows<Row>(sql`
+          select u.user_code, count(*) as placed, sum(case when ${kept} then 1 else 0 end) as orders, sum(o.paid_amount - o.refunded_amount) as net,
+            sum(case when ${kept} and o.meal_type = 'breakfast' then 1 else 0 end) as breakfast, sum(case when ${kept} and o.meal_type = 'lunch' then 1 else 0 end) as lunch,
+            sum(case when ${kept} and o.meal_type = 'dinner' then 1 else 0 end) as dinner, sum(case when ${kept} and o.meal_type = 'midnight' then 1 else 0 end) as midnight,
+            sum(case when ${kept} and (o.meal_type is null or o.meal_type not in ('breakfast', 'lunch', 'dinner', 'midnight')) then 1 else 0 end) as other,
+            count(distinct case when ${kept} then o.order_date end) as days,
+            coalesce((select -sum(l.amount) from meal_order m join user_account_ledger l on l.tenant_id = m.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = m.id and l.busi_type in (2, 6)
+              where m.tenant_id = o.tenant_id and m.user_info_id = o.user_info_id and m.order_date between ${a} and ${b} and l.account_type = 'cash'), 0) as cash,
+            coalesce((select -sum(l.amount) from meal_order m join user_account_ledger l on l.tenant_id = m.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = m.id and l.busi_type in (2, 6)
+              where m.tenant_id = o.tenant_id and m.user_info_id = o.user_info_id and m.order_date between ${a} and ${b} and l.account_type = 'subsidy'), 0) as subsidy
+          from meal_order o join user_info u on u.tenant_id = o.tenant_id and u.id = o.user_info_id
+          where o.tenant_id = ${demo.tenantId} and o.order_date between ${a} and ${b}
+          group by o.tenant_id, o.user_info_id, u.user_code order by u.user_code`);
+        const want = orders.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === "user_code" ? v : Number(v)])));
+        const answer = async (name: string) => {
+          const got = await app.call<{ rows: Row[]; totals: Row }>("GET", `/api/v1/report/${name}?${new URLSearchParams({ from: a, to: b })}`, { token });
+          expect(got.body.status, JSON.stringify(got.body).slice(0, 300)).toBe(200);
+          return got.body.data;
+        };
+        const period = `${a} – ${b}`;
+        expect((await answer("userConsumption")).rows.map((r) => [r.userCode, r.orders, r.net, r.cash, r.subsidy]), period).toEqual(want.map((w) => [w.user_code, w.orders, w.net, w.cash, w.subsidy]));
+        expect((await answer("personalDining")).rows.map((r) => [r.userCode, r.meals_breakfast, r.meals_lunch, r.meals_dinner, r.meals_midnight, r.meals_none, r.meals, r.days, r.amount]), period).toEqual(
+          want.filter((w) => Number(w.orders) > 0).map((w) => [w.user_code, w.breakfast, w.lunch, w.dinner, w.midnight, w.other, w.orders, w.days, w.net]),
+        );
+        const depts = await answer("deptDining");
+        expect(depts.totals, period).toMatchObject({ diners: want.filter((w) => Number(w.orders) > 0).length, orders: want.reduce((s, w) => s + Number(w.orders), 0), net: want.reduce((s, w) => s + Number(w.net), 0) });
+      }
+      // 订单日汇总 and 月度结算-商户 read the orders each day keeps (decision 041 addendum): the same figures as the orders.
+      for (const [a, b] of periods) {
+        const days = await rows<Row>(sql`
+          select order_date as day, count(*) as orders, sum(case when order_status in (2, 4) then 1 else 0 end) as cancelled, sum(paid_amount) as paid, sum(refunded_amount) as refunded,
+            sum(paid_amount - refunded_amount) as net, sum(case when meal_type = 'lunch' then paid_amount - refunded_amount else 0 end) as net_lunch,
+            sum(case when meal_type is null or meal_type not in ('breakfast', 'lunch', 'dinner', 'midnight') then paid_amount - refunded_amount else 0 end) as net_none
+          from meal_order where tenant_id = ${demo.tenantId} and order_date between ${a} and ${b} group by order_date order by order_date`);
+        const got = await app.call<{ rows: Row[] }>("GET", `/api/v1/report/dailyOrderSummary?${new URLSearchParams({ from: a, to: b })}`, { token });
+        expect(got.body.data.rows.map((r) => [r.day, r.orders, r.cancelled, r.paid, r.refunded, r.net, r.net_lunch, r.net_none]), `${a} – ${b}`).toEqual(
+          days.map((d) => [d.day, ...["orders", "cancelled", "paid", "refunded", "net", "net_lunch", "net_none"].map((k) => Number(d[k]))]),
+        );
+      }
+      for (const month of [lastMonthStart.slice(0, 7), today.slice(0, 7)]) {
+        const byRestaurant = await rows<Row>(sql`
+          select r.org_name, sum(case when o.order_status in (2, 4) then 0 else 1 end) as orders, sum(o.paid_amount - o.refunded_amount) as sales
+          from meal_order o join org r on r.tenant_id = o.tenant_id and r.id = o.restaurant_id
+          where o.tenant_id = ${demo.tenantId} and o.order_date like ${`${month}-%`} group by r.org_name order by r.org_name`);
+        const got = await app.call<{ rows: Row[] }>("GET", `/api/v1/report/monthlySettlementMerchant?${new URLSearchParams({ fromMonth: month, toMonth: month })}`, { token });
+        expect(got.body.status).toBe(200);
+        const shown = [...new Set(got.body.data.rows.map((r) => JSON.stringify([r.restaurantName, r.orders, r.sales])))].sort();
+        expect(shown, month).toEqual(byRestaurant.map((r) => JSON.stringify([r.org_name, Number(r.orders), Number(r.sales)])).sort());
+      }
+      // The demo's period has orders in both months, cancelled and refunded ones among them, so each way was taken.
+      expect(periods.some(([a, b]) => a < monthStart && b >= monthStart)).toBe(true);
+    }, 60_000);
+
     test("the dashboard shows the canteen's month", async () => {
       const answer = await app.call<{ trend: Array<{ orders: number; net: number }>; orders: number }>("GET", "/api/v1/report/dashboard", { token });
       expect(answer.body.status).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { recountDinerMonths } from "../../server/modules/zhct/dinerMonths";
+import { recountOrderDays } from "../../server/modules/zhct/orderDays";
 import { recountPointsOrderDays } from "../../server/modules/zhct/pointsOrderDays";
 import { BusiType, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
 import { dayOf, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
@@ -11,6 +12,7 @@ import { publishedMenu } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
+const ORDER_FIGURES = ["placed", "orders", "paid", "ticket", "refunded", "cash", "subsidy", "cash_back", "subsidy_back", "meals_breakfast", "meals_lunch", "meals_dinner", "meals_midnight", "meals_none"];
 const Z = "/api/v1/zhct";
 const R = "/api/v1/report";
 
@@ -69,7 +71,9 @@ for (const dialect of dialects) {
       return {
         ledger: shape(await db.selectFrom("diner_month_ledger").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["account_type", "month", "user_info_id", "busi_type", "amount", "lines"]),
         points: shape(await db.selectFrom("diner_month_points").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", "change_type", "points", "lines"]),
-        orders: shape(await db.selectFrom("diner_month_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", "orders", "paid", "ticket", "refunded", "cash", "subsidy"]),
+        orders: shape(await db.selectFrom("diner_month_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", ...ORDER_FIGURES, "days"]),
+        orderDays: shape(await db.selectFrom("order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "meal_type", "pay_flag", "placed", "cancelled", "paid", "refunded"]),
+        days: shape(await db.selectFrom("diner_day_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "user_info_id", ...ORDER_FIGURES]),
         pointsOrders: shape(await db.selectFrom("points_order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "orders", "paid", "earned", "taken_back"]),
       };
     }
@@ -77,6 +81,7 @@ for (const dialect of dialects) {
       const before = await kept();
       await recountDinerMonths(app.database.db, TICKET_PAY_FLAGS, t.tenantId);
       await recountPointsOrderDays(app.database.db, t.tenantId);
+      await recountOrderDays(app.database.db, t.tenantId);
       expect(await kept()).toEqual(before);
       return before;
     }
@@ -123,6 +128,11 @@ for (const dialect of dialects) {
       // 1 point per yuan: 24 + 12 + 12 + 12 earned; taken back with the money: 12 (cancel) + 2 (2.00 yuan refunded)
       // + 12 (the full refund; its cancel after it takes none); 7 added.
       expect(points.rows).toEqual([expect.objectContaining({ month, opening: 0, earned: 60, takenBack: 26, expired: 0, adjusted: 7, closing: 41 })]);
+      // The day's figures (decision 041): two meals of one day kept; cash less the 2,600 given back to it.
+      const consumed = await report("userConsumption", { from: today, to: today, userCode: codes.get(a) });
+      expect(consumed.rows).toEqual([expect.objectContaining({ orders: 2, net: 3400, subsidy: 1000, cash: 2400 })]);
+      const dined = await report("personalDining", { from: today, to: today, userCode: codes.get(a) });
+      expect(dined.rows).toEqual([expect.objectContaining({ meals_lunch: 2, meals_none: 0, meals: 2, days: 1, amount: 3400 })]);
       // 积分订单统计: the four orders earned on their day; the adjustment is no order's.
       const byDay = await report("pointsOrderStats", { from: today, to: today });
       expect(byDay.rows).toEqual([expect.objectContaining({ day: today, restaurantName: "一号餐厅", orders: 4, paid: 6000, earned: 60, takenBack: 26, net: 34 })]);
@@ -172,6 +182,11 @@ for (const dialect of dialects) {
       await expectKeptEqualsRecount();
       const settled = await report("monthlySettlementUser", { fromMonth: month, toMonth: month, userCode: codes.get(c) });
       expect(settled.rows).toEqual([expect.objectContaining({ orders: 0, paid: 7200, cash: 7200, refunded: 7200, net: 0 })]);
+      // No meal left that day: the diner placed orders (个人消费统计 lists them) but dined on no day (个人就餐统计 does not).
+      expect((await report("userConsumption", { from: today, to: today, userCode: codes.get(c) })).rows).toEqual([expect.objectContaining({ orders: 0, net: 0, cash: 0, subsidy: 0 })]);
+      expect((await report("personalDining", { from: today, to: today, userCode: codes.get(c) })).rows).toEqual([]);
+      const [row] = await app.database.db.selectFrom("diner_month_order").select(["days", "placed"]).where("tenant_id", "=", t.tenantId).where("user_info_id", "=", c).execute();
+      expect([Number(row.days), Number(row.placed)]).toEqual([0, 6]);
     });
   });
 }

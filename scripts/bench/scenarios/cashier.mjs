@@ -118,7 +118,7 @@ async function round(cases) {
  * The payment as a bare handler: the statements `pay` runs for this body, in one transaction (BEGIN IMMEDIATE and
  * synchronous=FULL on SQLite) — the idempotency key, diner, meal time, the day's menus and items, the pay-limit rule,
  * the day's meal count and amount, the sold counts, the accounts, the formal-month check, the account
- * update and ledger line, the diner's months, the order and its items, the operation log, the key's answer and the balance after —
+ * update and ledger line, the diner's day and months, the canteen's day, the order and its items, the operation log, the key's answer and the balance after —
  * without authentication, validation, Kysely or the hooks.
  */
 async function barePay(dialect, databaseUrl) {
@@ -152,9 +152,19 @@ async function barePay(dialect, databaseUrl) {
     ledgerMonth: `insert into diner_month_ledger (tenant_id, account_type, month, user_info_id, busi_type, amount, lines) values ($1, 'cash', $2, $3, 2, $4, 1)
             on conflict (tenant_id, user_info_id, account_type, month, busi_type)
             do update set amount = diner_month_ledger.amount + excluded.amount, lines = diner_month_ledger.lines + 1`,
-    orderMonth: `insert into diner_month_order (tenant_id, month, user_info_id, orders, paid, ticket, refunded, cash, subsidy) values ($1, $2, $3, 1, $4, 0, 0, $4, 0)
+    // The diner's day (decision 041), whose count of meals says whether the month gains a day.
+    orderDinerDay: `insert into diner_day_order (tenant_id, order_date, user_info_id, placed, orders, paid, ticket, refunded, cash, subsidy, cash_back, subsidy_back, meals_breakfast, meals_lunch, meals_dinner, meals_midnight, meals_none)
+            values ($1, $2, $3, 1, 1, $4, 0, 0, $4, 0, 0, 0, 0, 1, 0, 0, 0)
+            on conflict (tenant_id, order_date, user_info_id)
+            do update set placed = diner_day_order.placed + 1, orders = diner_day_order.orders + 1, paid = diner_day_order.paid + excluded.paid, cash = diner_day_order.cash + excluded.cash,
+              meals_lunch = diner_day_order.meals_lunch + 1 returning orders`,
+    orderMonth: `insert into diner_month_order (tenant_id, month, user_info_id, placed, orders, paid, ticket, refunded, cash, subsidy, meals_lunch, days) values ($1, $2, $3, 1, 1, $4, 0, 0, $4, 0, 1, $5)
             on conflict (tenant_id, month, user_info_id)
-            do update set orders = diner_month_order.orders + 1, paid = diner_month_order.paid + excluded.paid, cash = diner_month_order.cash + excluded.cash`,
+            do update set placed = diner_month_order.placed + 1, orders = diner_month_order.orders + 1, paid = diner_month_order.paid + excluded.paid, cash = diner_month_order.cash + excluded.cash,
+              meals_lunch = diner_month_order.meals_lunch + 1, days = diner_month_order.days + excluded.days`,
+    // The canteen's day (decision 041 addendum), shared by every payment of the restaurant and meal.
+    orderDay: `insert into order_day (tenant_id, order_date, restaurant_id, meal_type, pay_flag, placed, cancelled, paid, refunded) values ($1, $2, $3, 'lunch', 0, 1, 0, $4, 0)
+            on conflict (tenant_id, order_date, restaurant_id, meal_type, pay_flag) do update set placed = order_day.placed + 1, paid = order_day.paid + excluded.paid`,
     log: "insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at) values ($1, $2, 1, 'bare', 'zhct', 'zhct/mealOrder', $3, 'pay', $4, '127.0.0.1', $5)",
     keyAnswer: "update idempotency_key set response = $1 where tenant_id = $2 and idem_key = $3",
   };
@@ -183,7 +193,9 @@ async function barePay(dialect, databaseUrl) {
     for (const item of items) await q("item", [TENANT, ++id, orderId, item.food_id, item.food_name, item.price, item.quantity, Number(item.price) * item.quantity, item.id, now]);
     const [first, second] = [...items].sort((a, b) => Number(a.food_id) - Number(b.food_id));
     await q("sales", [TENANT, today, meal.restaurant_id, first.food_id, first.food_name, first.quantity, Number(first.price) * first.quantity, second.food_id, second.food_name, second.quantity, Number(second.price) * second.quantity]);
-    await q("orderMonth", [TENANT, today.slice(0, 7), diner.id, amount]);
+    const [day] = await q("orderDinerDay", [TENANT, today, diner.id, amount]);
+    await q("orderMonth", [TENANT, today.slice(0, 7), diner.id, amount, Number(day.orders) === 1 ? 1 : 0]);
+    await q("orderDay", [TENANT, today, meal.restaurant_id, amount]);
     await q("log", [TENANT, ++id, orderId, JSON.stringify({ amount }), now]);
     const [after] = await q("total", [TENANT, diner.id]);
     const answer = { orderId, orderNo: `B${orderId}`, amount, balance: Number(after.total) };

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { recountDinerMonths } from "../../modules/zhct/dinerMonths";
 
 /**
  * The monthly reports per diner at volume (issue 15, decision 040): 月度个人结算, 教师补贴 and 员工积分月结 grouped a
@@ -9,8 +8,8 @@ import { recountDinerMonths } from "../../modules/zhct/dinerMonths";
  *
  * The ledger's and the points' months are keyed by diner first: their reports go from each account to its months
  * (the opening is the balance less the months since). The orders' months are keyed by month first: 月度结算-人员
- * reads a range of months for every diner. The existing lines and orders are counted here once,
- * with the meal tickets' payment methods of this release (userAccountFlag 3, 4, 5, 7).
+ * reads a range of months for every diner. The existing lines and orders are counted by migration 0035, once: the
+ * count writes that migration's columns too, so it cannot run before them.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
@@ -48,7 +47,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("subsidy", "bigint", (c) => c.notNull())
     .addPrimaryKeyConstraint("diner_month_order_pkey", ["tenant_id", "month", "user_info_id"])
     .execute();
-  await recountDinerMonths(db, [3, 4, 5, 7]);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

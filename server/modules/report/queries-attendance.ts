@@ -4,6 +4,7 @@ import type { Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
+import { dinerPeriods, periodKept } from "./dinerPeriods";
 import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
@@ -295,6 +296,28 @@ const userFood: ReportQuery = async (db, tenantId, f) => {
 };
 
 const personalDining: ReportQuery = async (db, tenantId, f) => {
+  const records = periodKept(f) ? await keptDining(db, tenantId, f) : await ordersDining(db, tenantId, f);
+  records.sort((a, b) => String(a.userCode).localeCompare(String(b.userCode)));
+  return limited(records, sums(records, [...MEAL_TYPES.map(([t]) => `meals_${t}`), "meals", "days", "amount"]));
+};
+
+/** The diners with a meal in the period, from the kept days and months (decision 041). */
+async function keptDining(db: Db, tenantId: number, f: Filters): Promise<Row[]> {
+  const diners = (await dinerPeriods(db, tenantId, f, { meals: true })).filter((d) => d.orders > 0);
+  const depts = await orgNames(db, tenantId, diners.map((d) => d.deptId));
+  return diners.map((d) => ({
+    userCode: d.userCode,
+    userName: d.userName,
+    deptName: d.deptId ? (depts.get(d.deptId) ?? "") : "",
+    ...Object.fromEntries(Object.entries(d.meals ?? {}).map(([type, n]) => [`meals_${type}`, n])),
+    meals: d.orders,
+    days: d.days ?? 0,
+    amount: d.net,
+  }));
+}
+
+/** The same from the orders, for the filters the kept days do not carry (restaurant, meal type, payment method). */
+async function ordersDining(db: Db, tenantId: number, f: Filters): Promise<Row[]> {
   const rows = await mealsOf(db, tenantId, f)
     .select([
       byDiner.as("user_info_id"),
@@ -307,14 +330,12 @@ const personalDining: ReportQuery = async (db, tenantId, f) => {
     .groupBy(byDiner)
     .execute();
   const diners = await dinersOf(db, tenantId, rows.map((r) => r.user_info_id));
-  const records: Row[] = rows.map(({ user_info_id, ...r }) => {
+  return rows.map(({ user_info_id, ...r }) => {
     const d = diners.get(Number(user_info_id));
     const figures = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)]));
     return { userCode: d?.userCode ?? "", userName: d?.userName ?? "", deptName: d?.deptName ?? "", ...figures };
   });
-  records.sort((a, b) => String(a.userCode).localeCompare(String(b.userCode)));
-  return limited(records, sums(records, [...MEAL_TYPES.map(([t]) => `meals_${t}`), "meals", "days", "amount"]));
-};
+}
 
 /** The queries of resources/report/attendance.ts, by report entity (decision 030). */
 export const attendanceQueries: Record<string, (db: Db, tenantId: number, f: Filters) => Promise<QueryResult>> = {

@@ -13,8 +13,6 @@ import { minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
  * means is in decision 032.
  */
 
-/** Orders fully refunded by a cancel or a complaint (dictionary mealOrderStatus 2 and 4). */
-const CANCELLED = sql.join([2, 4].map((s) => sql.lit(s)));
 const NO_DEPT = "未分配部门";
 
 /** The diner filters of a report (department, staff type, one diner) on a query joined to `user_info as u`. */
@@ -205,12 +203,14 @@ export function splitByShares(sales: number, shares: number[]): number[] {
 const UNASSIGNED = "未分配";
 
 const monthlySettlementMerchant: ReportQuery = async (db, tenantId, f) => {
-  let orders = db.selectFrom("meal_order").where("tenant_id", "=", tenantId).where("order_date", ">=", f.from).where("order_date", "<=", f.to);
+  // The orders each day keeps per restaurant (decision 041 addendum); restaurant 0 is an order without one.
+  let orders = db.selectFrom("order_day").where("tenant_id", "=", tenantId).where("order_date", ">=", f.from).where("order_date", "<=", f.to);
   if (f.restaurantId !== undefined) orders = orders.where("restaurant_id", "=", f.restaurantId);
-  const sales = await orders
-    .select(["restaurant_id", sumOf(sql`case when order_status in (${CANCELLED}) then 0 else 1 end`).as("orders"), sumOf(sql`paid_amount - refunded_amount`).as("sales")])
+  const kept = await orders
+    .select(["restaurant_id", sumOf(sql`placed - cancelled`).as("orders"), sumOf(sql`paid - refunded`).as("sales")])
     .groupBy("restaurant_id")
     .execute();
+  const sales = kept.map((s) => ({ ...s, restaurant_id: Number(s.restaurant_id) || null }));
   const restaurantIds = sales.map((s) => s.restaurant_id).filter((id): id is number => id !== null);
   const divides = restaurantIds.length
     ? await db

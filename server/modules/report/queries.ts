@@ -6,6 +6,7 @@ import { BusiType } from "../zhct/ledger";
 import { ORDER_DOC_TYPE } from "../zhct/payments";
 import { chargeDaily, dayOfNo, ledgerDayNo } from "../zhct/reports";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
+import { dinerPeriods, periodKept } from "./dinerPeriods";
 import { attendanceQueries } from "./queries-attendance";
 import { minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 import { settlementQueries } from "./queries-settlement";
@@ -39,20 +40,27 @@ const KNOWN_MEALS = MEAL_TYPES.filter(([t]) => t !== "none").map(([t]) => t);
 
 
 const dailyOrderSummary: ReportQuery = async (db, tenantId, f) => {
-  const rows = await ordersOf(db, tenantId, f)
+  // The orders each day keeps per restaurant, meal type and payment method (decision 041 addendum): every filter of
+  // this report is in that key, so a month is a few hundred rows instead of its orders.
+  let q = db.selectFrom("order_day").where("tenant_id", "=", tenantId).where("order_date", ">=", f.from).where("order_date", "<=", f.to);
+  if (f.restaurantId !== undefined) q = q.where("restaurant_id", "=", f.restaurantId);
+  if (f.mealType !== undefined) q = q.where("meal_type", "=", f.mealType);
+  if (f.payFlag !== undefined) q = q.where("pay_flag", "=", Number(f.payFlag));
+  const kept = sql<number>`paid - refunded`;
+  const rows = await q
     .select([
-      "meal_order.order_date as day",
-      sql<number>`count(*)`.as("orders"),
-      sumOf(sql`case when meal_order.order_status in (${sql.join(CANCELLED.map((s) => sql.lit(s)))}) then 1 else 0 end`).as("cancelled"),
-      sumOf(sql`meal_order.paid_amount`).as("paid"),
-      sumOf(sql`meal_order.refunded_amount`).as("refunded"),
-      sumOf(net).as("net"),
-      ...KNOWN_MEALS.map((type) => sumOf(sql`case when meal_order.meal_type = ${sql.lit(type)} then ${net} else 0 end`).as(`net_${type}`)),
+      "order_date as day",
+      sumOf(sql`placed`).as("orders"),
+      sumOf(sql`cancelled`).as("cancelled"),
+      sumOf(sql`paid`).as("paid"),
+      sumOf(sql`refunded`).as("refunded"),
+      sumOf(kept).as("net"),
+      ...KNOWN_MEALS.map((type) => sumOf(sql`case when meal_type = ${sql.lit(type)} then ${kept} else 0 end`).as(`net_${type}`)),
       // Orders sold by amount (no meal time) and any other meal type.
-      sumOf(sql`case when meal_order.meal_type in (${sql.join(KNOWN_MEALS.map((t) => sql.lit(t)))}) then 0 else ${net} end`).as("net_none"),
+      sumOf(sql`case when meal_type in (${sql.join(KNOWN_MEALS.map((t) => sql.lit(t)))}) then 0 else ${kept} end`).as("net_none"),
     ])
-    .groupBy("meal_order.order_date")
-    .orderBy("meal_order.order_date")
+    .groupBy("order_date")
+    .orderBy("order_date")
     .execute();
   return { rows: rows.map((r) => numbers(r as Row, ["day"])) };
 };
@@ -158,7 +166,20 @@ const perDiner = (db: Db, tenantId: number, f: Filters) =>
     .select([byDiner.as("user_info_id"), sql<number>`sum(${notCancelled})`.as("orders"), sumOf(net).as("net")])
     .groupBy(byDiner);
 
-const userConsumption: ReportQuery = async (db, tenantId, f) => {
+interface DinerConsumption {
+  userInfoId: number;
+  userCode: string;
+  userName: string;
+  deptId: number | null;
+  orders: number;
+  net: number;
+  cash: number;
+  subsidy: number;
+}
+
+/** Per diner of the period, from the kept days and months (decision 041) when the filters allow, else from the orders. */
+async function dinerConsumption(db: Db, tenantId: number, f: Filters): Promise<DinerConsumption[]> {
+  if (periodKept(f)) return (await dinerPeriods(db, tenantId, f, { accounts: true })).map((d) => ({ ...d, cash: d.cash ?? 0, subsidy: d.subsidy ?? 0 }));
   const [orders, accounts] = await Promise.all([
     db
       .selectFrom(perDiner(db, tenantId, f).as("a"))
@@ -175,47 +196,65 @@ const userConsumption: ReportQuery = async (db, tenantId, f) => {
       .groupBy([byDiner, "l.account_type"])
       .execute(),
   ]);
-  const depts = await orgNames(db, tenantId, orders.map((d) => d.dept_id));
   // A map, not a search per diner: with thousands of diners a search made the report quadratic (decision 035).
   const byAccount = new Map(accounts.map((a) => [`${a.user_info_id}:${a.account_type}`, Number(a.amount)]));
   const taken = (id: number, type: string) => -(byAccount.get(`${id}:${type}`) ?? 0);
-  const rows = orders.map((o) => ({
+  return orders.map((o) => ({
+    userInfoId: Number(o.user_info_id),
     userCode: o.user_code,
     userName: o.user_name,
-    deptName: o.dept_id ? (depts.get(o.dept_id) ?? "") : "",
+    deptId: o.dept_id === null ? null : Number(o.dept_id),
     orders: Number(o.orders),
     net: Number(o.net),
     cash: taken(o.user_info_id, "cash"),
     subsidy: taken(o.user_info_id, "subsidy"),
+  }));
+}
+
+const userConsumption: ReportQuery = async (db, tenantId, f) => {
+  const diners = await dinerConsumption(db, tenantId, f);
+  const depts = await orgNames(db, tenantId, diners.map((d) => d.deptId));
+  const rows = diners.map((d) => ({
+    userCode: d.userCode,
+    userName: d.userName,
+    deptName: d.deptId ? (depts.get(d.deptId) ?? "") : "",
+    orders: d.orders,
+    net: d.net,
+    cash: d.cash,
+    subsidy: d.subsidy,
   }));
   rows.sort((a, b) => a.userCode.localeCompare(b.userCode));
   return { rows };
 };
 
 const deptDining: ReportQuery = async (db, tenantId, f) => {
-  // Per diner first (on the order index), then per department: a diner counts when one of their orders was kept.
-  const rows = await db
-    .selectFrom(perDiner(db, tenantId, f).as("a"))
-    .innerJoin("user_info", (j) => j.on("user_info.tenant_id", "=", tenantId).onRef("user_info.id", "=", "a.user_info_id"))
-    .select([
-      "user_info.dept_id",
-      sql<number>`sum(case when a.orders > 0 then 1 else 0 end)`.as("diners"),
-      sql<number>`sum(a.orders)`.as("orders"),
-      sql<number>`sum(a.net)`.as("net"),
-    ])
-    .groupBy("user_info.dept_id")
-    .execute();
-  const names = await orgNames(db, tenantId, rows.map((r) => r.dept_id));
-  const records = rows.map((r) => ({
-    deptId: r.dept_id === null ? null : String(r.dept_id),
-    deptName: r.dept_id === null ? "未分配部门" : (names.get(r.dept_id) ?? String(r.dept_id)),
-    diners: Number(r.diners),
-    orders: Number(r.orders),
-    net: Number(r.net),
+  // Per diner first (the kept days and months, or the orders), then per department: a diner counts when one of their
+  // orders was kept.
+  const byDept = new Map<number | null, { diners: number; orders: number; net: number }>();
+  const diners = periodKept(f) ? await dinerPeriods(db, tenantId, f) : await ordersPerDiner(db, tenantId, f);
+  for (const d of diners) {
+    const dept = byDept.get(d.deptId) ?? { diners: 0, orders: 0, net: 0 };
+    byDept.set(d.deptId, { diners: dept.diners + (d.orders > 0 ? 1 : 0), orders: dept.orders + d.orders, net: dept.net + d.net });
+  }
+  const names = await orgNames(db, tenantId, [...byDept.keys()]);
+  const records = [...byDept].map(([deptId, r]) => ({
+    deptId: deptId === null ? null : String(deptId),
+    deptName: deptId === null ? "未分配部门" : (names.get(deptId) ?? String(deptId)),
+    ...r,
   }));
   records.sort((a, b) => (a.deptId === null ? 1 : b.deptId === null ? -1 : a.deptName.localeCompare(b.deptName, "zh-CN")));
   return { rows: records };
 };
+
+/** Per diner of the filtered orders, with their department: orders not cancelled and 实收. */
+async function ordersPerDiner(db: Db, tenantId: number, f: Filters) {
+  const rows = await db
+    .selectFrom(perDiner(db, tenantId, f).as("a"))
+    .innerJoin("user_info", (j) => j.on("user_info.tenant_id", "=", tenantId).onRef("user_info.id", "=", "a.user_info_id"))
+    .select(["user_info.dept_id", "a.orders", "a.net"])
+    .execute();
+  return rows.map((r) => ({ deptId: r.dept_id === null ? null : Number(r.dept_id), orders: Number(r.orders), net: Number(r.net) }));
+}
 
 const personalLedger: ReportQuery = async (db, tenantId, f) => {
   const lines = () => {

@@ -1,11 +1,14 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
+import { inTransaction } from "../../db/transaction";
 import { monthOf, monthRange, nextMonth } from "./months";
 
 /**
  * Each diner's month in totals (tables diner_month_ledger, diner_month_points and diner_month_order, decision 040),
  * kept in the transaction of the line or the order they count: the monthly reports per diner (月度个人结算, 教师补贴,
- * 员工积分月结) read a month of 20,000 diners as 20,000-odd rows instead of a million orders or ledger lines.
+ * 员工积分月结) read a month of 20,000 diners as 20,000-odd rows instead of a million orders or ledger lines. The
+ * orders are kept per day too (diner_day_order, decision 041), so a period of days is its whole months plus or minus
+ * the days at its edges (report/dinerPeriods.ts).
  *
  * A month is the China month: of the line's `occurred_at` for ledger and points lines, of the order's `order_date`
  * for orders. Every upsert touches rows of one diner only, after the caller has locked that diner's account or order
@@ -45,11 +48,18 @@ export async function countPointsMonth(trx: Trx, line: { tenantId: number; userI
     .execute();
 }
 
-/** What an order changes in its diner's month: each figure signed, 0 where it does not change. */
+/** The meal types with a column of their own; any other (and none: an amount-only sale) counts under meals_none. */
+export const COUNTED_MEALS = ["breakfast", "lunch", "dinner", "midnight"] as const;
+
+/** What an order changes in its diner's day and month: each figure signed, 0 where it does not change. */
 export interface OrderMonthChange {
   tenantId: number;
   userInfoId: number;
   orderDate: string;
+  /** The order's meal type: the meal it counts as. */
+  mealType: string | null;
+  /** +1 when paid (an order placed). */
+  placed?: number;
   /** +1 when paid, −1 when it stops counting (cancelled, or refunded in full). */
   orders?: number;
   paid?: number;
@@ -59,24 +69,55 @@ export interface OrderMonthChange {
   /** Fen the payment took from the cash and the subsidy account (its 消费 lines, as positive fen). */
   cash?: number;
   subsidy?: number;
+  /** Fen a cancel or a refund gave back to each account (its 消费退回 lines, positive). */
+  cashBack?: number;
+  subsidyBack?: number;
 }
 
+const ORDER_FIGURES = ["placed", "orders", "paid", "ticket", "refunded", "cash", "subsidy", "cash_back", "subsidy_back", ...COUNTED_MEALS.map((m) => `meals_${m}` as const), "meals_none"] as const;
+type OrderFigure = (typeof ORDER_FIGURES)[number];
+
+/** Each figure as `table.figure + excluded.figure`: the upserts add. */
+const adding = (table: string, figures: readonly string[]) => Object.fromEntries(figures.map((f) => [f, sql`${sql.ref(`${table}.${f}`)} + ${sql.ref(`excluded.${f}`)}`]));
+
+/**
+ * Adds an order's change to its diner's day and month. The day's row answers whether the diner still has a meal that
+ * day, so the month's days follow it: a day's first counted order adds one, its last one leaving takes one away.
+ */
 export async function countOrderMonth(trx: Trx, change: OrderMonthChange): Promise<void> {
-  const figures = { orders: change.orders ?? 0, paid: change.paid ?? 0, ticket: change.ticket ?? 0, refunded: change.refunded ?? 0, cash: change.cash ?? 0, subsidy: change.subsidy ?? 0 };
+  const orders = change.orders ?? 0;
+  const meal = COUNTED_MEALS.find((m) => m === change.mealType) ?? "none";
+  const figures: Record<OrderFigure, number> = {
+    placed: change.placed ?? 0,
+    orders,
+    paid: change.paid ?? 0,
+    ticket: change.ticket ?? 0,
+    refunded: change.refunded ?? 0,
+    cash: change.cash ?? 0,
+    subsidy: change.subsidy ?? 0,
+    cash_back: change.cashBack ?? 0,
+    subsidy_back: change.subsidyBack ?? 0,
+    meals_breakfast: 0,
+    meals_lunch: 0,
+    meals_dinner: 0,
+    meals_midnight: 0,
+    meals_none: 0,
+  };
+  figures[`meals_${meal}`] = orders;
   if (Object.values(figures).every((n) => n === 0)) return;
+  const day = await trx
+    .insertInto("diner_day_order")
+    .values({ tenant_id: change.tenantId, order_date: change.orderDate, user_info_id: change.userInfoId, ...figures })
+    .onConflict((oc) => oc.columns(["tenant_id", "order_date", "user_info_id"]).doUpdateSet(adding("diner_day_order", ORDER_FIGURES)))
+    .returning("orders")
+    .executeTakeFirstOrThrow();
+  const after = Number(day.orders);
+  const before = after - orders;
+  const days = before <= 0 && after > 0 ? 1 : before > 0 && after <= 0 ? -1 : 0;
   await trx
     .insertInto("diner_month_order")
-    .values({ tenant_id: change.tenantId, month: change.orderDate.slice(0, 7), user_info_id: change.userInfoId, ...figures })
-    .onConflict((oc) =>
-      oc.columns(["tenant_id", "month", "user_info_id"]).doUpdateSet({
-        orders: sql`diner_month_order.orders + excluded.orders`,
-        paid: sql`diner_month_order.paid + excluded.paid`,
-        ticket: sql`diner_month_order.ticket + excluded.ticket`,
-        refunded: sql`diner_month_order.refunded + excluded.refunded`,
-        cash: sql`diner_month_order.cash + excluded.cash`,
-        subsidy: sql`diner_month_order.subsidy + excluded.subsidy`,
-      }),
-    )
+    .values({ tenant_id: change.tenantId, month: change.orderDate.slice(0, 7), user_info_id: change.userInfoId, ...figures, days })
+    .onConflict((oc) => oc.columns(["tenant_id", "month", "user_info_id"]).doUpdateSet(adding("diner_month_order", [...ORDER_FIGURES, "days"])))
     .execute();
 }
 
@@ -94,9 +135,7 @@ function monthsBetween(first: number, last: number): string[] {
  * methods that are meal tickets (payments.ts `TICKET_PAY_FLAGS`, passed in: payments imports this module).
  */
 export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: readonly number[], tenantId?: number): Promise<void> {
-  // In one transaction: the caller's (a migration runs in one on PostgreSQL) or its own.
-  const inTransaction = <T>(work: (trx: Trx) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
-  await inTransaction(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const ofTenant = tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`;
     for (const table of ["diner_month_ledger", "diner_month_points", "diner_month_order"] as const) {
       let q = trx.deleteFrom(table);
@@ -120,27 +159,42 @@ export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: r
           group by tenant_id, user_info_id, ${key}`.execute(trx);
       }
     }
+    await (tenantId === undefined ? trx.deleteFrom("diner_day_order") : trx.deleteFrom("diner_day_order").where("tenant_id", "=", tenantId)).execute();
     const ofOrders = tenantId === undefined ? sql`1 = 1` : sql`o.tenant_id = ${tenantId}`;
     const tickets = sql.join(ticketPayFlags.map((f) => sql.lit(f)));
+    const counted = sql`o.order_status not in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))})`;
+    const known = sql.join(COUNTED_MEALS.map((m) => sql.lit(m)));
+    const figures = sql.join(ORDER_FIGURES.map((f) => sql.ref(f)));
     await sql`
-      insert into diner_month_order (tenant_id, month, user_info_id, orders, paid, ticket, refunded, cash, subsidy)
-      select o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id,
-        sum(case when o.order_status in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))}) then 0 else 1 end),
-        sum(o.paid_amount), sum(case when o.pay_flag in (${tickets}) then o.paid_amount else 0 end), sum(o.refunded_amount), 0, 0
+      insert into diner_day_order (tenant_id, order_date, user_info_id, ${figures})
+      select o.tenant_id, o.order_date, o.user_info_id, count(*),
+        sum(case when ${counted} then 1 else 0 end),
+        sum(o.paid_amount), sum(case when o.pay_flag in (${tickets}) then o.paid_amount else 0 end), sum(o.refunded_amount), 0, 0, 0, 0,
+        ${sql.join(COUNTED_MEALS.map((m) => sql`sum(case when ${counted} and o.meal_type = ${sql.lit(m)} then 1 else 0 end)`))},
+        sum(case when ${counted} and (o.meal_type is null or o.meal_type not in (${known})) then 1 else 0 end)
       from meal_order o
       where ${ofOrders}
-      group by o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id`.execute(trx);
-    // What paying took from each account: the orders' 消费 lines (doc_type ORDER_DOC_TYPE, busi_type CONSUME; written
-    // out, as those modules import this one), per order month, not the line's own month. The
-    // SELECT's WHERE is needed before ON CONFLICT on SQLite (its parser would read ON as a join's otherwise).
+      group by o.tenant_id, o.order_date, o.user_info_id`.execute(trx);
+    // What paying took from each account and what cancels and refunds gave back: the orders' 消费 and 消费退回 lines
+    // (doc_type ORDER_DOC_TYPE, busi_type CONSUME and CONSUME_RETURN; written out, as those modules import this one),
+    // per order day, not the line's own day. The SELECT's WHERE is needed before ON CONFLICT on SQLite (its parser
+    // would read ON as a join's otherwise).
+    const of = (account: string, busiType: number, sign: string) => sql`sum(case when l.account_type = ${sql.lit(account)} and l.busi_type = ${sql.lit(busiType)} then ${sql.raw(sign)}l.amount else 0 end)`;
     await sql`
-      insert into diner_month_order (tenant_id, month, user_info_id, orders, paid, ticket, refunded, cash, subsidy)
-      select o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id, 0, 0, 0, 0,
-        sum(case when l.account_type = 'cash' then -l.amount else 0 end),
-        sum(case when l.account_type = 'subsidy' then -l.amount else 0 end)
-      from meal_order o join user_account_ledger l on l.tenant_id = o.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = o.id and l.busi_type = 2
+      insert into diner_day_order (tenant_id, order_date, user_info_id, ${figures})
+      select o.tenant_id, o.order_date, o.user_info_id, 0, 0, 0, 0, 0,
+        ${of("cash", 2, "-")}, ${of("subsidy", 2, "-")}, ${of("cash", 6, "")}, ${of("subsidy", 6, "")},
+        ${sql.join(COUNTED_MEALS.map(() => sql`0`))}, 0
+      from meal_order o join user_account_ledger l on l.tenant_id = o.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = o.id and l.busi_type in (2, 6)
       where ${ofOrders}
-      group by o.tenant_id, substr(o.order_date, 1, 7), o.user_info_id
-      on conflict (tenant_id, month, user_info_id) do update set cash = excluded.cash, subsidy = excluded.subsidy`.execute(trx);
+      group by o.tenant_id, o.order_date, o.user_info_id
+      on conflict (tenant_id, order_date, user_info_id) do update set cash = excluded.cash, subsidy = excluded.subsidy, cash_back = excluded.cash_back, subsidy_back = excluded.subsidy_back`.execute(trx);
+    // A month is its days, and its days with a meal.
+    await sql`
+      insert into diner_month_order (tenant_id, month, user_info_id, ${figures}, days)
+      select tenant_id, substr(order_date, 1, 7), user_info_id, ${sql.join(ORDER_FIGURES.map((f) => sql`sum(${sql.ref(f)})`))}, sum(case when orders > 0 then 1 else 0 end)
+      from diner_day_order
+      where ${ofTenant}
+      group by tenant_id, substr(order_date, 1, 7), user_info_id`.execute(trx);
   });
 }

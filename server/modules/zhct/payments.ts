@@ -12,6 +12,7 @@ import { checkPayFlag, yuan } from "./accounts";
 import { idempotent } from "./idempotency";
 import { BusiType, deduct, ledgerMessages, ledgerSettings, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
 import { countOrderMonth } from "./dinerMonths";
+import { countOrderDay } from "./orderDays";
 import { countFoodSales } from "./foodSales";
 import { findByDate } from "./menus";
 import { dayOf, dayStart } from "./months";
@@ -520,7 +521,8 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       .execute();
     await countFoodSales(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null }, items, 1);
   }
-  await countOrderMonth(trx, { tenantId, userInfoId: diner.id, orderDate: date, orders: 1, paid: amount, ticket: TICKET_PAY_FLAGS.includes(payFlag) ? amount : 0, ...taken });
+  await countOrderMonth(trx, { tenantId, userInfoId: diner.id, orderDate: date, mealType: mealTime?.mealType ?? null, placed: 1, orders: 1, paid: amount, ticket: TICKET_PAY_FLAGS.includes(payFlag) ? amount : 0, ...taken });
+  await countOrderDay(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null, payFlag, placed: 1, paid: amount });
   const order: PaidOrder = { id: orderId, orderNo, tenantId, userInfoId: diner.id, amount, paidAmount: amount, refundedAmount: 0, payFlag, orderStatus: OrderStatus.PAID, orderDate: date, mealTimesId: mealTime?.id ?? null, restaurantId: facts.restaurantId, source, paidBy, items };
   for (const h of hooks) await h.afterPay?.(trx, order);
   await recordOperation(trx, ctx, mealOrder, orderId, "pay", { orderNo, userInfoId: diner.id, amount, payFlag, source, paidBy, cardNo: card?.cardNo ?? null });
@@ -548,6 +550,15 @@ async function priceItems(trx: Trx, tenantId: number, date: string, laterDay: st
 // ---- Cancel and refunds ---------------------------------------------------------------------------------------
 
 type OrderRow = NonNullable<Awaited<ReturnType<typeof orderRow>>>;
+
+/** Where an order is counted among the canteen's days (decision 041 addendum). */
+const orderDayOf = (order: OrderRow) => ({
+  tenantId: Number(order.tenant_id),
+  orderDate: order.order_date,
+  restaurantId: order.restaurant_id === null ? null : Number(order.restaurant_id),
+  mealType: order.meal_type === null ? null : String(order.meal_type),
+  payFlag: Number(order.pay_flag),
+});
 
 function orderRow(db: Trx, tenantId: number, id: number) {
   return db.selectFrom("meal_order").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
@@ -659,6 +670,7 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
       .executeTakeFirst();
     if (Number(cancelled.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
     let refundFen = 0;
+    const back: Record<AccountType, number> = { cash: 0, subsidy: 0 };
     const lineIds: number[] = [];
     // In the order the accounts paid (subsidy first, usually), so the diner's ledger reads as the payment undone.
     for (const account of (await refundableByAccount(trx, tenantId, order.id)).sort((a, b) => a.lastLine - b.lastLine)) {
@@ -678,13 +690,18 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
         occurredAt: ctx.now,
       });
       refundFen += account.fen;
+      back[account.accountType] += account.fen;
       lineIds.push(line.id);
     }
     const items = await itemsOf(trx, tenantId, order.id);
     if (wasCounted) await countFoodSales(trx, soldOrderOf(order), items, -1);
     // After the accounts, as in pay and refundPart: every transaction of a diner locks their rows in one order (the
-    // accounts, their months, the day's dishes, the order month), so two on PostgreSQL wait, never deadlock.
-    await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, orders: wasCounted ? -1 : 0, refunded: Number(order.paid_amount) - Number(locked.refunded_amount) });
+    // accounts, their months, the day's dishes, the diner's day and month, the canteen's day), so two on PostgreSQL
+    // wait, never deadlock.
+    const refundedNow = Number(order.paid_amount) - Number(locked.refunded_amount);
+    const where = orderDayOf(order);
+    await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: wasCounted ? -1 : 0, refunded: refundedNow, cashBack: back.cash, subsidyBack: back.subsidy });
+    await countOrderDay(trx, { ...where, cancelled: wasCounted ? 1 : 0, refunded: refundedNow });
     for (const item of items) {
       if (!item.foodMenuItemId) continue;
       await trx
@@ -752,6 +769,7 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
   const inLedger = accounts.reduce((sum, a) => sum + a.fen, 0);
   if (input.amount > inLedger) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.min(refundable, inLedger)));
   const by = input.docType ? `${input.docType}#${input.docId ?? ""}` : null;
+  const back: Record<AccountType, number> = { cash: 0, subsidy: 0 };
   let left = input.amount;
   for (const account of accounts) {
     const give = Math.min(left, account.fen);
@@ -770,12 +788,16 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
       remark: [input.reason ? `部分退款：${input.reason}` : "部分退款", by].filter(Boolean).join(" ").slice(0, 200),
       occurredAt: ctx.now,
     });
+    back[account.accountType] += give;
     left -= give;
     if (left === 0) break;
   }
   // Refunded in full, the order no longer counts in the day's sales (its status was 已支付 or 部分退款 until now).
-  if (Number(updated.order_status) === OrderStatus.REFUNDED) await countFoodSales(trx, soldOrderOf(order), await itemsOf(trx, tenantId, order.id), -1);
-  await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, orders: Number(updated.order_status) === OrderStatus.REFUNDED ? -1 : 0, refunded: input.amount });
+  const refundedInFull = Number(updated.order_status) === OrderStatus.REFUNDED;
+  if (refundedInFull) await countFoodSales(trx, soldOrderOf(order), await itemsOf(trx, tenantId, order.id), -1);
+  const where = orderDayOf(order);
+  await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: refundedInFull ? -1 : 0, refunded: input.amount, cashBack: back.cash, subsidyBack: back.subsidy });
+  await countOrderDay(trx, { ...where, cancelled: refundedInFull ? 1 : 0, refunded: input.amount });
   const refunded: RefundedOrder = { tenantId, id: order.id, orderNo: String(order.order_no), userInfoId: Number(order.user_info_id), refundedAmount: Number(updated.refunded_amount) };
   for (const h of hooks) await h.afterRefund?.(trx, refunded, input.amount);
   await recordOperation(trx, ctx, mealOrder, order.id, "refund", { amount: input.amount, reason: input.reason ?? null, docType: input.docType ?? null, docId: input.docId ?? null });

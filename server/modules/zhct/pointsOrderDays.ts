@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
+import { inTransaction } from "../../db/transaction";
 
 /**
  * 积分订单统计 kept per order day and restaurant (table points_order_day, decision 040 addendum): the orders that
@@ -35,8 +36,7 @@ export async function countPointsOrderDay(trx: Trx, line: { tenantId: number; or
 
 /** Counts the days afresh from the points lines and their orders, one tenant's or (migration 0034) all. */
 export async function recountPointsOrderDays(db: Kysely<Database>, tenantId?: number): Promise<void> {
-  const inTransaction = <T>(work: (trx: Trx) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
-  await inTransaction(async (trx) => {
+  await inTransaction(db, async (trx) => {
     let clear = trx.deleteFrom("points_order_day");
     if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
     await clear.execute();

@@ -1,0 +1,122 @@
+import { sql, type RawBuilder } from "kysely";
+import type { Db } from "../../db";
+import { COUNTED_MEALS } from "../zhct/dinerMonths";
+import { dayOf, dayStart, monthRange, nextMonth } from "../zhct/months";
+import type { Filters } from "./engine";
+
+/**
+ * A period of order dates per diner, read from the days and months the orders keep (decision 041): its whole months
+ * from `diner_month_order`, the days at its edges from `diner_day_order`. An edge month is read whichever way is
+ * shorter: its days inside the period added, or the whole month less its days outside. The last 30 days to today are
+ * then this month less its days still to come (none yet) and the last days of the month before: a few days of rows
+ * per diner instead of a month of orders and their ledger lines.
+ */
+
+const DAY = 86_400_000;
+
+export interface PeriodParts {
+  /** Whole months read from the months' table, as a range (the months of a period are consecutive). */
+  months: [string, string] | null;
+  /** Day ranges to add, and to take away from those months. */
+  add: Array<[string, string]>;
+  subtract: Array<[string, string]>;
+}
+
+export function periodParts(from: string, to: string): PeriodParts {
+  const parts: PeriodParts = { months: null, add: [], subtract: [] };
+  if (from > to) return parts;
+  const whole = (month: string) => (parts.months = [parts.months?.[0] ?? month, month]);
+  for (let month = from.slice(0, 7); month <= to.slice(0, 7); month = nextMonth(month)) {
+    const { start, end } = monthRange(month);
+    const [first, last] = [dayOf(start), dayOf(end - 1)];
+    const [a, b] = [from > first ? from : first, to < last ? to : last];
+    // China keeps no daylight saving: a month is a whole number of days.
+    const [inside, all] = [(dayStart(b) - dayStart(a)) / DAY + 1, Math.round((end - start) / DAY)];
+    if (inside <= all - inside) {
+      parts.add.push([a, b]);
+      continue;
+    }
+    whole(month);
+    if (a > first) parts.subtract.push([first, dayOf(dayStart(a) - DAY)]);
+    if (b < last) parts.subtract.push([dayOf(dayStart(b) + DAY), last]);
+  }
+  return parts;
+}
+
+/** The kept days and months carry no restaurant, stall, meal type or payment method: those filters read the orders. */
+export const periodKept = (f: Filters) => f.restaurantId === undefined && f.stallId === undefined && f.mealType === undefined && f.payFlag === undefined;
+
+export interface DinerPeriod {
+  userInfoId: number;
+  userCode: string;
+  userName: string;
+  deptId: number | null;
+  /** Orders placed, orders that count (meals), 实收 (paid − refunded). */
+  placed: number;
+  orders: number;
+  net: number;
+  /** With `accounts`: what the orders took from each account, net of what came back. */
+  cash?: number;
+  subsidy?: number;
+  /** With `meals`: meals per meal type (`none`: the others), and order dates with a meal. */
+  meals?: Record<(typeof COUNTED_MEALS)[number] | "none", number>;
+  days?: number;
+}
+
+/** The figures a report needs besides the orders and 实收: each costs a sum per row of the period's pieces. */
+export interface PeriodFigures {
+  accounts?: boolean;
+  meals?: boolean;
+}
+
+const MEAL_COLUMNS = [...COUNTED_MEALS, "none"] as const;
+
+/**
+ * Every diner with an order in the period (of the department, or the one diner, when the filters say), named in the
+ * same statement. Call only when `periodKept(f)`.
+ */
+export async function dinerPeriods(db: Db, tenantId: number, f: Filters, want: PeriodFigures = {}): Promise<DinerPeriod[]> {
+  const parts = periodParts(f.from, f.to);
+  const ofDiner = f.userInfoId === undefined ? sql`` : sql` and user_info_id = ${f.userInfoId}`;
+  // Each figure as a row of the months or the days gives it; only `days` differs (a day counts when it had a meal).
+  const wanted: Array<[string, RawBuilder<unknown>]> = [
+    ["placed", sql`placed`],
+    ["orders", sql`orders`],
+    ["net", sql`(paid - refunded)`],
+    ...(want.accounts ? ([["cash", sql`(cash - cash_back)`], ["subsidy", sql`(subsidy - subsidy_back)`]] as Array<[string, RawBuilder<unknown>]>) : []),
+    ...(want.meals ? MEAL_COLUMNS.map((m): [string, RawBuilder<unknown>] => [`meals_${m}`, sql.ref(`meals_${m}`)]) : []),
+  ];
+  const dayHadMeal = sql`(case when orders > 0 then 1 else 0 end)`;
+  const figures = (sign: "" | "-", of: "month" | "day") =>
+    sql.join([
+      ...wanted.map(([name, value]) => sql`${sql.raw(sign)}${value} as ${sql.ref(name)}`),
+      ...(want.meals ? [sql`${sql.raw(sign)}${of === "month" ? sql`days` : dayHadMeal} as days`] : []),
+    ]);
+  const pieces = [
+    ...(parts.months ? [sql`select user_info_id, ${figures("", "month")} from diner_month_order where tenant_id = ${tenantId} and month >= ${parts.months[0]} and month <= ${parts.months[1]}${ofDiner}`] : []),
+    ...parts.add.map(([a, b]) => sql`select user_info_id, ${figures("", "day")} from diner_day_order where tenant_id = ${tenantId} and order_date >= ${a} and order_date <= ${b}${ofDiner}`),
+    ...parts.subtract.map(([a, b]) => sql`select user_info_id, ${figures("-", "day")} from diner_day_order where tenant_id = ${tenantId} and order_date >= ${a} and order_date <= ${b}${ofDiner}`),
+  ];
+  if (!pieces.length) return [];
+  const sums = [...wanted.map(([name]) => name), ...(want.meals ? ["days"] : [])];
+  const result = await sql<Record<string, string | number | null>>`
+    select p.user_info_id, u.user_code, u.user_name, u.dept_id, ${sql.join(sums.map((s) => sql`p.${sql.ref(s)}`))}
+    from (
+      select user_info_id, ${sql.join(sums.map((s) => sql`sum(${sql.ref(s)}) as ${sql.ref(s)}`))}
+      from (${sql.join(pieces, sql` union all `)}) parts
+      group by user_info_id
+    ) p
+    join user_info u on u.tenant_id = ${tenantId} and u.id = p.user_info_id
+    where p.placed > 0${f.deptId === undefined ? sql`` : sql` and u.dept_id = ${f.deptId}`}`.execute(db);
+  return result.rows.map((r) => ({
+    userInfoId: Number(r.user_info_id),
+    userCode: String(r.user_code),
+    userName: String(r.user_name),
+    deptId: r.dept_id === null ? null : Number(r.dept_id),
+    placed: Number(r.placed),
+    orders: Number(r.orders),
+    net: Number(r.net),
+    ...(want.accounts ? { cash: Number(r.cash), subsidy: Number(r.subsidy) } : {}),
+    ...(want.meals ? { meals: Object.fromEntries(MEAL_COLUMNS.map((m) => [m, Number(r[`meals_${m}`])])) as NonNullable<DinerPeriod["meals"]>, days: Number(r.days) } : {}),
+  }));
+}
