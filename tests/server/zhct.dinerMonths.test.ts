@@ -188,5 +188,44 @@ for (const dialect of dialects) {
       const [row] = await app.database.db.selectFrom("diner_month_order").select(["days", "placed"]).where("tenant_id", "=", t.tenantId).where("user_info_id", "=", c).execute();
       expect([Number(row.days), Number(row.placed)]).toEqual([0, 6]);
     });
+
+    test("one diner's top-ups, payments from both accounts, cancels and part refunds all at once: each succeeds, the balances are the ledger's sums", async () => {
+      const d = await diner("职工");
+      // Each meal (12.00) takes the subsidy's 3.00 first, then 9.00 of cash: every payment, cancel and refund moves both accounts.
+      const fund = (amount: number, accountType = "cash") => ok(`${Z}/userAccountCharge/create`, { userInfoId: d, amount, accountType });
+      await fund(100_000);
+      const earlier = [];
+      for (let n = 0; n < 12; n++) {
+        await fund(300, "subsidy");
+        earlier.push(await pay(d, 1));
+      }
+      const complaints = await Promise.all(earlier.slice(6).map((o) => ok(`${Z}/mealOrderComplaints/create`, { orderNo: o.orderNo, orderId: o.orderId, content: "份量不足" })));
+      for (let round = 0; round < 3; round++) {
+        await fund(900, "subsidy");
+        // The money of one diner, moved every way at once: on PostgreSQL these transactions lock the same two accounts
+        // (and the diner's day and month) from separate connections.
+        const answers = await Promise.all([
+          ...[0, 1, 2].map(() => call(`${Z}/cashier/pay`, { userInfoId: d, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] })),
+          ...earlier.slice(round * 2, round * 2 + 2).map((o) => call(`${Z}/mealOrder/cancel`, { id: o.orderId })),
+          ...complaints.slice(round * 2, round * 2 + 2).map((c) => call(`${Z}/mealOrderComplaints/process`, { id: c.id, result: "processed", reply: "属实", refundAmount: 1000 })),
+          call(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 500 }),
+          call(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 100, accountType: "subsidy" }),
+        ]);
+        for (const answer of answers) expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ status: 200 });
+      }
+      const sums = await app.database.db
+        .selectFrom("user_account_ledger")
+        .select(["account_type", (eb) => eb.fn.sum<number>("amount").as("sum")])
+        .where("tenant_id", "=", t.tenantId)
+        .where("user_info_id", "=", d)
+        .groupBy("account_type")
+        .execute();
+      const accounts = await app.database.db.selectFrom("user_account").select(["account_type", "balance"]).where("tenant_id", "=", t.tenantId).where("user_info_id", "=", d).execute();
+      const balances = Object.fromEntries(accounts.map((a) => [a.account_type, Number(a.balance)]));
+      expect(balances).toEqual(Object.fromEntries(sums.map((s) => [s.account_type, Number(s.sum)])));
+      // 100,000 + 12 × 300 + 3 × (900 + 500 + 100) of money in; 21 meals of 1,200 out; 6 cancelled and 6 × 1,000 refunded back.
+      expect(balances.cash + balances.subsidy).toBe(100_000 + 3600 + 4500 - 21 * 1200 + 6 * 1200 + 6 * 1000);
+      await expectKeptEqualsRecount();
+    });
   });
 }

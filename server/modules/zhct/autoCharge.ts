@@ -11,7 +11,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import type { ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
-import { BusiType, inLedgerTransaction, PAY_FLAG_AUTO, post } from "./ledger";
+import { BusiType, inLedgerTransaction, lockDiner, PAY_FLAG_AUTO, post } from "./ledger";
 import { dayOfMonth, monthOf } from "./months";
 
 /**
@@ -95,6 +95,8 @@ export async function runSetting(db: Db, dialect: Dialect, tenantId: number, set
         const common = { tenantId, userInfoId, accountType: "subsidy" as const, payFlag: PAY_FLAG_AUTO, operatorId: by.operatorId ?? null, operatorName: by.operatorName ?? "系统", docType: "grant", docId: grantId, occurredAt: by.now };
         let cleared = 0;
         if (setting.clear_unused) {
+          // Locked first (PostgreSQL), so what is cleared is the balance as it is, not as a payment left it a moment ago.
+          await lockDiner(trx, tenantId, userInfoId);
           const account = await trx.selectFrom("user_account").select("balance").where("tenant_id", "=", tenantId).where("user_info_id", "=", userInfoId).where("account_type", "=", "subsidy").executeTakeFirst();
           const left = Number(account?.balance ?? 0);
           if (left > 0) {

@@ -1,5 +1,5 @@
 import { AsyncResource } from "node:async_hooks";
-import { sql, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type Kysely } from "kysely";
 import { newId, type Db, type Dialect } from "../../db";
 import type { Database } from "../../db/schema";
 import { ApiError, Status } from "../../http/envelope";
@@ -253,6 +253,7 @@ export async function openAccountsOf(trx: Trx, tenantId: number, userInfoIds: nu
 export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
   const { tenantId, amount } = posting;
   if (!Number.isSafeInteger(amount) || amount === 0) throw new ApiError(Status.BAD_REQUEST, ledgerMessages.zero);
+  await lockDiner(trx, tenantId, posting.userInfoId);
   const credit = Math.max(0, posting.creditLimit ?? 0);
   const occurredAt = posting.occurredAt ?? Date.now();
   const locked = await lockedMonth(trx, tenantId, occurredAt);
@@ -307,6 +308,25 @@ export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
   return { id, accountId: updated.id, accountType: posting.accountType, amount, balanceAfter: Number(updated.balance), busiType: posting.busiType, occurredAt };
 }
 
+const dinersLocked = new WeakMap<Trx, Set<number>>();
+
+/**
+ * PostgreSQL: locks the diner's row for the rest of the transaction (SQLite writes one transaction at a time). Every
+ * transaction that moves a diner's money takes this lock before any of their accounts (`post` and `deduct` do, `pay`
+ * first of all), so a diner's payments, cancels, refunds and top-ups queue here, one at a time, whatever order they
+ * then touch the cash and subsidy accounts in: without it a refund (cash, then subsidy) and a payment (subsidy, then
+ * cash) of one diner deadlocked. NO KEY UPDATE, not UPDATE: the ledger's and the orders' foreign keys take KEY SHARE
+ * on this row, which FOR UPDATE would make a top-up wait on while it holds the account a payment waits for.
+ */
+export async function lockDiner(trx: Trx, tenantId: number, userInfoId: number): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  let locked = dinersLocked.get(trx);
+  if (!locked) dinersLocked.set(trx, (locked = new Set()));
+  if (locked.has(userInfoId)) return;
+  await trx.selectFrom("user_info").select("id").where("tenant_id", "=", tenantId).where("id", "=", userInfoId).forNoKeyUpdate().execute();
+  locked.add(userInfoId);
+}
+
 /** Undoes a line with one of the opposite sign that names it, once (409 余额不足 if the money is already spent). */
 export async function reverse(trx: Trx, tenantId: number, lineId: number, by: Omit<Posting, "tenantId" | "userInfoId" | "accountType" | "amount" | "busiType" | "payFlag" | "reversalOf"> = {}): Promise<LedgerLine> {
   const line = await trx
@@ -350,6 +370,8 @@ export async function deduct(trx: Trx, deduction: Deduction): Promise<LedgerLine
   const { amount } = deduction;
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new ApiError(Status.BAD_REQUEST, ledgerMessages.zero);
   const order = deduction.accounts ?? (deduction.subsidyFirst === false ? ["cash", "subsidy"] : ["subsidy", "cash"]);
+  // Before the balances are read: with the diner locked they are the ones the postings below will change.
+  await lockDiner(trx, deduction.tenantId, deduction.userInfoId);
   const rows = await trx
     .selectFrom("user_account")
     .select(["account_type", "balance"])
@@ -365,7 +387,7 @@ export async function deduct(trx: Trx, deduction: Deduction): Promise<LedgerLine
     const last = index === available.length - 1;
     const take = last ? left : Math.min(left, Math.max(0, balances.get(type) as number));
     if (take <= 0) continue;
-    // The balance read above may be stale on PostgreSQL: post re-checks it in its UPDATE, and a refusal undoes all.
+    // post re-checks the balance in its UPDATE all the same, and a refusal undoes all.
     lines.push(await post(trx, { ...deduction, accountType: type, amount: -take, busiType: deduction.busiType ?? BusiType.CONSUME, creditLimit: last ? deduction.creditLimit : 0 }));
     left -= take;
     if (left === 0) break;

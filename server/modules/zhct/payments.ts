@@ -10,7 +10,7 @@ import { permissionCodesOf } from "../auth/shellCache";
 import { recordOperation } from "../resource/operationLog";
 import { checkPayFlag, yuan } from "./accounts";
 import { idempotent } from "./idempotency";
-import { BusiType, deduct, ledgerMessages, ledgerSettings, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
+import { BusiType, deduct, ledgerMessages, ledgerSettings, lockDiner, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
 import { countOrderMonth } from "./dinerMonths";
 import { countOrderDay } from "./orderDays";
 import { countFoodSales } from "./foodSales";
@@ -326,15 +326,15 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     userInfoId = row.user_info_id;
     card = { id: row.id, cardNo: row.card_no };
   }
-  let dinerQuery = trx
+  // PostgreSQL: one money transaction of a diner at a time, so two payments at once cannot both pass the
+  // meals-per-day or amount-per-meal check they read. SQLite's BEGIN IMMEDIATE already runs one payment at a time.
+  await lockDiner(trx, tenantId, userInfoId as number);
+  const diner = await trx
     .selectFrom("user_info")
     .select(["id", "user_name", "staff_type", "dept_id", "user_status", "restaurant_ids"])
     .where("tenant_id", "=", tenantId)
-    .where("id", "=", userInfoId as number);
-  // PostgreSQL: one payment of a diner at a time, so two at once cannot both pass the meals-per-day or amount-per-meal
-  // check they read. SQLite's BEGIN IMMEDIATE already runs one payment at a time.
-  if (ctx.services.dialect === "postgres") dinerQuery = dinerQuery.forUpdate();
-  const diner = await dinerQuery.executeTakeFirst();
+    .where("id", "=", userInfoId as number)
+    .executeTakeFirst();
   if (!diner) throw fieldError("userInfoId", paymentMessages.dinerMissing);
   if (Number(diner.user_status) === 2) throw new ApiError(Status.CONFLICT, paymentMessages.dinerDisabled);
   if (Number(diner.user_status) === 3) throw new ApiError(Status.CONFLICT, paymentMessages.dinerFrozen);
