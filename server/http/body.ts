@@ -4,6 +4,9 @@ import { ApiError, Status } from "./envelope";
 /** A JSON body or a page's form: far above any real one (a role's thousand menu ids are about 20 kB). */
 export const BODY_LIMIT = 1024 * 1024;
 
+/** How long the rest of a body refused part way (413) may keep coming before its connection is closed anyway. */
+export const REFUSED_BODY_LINGER_MS = 5000;
+
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /**

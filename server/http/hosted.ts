@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import type { Config } from "../config";
 import { startupErrorMessage } from "../startupErrors";
+import { REFUSED_BODY_LINGER_MS } from "./body";
 import type { Respond } from "./listener";
 
 /** What `react-router-serve` hands a build's `fetch`: node-fetch-server's client (its socket's address). */
@@ -75,12 +76,9 @@ export function uncancellableBody(request: Request): { request: Request; drained
   return { request: new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: "half" } as RequestInit), drained: () => drained };
 }
 
-/** How long a refused body may keep coming before its connection is closed anyway. */
-const LINGER_MS = 5000;
-
 /**
  * A 413 ends its connection (`Connection: close`), but only once the rest of the refused body has been read, for
- * at most LINGER_MS: a connection closed while the client is still sending is reset under it, and the client then
+ * at most REFUSED_BODY_LINGER_MS: a connection closed while the client is still sending is reset under it, and the client then
  * sees a write error (EPIPE) instead of the answer. The answer's bytes go out at once; only its end waits.
  */
 function lingering(response: Response, drained: Promise<void>): Response {
@@ -90,7 +88,7 @@ function lingering(response: Response, drained: Promise<void>): Response {
     async pull(controller) {
       const chunk = await reader.read();
       if (!chunk.done) return controller.enqueue(chunk.value);
-      await Promise.race([drained, new Promise((r) => setTimeout(r, LINGER_MS).unref())]);
+      await Promise.race([drained, new Promise((r) => setTimeout(r, REFUSED_BODY_LINGER_MS).unref())]);
       controller.close();
     },
     cancel: (reason) => reader.cancel(reason),

@@ -2,6 +2,7 @@ import type * as http from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { createHeaders, createRequestListener, sendResponse, type ClientAddress } from "@remix-run/node-fetch-server";
+import { REFUSED_BODY_LINGER_MS } from "./body";
 import { envelopeText } from "./envelope";
 
 /** The server's one request handler: every HTTP request, as a web Request, with the client's address. */
@@ -48,6 +49,29 @@ function pathnameOf(url: string | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A 413 ends its connection (`Connection: close`), but only once the rest of the refused body has been read and
+ * dropped, for at most REFUSED_BODY_LINGER_MS: a socket closed with unread bytes is reset, and a client still sending
+ * then gets a write error (EPIPE) instead of the answer. The answer's bytes go out at once; only its end waits (as
+ * `lingering` does under react-router-serve, server/http/hosted.ts).
+ */
+function endRefusalAfterBody(req: http.IncomingMessage, res: http.ServerResponse) {
+  const end = res.end;
+  res.end = function (this: http.ServerResponse, ...args: Parameters<typeof end>) {
+    if (res.statusCode !== 413 || req.complete || req.destroyed) return end.apply(this, args);
+    const finish = () => {
+      clearTimeout(timer);
+      req.off("end", finish).off("close", finish);
+      end.apply(this, args);
+    };
+    const timer = setTimeout(finish, REFUSED_BODY_LINGER_MS).unref();
+    req.once("end", finish).once("close", finish);
+    // node-fetch-server stopped listening when the body stream was cancelled; with no listener the rest is dropped.
+    req.resume();
+    return this;
+  } as typeof end;
 }
 
 /**
@@ -111,6 +135,9 @@ export function createListener(respond: Respond, options: ListenerOptions): http
     }
     const pathname = (req.method === "GET" || req.method === "HEAD") && !options.trustProxy ? pathnameOf(req.url) : null;
     if (pathname !== null && options.isApiPath(pathname)) void serveApiRead(req, res);
-    else void viaFetchServer(req, res);
+    else {
+      if (req.method !== "GET" && req.method !== "HEAD") endRefusalAfterBody(req, res);
+      void viaFetchServer(req, res);
+    }
   };
 }

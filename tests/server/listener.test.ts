@@ -1,8 +1,10 @@
 import * as http from "node:http";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { envelopeResponse } from "../../server/http/envelope";
+import { readBody } from "../../server/http/body";
+import { ApiError, envelopeResponse } from "../../server/http/envelope";
 import { createListener, type Respond } from "../../server/http/listener";
 
 let server: http.Server | undefined;
@@ -114,6 +116,39 @@ describe("the server's request listener", () => {
       expect(res.body.toString("utf8"), path).toBe("failed: Error: boom");
     }
     expect(onError).toHaveBeenCalledTimes(2);
+  });
+
+  test("a body refused part way (413): the answer goes out at once, the connection closes once the rest has come", async () => {
+    const { base } = await listen(async (request) => {
+      try {
+        await readBody(request);
+        return new Response("read");
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return envelopeResponse({ status: error.status, message: error.message, data: null }, new Headers({ Connection: "close" }));
+      }
+    });
+    // Over a raw socket, so the test sees when the server closes: a body with no declared length, 2 MB first.
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+    await new Promise((r) => socket.once("connect", r));
+    let answer = "";
+    let closed = false;
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("utf8")));
+    socket.on("error", () => undefined);
+    socket.on("close", () => (closed = true));
+    const chunk = (bytes: number) => `${bytes.toString(16)}\r\n${"a".repeat(bytes)}\r\n`;
+    socket.write("POST /api/v1/x/create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    for (let i = 0; i < 32; i++) socket.write(chunk(64 * 1024));
+    await vi.waitFor(() => expect(answer).toMatch(/1 MB/));
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer.toLowerCase()).toContain("connection: close");
+    // The answer is out, the rest of the body still coming: the connection stays open for it (a close now would reset
+    // the client's writes, and with them, often, the answer it had not read yet).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(closed).toBe(false);
+    for (let i = 0; i < 32; i++) socket.write(chunk(64 * 1024));
+    socket.write("0\r\n\r\n");
+    await vi.waitFor(() => expect(closed).toBe(true));
   });
 
   test("a page's request is aborted when its client goes away", async () => {
