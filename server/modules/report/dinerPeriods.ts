@@ -72,10 +72,10 @@ export interface PeriodFigures {
 const MEAL_COLUMNS = [...COUNTED_MEALS, "none"] as const;
 
 /**
- * Every diner with an order in the period (of the department, or the one diner, when the filters say), named in the
- * same statement. Call only when `periodKept(f)`.
+ * The period's figures per diner with an order placed in it: `select user_info_id, <sums>` from the months and days
+ * that make it up, grouped by diner. Null when the period has no day.
  */
-export async function dinerPeriods(db: Db, tenantId: number, f: Filters, want: PeriodFigures = {}): Promise<DinerPeriod[]> {
+function perDinerSums(tenantId: number, f: Filters, want: PeriodFigures): { sums: string[]; query: RawBuilder<unknown> } | null {
   const parts = periodParts(f.from, f.to);
   const ofDiner = f.userInfoId === undefined ? sql`` : sql` and user_info_id = ${f.userInfoId}`;
   // Each figure as a row of the months or the days gives it; only `days` differs (a day counts when it had a meal).
@@ -97,15 +97,24 @@ export async function dinerPeriods(db: Db, tenantId: number, f: Filters, want: P
     ...parts.add.map(([a, b]) => sql`select user_info_id, ${figures("", "day")} from diner_day_order where tenant_id = ${tenantId} and order_date >= ${a} and order_date <= ${b}${ofDiner}`),
     ...parts.subtract.map(([a, b]) => sql`select user_info_id, ${figures("-", "day")} from diner_day_order where tenant_id = ${tenantId} and order_date >= ${a} and order_date <= ${b}${ofDiner}`),
   ];
-  if (!pieces.length) return [];
+  if (!pieces.length) return null;
   const sums = [...wanted.map(([name]) => name), ...(want.meals ? ["days"] : [])];
+  return {
+    sums,
+    query: sql`select user_info_id, ${sql.join(sums.map((s) => sql`sum(${sql.ref(s)}) as ${sql.ref(s)}`))} from (${sql.join(pieces, sql` union all `)}) parts group by user_info_id`,
+  };
+}
+
+/**
+ * Every diner with an order in the period (of the department, or the one diner, when the filters say), named in the
+ * same statement. Call only when `periodKept(f)`.
+ */
+export async function dinerPeriods(db: Db, tenantId: number, f: Filters, want: PeriodFigures = {}): Promise<DinerPeriod[]> {
+  const per = perDinerSums(tenantId, f, want);
+  if (!per) return [];
   const result = await sql<Record<string, string | number | null>>`
-    select p.user_info_id, u.user_code, u.user_name, u.dept_id, ${sql.join(sums.map((s) => sql`p.${sql.ref(s)}`))}
-    from (
-      select user_info_id, ${sql.join(sums.map((s) => sql`sum(${sql.ref(s)}) as ${sql.ref(s)}`))}
-      from (${sql.join(pieces, sql` union all `)}) parts
-      group by user_info_id
-    ) p
+    select p.user_info_id, u.user_code, u.user_name, u.dept_id, ${sql.join(per.sums.map((s) => sql`p.${sql.ref(s)}`))}
+    from (${per.query}) p
     join user_info u on u.tenant_id = ${tenantId} and u.id = p.user_info_id
     where p.placed > 0${f.deptId === undefined ? sql`` : sql` and u.dept_id = ${f.deptId}`}`.execute(db);
   return result.rows.map((r) => ({
@@ -119,4 +128,20 @@ export async function dinerPeriods(db: Db, tenantId: number, f: Filters, want: P
     ...(want.accounts ? { cash: Number(r.cash), subsidy: Number(r.subsidy) } : {}),
     ...(want.meals ? { meals: Object.fromEntries(MEAL_COLUMNS.map((m) => [m, Number(r[`meals_${m}`])])) as NonNullable<DinerPeriod["meals"]>, days: Number(r.days) } : {}),
   }));
+}
+
+/**
+ * The same per department, summed in the statement (a department's diners are never brought out one by one): the
+ * diners with an order placed, of whom `diners` had a meal, their meals and 实收. Call only when `periodKept(f)`.
+ */
+export async function deptPeriods(db: Db, tenantId: number, f: Filters): Promise<Array<{ deptId: number | null; diners: number; orders: number; net: number }>> {
+  const per = perDinerSums(tenantId, f, {});
+  if (!per) return [];
+  const result = await sql<Record<string, string | number | null>>`
+    select u.dept_id, sum(case when p.orders > 0 then 1 else 0 end) as diners, sum(p.orders) as orders, sum(p.net) as net
+    from (${per.query}) p
+    join user_info u on u.tenant_id = ${tenantId} and u.id = p.user_info_id
+    where p.placed > 0${f.deptId === undefined ? sql`` : sql` and u.dept_id = ${f.deptId}`}
+    group by u.dept_id`.execute(db);
+  return result.rows.map((r) => ({ deptId: r.dept_id === null ? null : Number(r.dept_id), diners: Number(r.diners), orders: Number(r.orders), net: Number(r.net) }));
 }

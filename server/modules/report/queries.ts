@@ -6,7 +6,7 @@ import { BusiType } from "../zhct/ledger";
 import { ORDER_DOC_TYPE } from "../zhct/payments";
 import { chargeDaily, dayOfNo, ledgerDayNo } from "../zhct/reports";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { dinerPeriods, periodKept } from "./dinerPeriods";
+import { deptPeriods, dinerPeriods, periodKept } from "./dinerPeriods";
 import { attendanceQueries } from "./queries-attendance";
 import { minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 import { settlementQueries } from "./queries-settlement";
@@ -228,16 +228,11 @@ const userConsumption: ReportQuery = async (db, tenantId, f) => {
 };
 
 const deptDining: ReportQuery = async (db, tenantId, f) => {
-  // Per diner first (the kept days and months, or the orders), then per department: a diner counts when one of their
-  // orders was kept.
-  const byDept = new Map<number | null, { diners: number; orders: number; net: number }>();
-  const diners = periodKept(f) ? await dinerPeriods(db, tenantId, f) : await ordersPerDiner(db, tenantId, f);
-  for (const d of diners) {
-    const dept = byDept.get(d.deptId) ?? { diners: 0, orders: 0, net: 0 };
-    byDept.set(d.deptId, { diners: dept.diners + (d.orders > 0 ? 1 : 0), orders: dept.orders + d.orders, net: dept.net + d.net });
-  }
-  const names = await orgNames(db, tenantId, [...byDept.keys()]);
-  const records = [...byDept].map(([deptId, r]) => ({
+  // A diner counts when one of their orders was kept. From the kept days and months the statement sums per department
+  // itself; from the orders (the filters those do not carry) per diner first.
+  const depts = periodKept(f) ? await deptPeriods(db, tenantId, f) : perDept(await ordersPerDiner(db, tenantId, f));
+  const names = await orgNames(db, tenantId, depts.map((d) => d.deptId));
+  const records = depts.map(({ deptId, ...r }) => ({
     deptId: deptId === null ? null : String(deptId),
     deptName: deptId === null ? "未分配部门" : (names.get(deptId) ?? String(deptId)),
     ...r,
@@ -245,6 +240,15 @@ const deptDining: ReportQuery = async (db, tenantId, f) => {
   records.sort((a, b) => (a.deptId === null ? 1 : b.deptId === null ? -1 : a.deptName.localeCompare(b.deptName, "zh-CN")));
   return { rows: records };
 };
+
+function perDept(diners: Array<{ deptId: number | null; orders: number; net: number }>) {
+  const byDept = new Map<number | null, { diners: number; orders: number; net: number }>();
+  for (const d of diners) {
+    const dept = byDept.get(d.deptId) ?? { diners: 0, orders: 0, net: 0 };
+    byDept.set(d.deptId, { diners: dept.diners + (d.orders > 0 ? 1 : 0), orders: dept.orders + d.orders, net: dept.net + d.net });
+  }
+  return [...byDept].map(([deptId, r]) => ({ deptId, ...r }));
+}
 
 /** Per diner of the filtered orders, with their department: orders not cancelled and 实收. */
 async function ordersPerDiner(db: Db, tenantId: number, f: Filters) {
