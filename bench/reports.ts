@@ -156,7 +156,9 @@ const hand: Record<string, () => Promise<unknown>> = {
       where tenant_id = ? and order_date between ? and ? and quantity > 0`, T, from, to),
   userConsumption: () => bare.all(CONSUMPTION, ...CONSUMPTION_PARAMS),
   deptDining: () => bare.all(`select dept_id, sum(case when orders > 0 then 1 else 0 end), sum(orders), sum(net) from (${BY_DEPT}) d group by dept_id`, ...BY_DEPT_PARAMS),
-  personalDining: () => bare.all(`select * from (${DINING}) d where orders > 0 order by user_code limit 5001`, ...DINING_PARAMS),
+  // The first 5,000 diners by code, with the count and the totals of them all (as the screen shows them).
+  personalDining: () =>
+    bare.all(`select *, count(*) over (), ${["orders", "net", "days", ...MEALS].map((n) => `sum(${n}) over ()`).join(", ")} from (${DINING}) d where orders > 0 order by user_code limit 5000`, ...DINING_PARAMS),
   personalLedger: () => Promise.all([
     bare.get(`select sum(amount) from user_account_ledger where tenant_id = ? and user_info_id = ? and occurred_at < ?`, T, busiest.id, start),
     bare.all(`select occurred_at, account_type, busi_type, pay_flag, operator_name, remark, amount from user_account_ledger where tenant_id = ? and user_info_id = ? and occurred_at >= ? and occurred_at < ? order by occurred_at, id`, T, busiest.id, start, end),

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { reports } from "../../resources/report/index";
 import { DemoExistsError, seedDemo, type DemoResult } from "../../server/db/demo";
+import { dinedPage } from "../../server/modules/report/dinerPeriods";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
 import { createTestApp, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
@@ -194,6 +195,12 @@ for (const dialect of dialects) {
         expect((await answer("personalDining")).rows.map((r) => [r.userCode, r.meals_breakfast, r.meals_lunch, r.meals_dinner, r.meals_midnight, r.meals_none, r.meals, r.days, r.amount]), period).toEqual(
           want.filter((w) => Number(w.orders) > 0).map((w) => [w.user_code, w.breakfast, w.lunch, w.dinner, w.midnight, w.other, w.orders, w.days, w.net]),
         );
+        // Past the row limit the page is the first diners by code, while the count and the totals are every diner's.
+        const dined = want.filter((w) => Number(w.orders) > 0);
+        const page = await dinedPage(app.database.db, demo.tenantId, { from: a, to: b, start: dayStart(a), end: dayStart(b) + 86_400_000 }, 3);
+        expect(page.rows.map((r) => [r.userCode, r.orders, r.days, r.net, r.meals.lunch]), period).toEqual(dined.slice(0, 3).map((w) => [w.user_code, w.orders, w.days, w.net, w.lunch]));
+        const sum = (key: string) => dined.reduce((s, w) => s + Number(w[key]), 0);
+        expect([page.count, page.totals.orders, page.totals.days, page.totals.net, page.totals.meals.breakfast, page.totals.meals.none], period).toEqual([dined.length, sum("orders"), sum("days"), sum("net"), sum("breakfast"), sum("other")]);
         const depts = await answer("deptDining");
         expect(depts.totals, period).toMatchObject({ diners: want.filter((w) => Number(w.orders) > 0).length, orders: want.reduce((s, w) => s + Number(w.orders), 0), net: want.reduce((s, w) => s + Number(w.net), 0) });
       }

@@ -4,7 +4,7 @@ import type { Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { dinerPeriods, periodKept } from "./dinerPeriods";
+import { dinedPage, periodKept } from "./dinerPeriods";
 import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
@@ -295,25 +295,31 @@ const userFood: ReportQuery = async (db, tenantId, f) => {
   return limited(records, sums(records, ["quantity", "amount"]));
 };
 
+const DINING_FIGURES = [...MEAL_TYPES.map(([t]) => `meals_${t}`), "meals", "days", "amount"];
+
 const personalDining: ReportQuery = async (db, tenantId, f) => {
-  const records = periodKept(f) ? await keptDining(db, tenantId, f) : await ordersDining(db, tenantId, f);
-  records.sort((a, b) => String(a.userCode).localeCompare(String(b.userCode)));
-  return limited(records, sums(records, [...MEAL_TYPES.map(([t]) => `meals_${t}`), "meals", "days", "amount"]));
+  if (periodKept(f)) return keptDining(db, tenantId, f);
+  const records = await ordersDining(db, tenantId, f);
+  // By code point, as the kept path's statement orders them on both databases.
+  const code = (r: Row) => String(r.userCode);
+  records.sort((a, b) => (code(a) < code(b) ? -1 : code(a) > code(b) ? 1 : 0));
+  return limited(records, sums(records, DINING_FIGURES));
 };
 
-/** The diners with a meal in the period, from the kept days and months (decision 041). */
-async function keptDining(db: Db, tenantId: number, f: Filters): Promise<Row[]> {
-  const diners = (await dinerPeriods(db, tenantId, f, { meals: true })).filter((d) => d.orders > 0);
-  const depts = await orgNames(db, tenantId, diners.map((d) => d.deptId));
-  return diners.map((d) => ({
-    userCode: d.userCode,
-    userName: d.userName,
-    deptName: d.deptId ? (depts.get(d.deptId) ?? "") : "",
-    ...Object.fromEntries(Object.entries(d.meals ?? {}).map(([type, n]) => [`meals_${type}`, n])),
+/** The diners with a meal in the period, from the kept days and months (decision 041): the page and the totals. */
+async function keptDining(db: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const page = await dinedPage(db, tenantId, f, ROW_LIMIT);
+  const figures = (d: { meals: Record<string, number>; orders: number; days: number; net: number }) => ({
+    ...Object.fromEntries(Object.entries(d.meals).map(([type, n]) => [`meals_${type}`, n])),
     meals: d.orders,
-    days: d.days ?? 0,
+    days: d.days,
     amount: d.net,
-  }));
+  });
+  return {
+    rows: page.rows.map((d) => ({ userCode: d.userCode, userName: d.userName, deptName: d.deptName, ...figures(d) })),
+    totals: figures(page.totals),
+    truncated: page.count - page.rows.length,
+  };
 }
 
 /** The same from the orders, for the filters the kept days do not carry (restaurant, meal type, payment method). */
