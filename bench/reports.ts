@@ -119,21 +119,25 @@ const FIGURE: Record<string, [string, string]> = {
   subsidy: ["subsidy - subsidy_back", "subsidy - subsidy_back"],
   ...Object.fromEntries(MEALS.map((m) => [m, [m, m]])),
   days: ["days", "case when orders > 0 then 1 else 0 end"],
+  swipes: ["swipes", "swipes"],
 };
-function period(names: string[]): [string, unknown[]] {
+/** The period's figures per diner, summed from its pieces (`named`: with the diner's code, name and department). */
+function period(names: string[], named = true): [string, unknown[]] {
   const select = (row: 0 | 1, sign: string) => names.map((n) => `${sign}(${FIGURE[n][row]}) as ${n}`).join(", ");
   const pieces = [
     ...(parts.months ? [[`select user_info_id, ${select(0, "")} from diner_month_order where tenant_id = ? and month between ? and ?`, T, ...parts.months]] : []),
     ...parts.add.map(([a, b]) => [`select user_info_id, ${select(1, "")} from diner_day_order where tenant_id = ? and order_date between ? and ?`, T, a, b]),
     ...parts.subtract.map(([a, b]) => [`select user_info_id, ${select(1, "-")} from diner_day_order where tenant_id = ? and order_date between ? and ?`, T, a, b]),
   ];
-  const text = `select p.*, u.user_code, u.user_name, u.dept_id from (select user_info_id, ${names.map((n) => `sum(${n}) as ${n}`).join(", ")}
-    from (${pieces.map((p) => p[0]).join(" union all ")}) parts group by user_info_id) p join user_info u on u.tenant_id = ? and u.id = p.user_info_id where p.placed > 0`;
+  const sums = `select user_info_id, ${names.map((n) => `sum(${n}) as ${n}`).join(", ")} from (${pieces.map((p) => p[0]).join(" union all ")}) parts group by user_info_id`;
+  if (!named) return [sums, pieces.flatMap((p) => p.slice(1))];
+  const text = `select p.*, u.user_code, u.user_name, u.dept_id from (${sums}) p join user_info u on u.tenant_id = ? and u.id = p.user_info_id where p.placed > 0`;
   return [text, [...pieces.flatMap((p) => p.slice(1)), T]];
 }
 const [CONSUMPTION, CONSUMPTION_PARAMS] = period(["placed", "orders", "net", "cash", "subsidy"]);
 const [BY_DEPT, BY_DEPT_PARAMS] = period(["placed", "orders", "net"]);
 const [DINING, DINING_PARAMS] = period(["placed", "orders", "net", ...MEALS, "days"]);
+const [SWIPERS, SWIPERS_PARAMS] = period(["swipes"], false);
 const hand: Record<string, () => Promise<unknown>> = {
   // The orders each day keeps per restaurant, meal type and payment method (decision 041 addendum), read as the report reads them.
   dailyOrderSummary: () => bare.all(`select order_date, sum(placed), sum(cancelled), sum(paid), sum(refunded), sum(paid - refunded),
@@ -169,6 +173,12 @@ const hand: Record<string, () => Promise<unknown>> = {
   accountTypeDaily: () => bare.all(`select (occurred_at + 28800000) / 86400000, account_type, sum(case when busi_type = 0 then amount else 0 end), sum(case when busi_type = 4 then amount else 0 end),
       sum(case when busi_type in (2, 6) then amount else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type in (3, 5) then amount else 0 end), sum(amount)
       from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? group by 1, 2 order by 1, 2`, T, start, end),
+  // The counter and device sales each day keeps (decision 043), and the period's diners with one from their days and months.
+  cardSwipe: () =>
+    Promise.all([
+      bare.all(`select order_date, restaurant_id, meal_type, swipes, card_swipes, amount, diners from swipe_day where tenant_id = ? and order_date between ? and ? and swipes > 0`, T, from, to),
+      bare.get(`select count(*) from (${SWIPERS}) p where swipes > 0`, ...SWIPERS_PARAMS),
+    ]),
   // The orders' points per day and restaurant (decision 040 addendum), read as the report reads them.
   pointsOrderStats: () => bare.all(`select order_date, restaurant_id, orders, paid, earned, taken_back from points_order_day where tenant_id = ? and order_date between ? and ? and orders > 0`, T, from, to),
   // The diners' months (decision 040), read as the reports read them, the diners named in the same statement.

@@ -37,6 +37,7 @@ import * as dinerMonths from "./migrations/0033_diner_months";
 import * as pointsOrderDays from "./migrations/0034_points_order_days";
 import * as dinerDays from "./migrations/0035_diner_days";
 import * as orderDays from "./migrations/0036_order_days";
+import * as swipeDays from "./migrations/0037_swipe_days";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   "0034_points_order_days": pointsOrderDays,
   "0035_diner_days": dinerDays,
   "0036_order_days": orderDays,
+  "0037_swipe_days": swipeDays,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -427,6 +427,7 @@ export interface Database extends Declared {
   diner_month_order: DinerMonthOrderTable;
   diner_day_order: DinerDayOrderTable;
   order_day: OrderDayTable;
+  swipe_day: SwipeDayTable;
   points_order_day: PointsOrderDayTable;
   shell_generation: ShellGenerationTable;
 }
@@ -487,6 +488,8 @@ export interface DinerOrderFigures {
   meals_dinner: number;
   meals_midnight: number;
   meals_none: number;
+  /** Counter and device sales that count (刷卡统计): a diner of a period had one when their sum is above 0. */
+  swipes: number;
 }
 
 export interface DinerDayOrderTable extends DinerOrderFigures {
@@ -514,6 +517,23 @@ export interface OrderDayTable {
   /** Fen, as the orders' paid_amount and refunded_amount. */
   paid: number;
   refunded: number;
+}
+
+/** Counter and device sales per order day, restaurant and meal type, kept by pay, cancel and refunds (migration 0037). */
+export interface SwipeDayTable {
+  tenant_id: number;
+  order_date: string;
+  /** 0: a sale without a restaurant. */
+  restaurant_id: number;
+  /** '': a sale without a meal type. */
+  meal_type: string;
+  /** Sales that count; of them, those paid by card. */
+  swipes: number;
+  card_swipes: number;
+  /** Fen, paid less refunded. */
+  amount: number;
+  /** Diners with a sale there that counts. */
+  diners: number;
 }
 
 /** The orders' points per order day and restaurant, kept by `postPoints` (migration 0034, decision 040 addendum). */

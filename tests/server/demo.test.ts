@@ -201,6 +201,19 @@ for (const dialect of dialects) {
         expect(page.rows.map((r) => [r.userCode, r.orders, r.days, r.net, r.meals.lunch]), period).toEqual(dined.slice(0, 3).map((w) => [w.user_code, w.orders, w.days, w.net, w.lunch]));
         const sum = (key: string) => dined.reduce((s, w) => s + Number(w[key]), 0);
         expect([page.count, page.totals.orders, page.totals.days, page.totals.net, page.totals.meals.breakfast, page.totals.meals.none], period).toEqual([dined.length, sum("orders"), sum("days"), sum("net"), sum("breakfast"), sum("other")]);
+        // 刷卡统计 reads the counter and device sales each day keeps and the diners' days (decision 043).
+        const swiped = sql`o.tenant_id = ${demo.tenantId} and o.order_date between ${a} and ${b} and o.order_status not in (2, 4) and o.order_source in ('cashier', 'device')`;
+        const swipeRows = await rows<Row>(sql`
+          select o.order_date as day, coalesce(r.org_name, '') as restaurant, o.meal_type, sum(case when o.card_no is not null then 1 else 0 end) as cards, count(*) as swipes,
+            count(distinct o.user_info_id) as diners, sum(o.paid_amount - o.refunded_amount) as amount
+          from meal_order o left join org r on r.tenant_id = o.tenant_id and r.id = o.restaurant_id where ${swiped} group by o.order_date, r.org_name, o.meal_type`);
+        const [swipeTotal] = await rows<Row>(sql`select count(distinct o.user_info_id) as diners, count(*) as swipes from meal_order o where ${swiped}`);
+        const cards = await answer("cardSwipe");
+        const asText = (list: unknown[][]) => list.map((r) => JSON.stringify(r)).sort();
+        expect(asText(cards.rows.map((r) => [r.day, r.restaurantName, r.mealType, r.cardSwipes, r.swipes, r.diners, r.amount])), period).toEqual(
+          asText(swipeRows.map((r) => [r.day, r.restaurant, r.meal_type, ...["cards", "swipes", "diners", "amount"].map((k) => Number(r[k]))])),
+        );
+        expect([cards.totals.diners, cards.totals.swipes], period).toEqual([Number(swipeTotal.diners), Number(swipeTotal.swipes)]);
         const depts = await answer("deptDining");
         expect(depts.totals, period).toMatchObject({ diners: want.filter((w) => Number(w.orders) > 0).length, orders: want.reduce((s, w) => s + Number(w.orders), 0), net: want.reduce((s, w) => s + Number(w.net), 0) });
       }

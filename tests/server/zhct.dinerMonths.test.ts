@@ -12,7 +12,7 @@ import { publishedMenu } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
-const ORDER_FIGURES = ["placed", "orders", "paid", "ticket", "refunded", "cash", "subsidy", "cash_back", "subsidy_back", "meals_breakfast", "meals_lunch", "meals_dinner", "meals_midnight", "meals_none"];
+const ORDER_FIGURES = ["placed", "orders", "paid", "ticket", "refunded", "cash", "subsidy", "cash_back", "subsidy_back", "meals_breakfast", "meals_lunch", "meals_dinner", "meals_midnight", "meals_none", "swipes"];
 const Z = "/api/v1/zhct";
 const R = "/api/v1/report";
 
@@ -73,6 +73,7 @@ for (const dialect of dialects) {
         points: shape(await db.selectFrom("diner_month_points").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", "change_type", "points", "lines"]),
         orders: shape(await db.selectFrom("diner_month_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", ...ORDER_FIGURES, "days"]),
         orderDays: shape(await db.selectFrom("order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "meal_type", "pay_flag", "placed", "cancelled", "paid", "refunded"]),
+        swipeDays: shape(await db.selectFrom("swipe_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "meal_type", "swipes", "card_swipes", "amount", "diners"]),
         days: shape(await db.selectFrom("diner_day_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "user_info_id", ...ORDER_FIGURES]),
         pointsOrders: shape(await db.selectFrom("points_order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "orders", "paid", "earned", "taken_back"]),
       };
@@ -191,6 +192,8 @@ for (const dialect of dialects) {
 
     test("one diner's top-ups, payments from both accounts, cancels and part refunds all at once: each succeeds, the balances are the ledger's sums", async () => {
       const d = await diner("职工");
+      const cardNo = `DM${uid()}`.slice(0, 20);
+      await ok(`${Z}/userIcCard/create`, { cardNo, userInfoId: d, cardType: "1" });
       // Each meal (12.00) takes the subsidy's 3.00 first, then 9.00 of cash: every payment, cancel and refund moves both accounts.
       const fund = (amount: number, accountType = "cash") => ok(`${Z}/userAccountCharge/create`, { userInfoId: d, amount, accountType });
       await fund(100_000);
@@ -205,7 +208,7 @@ for (const dialect of dialects) {
         // The money of one diner, moved every way at once: on PostgreSQL these transactions lock the same two accounts
         // (and the diner's day and month) from separate connections.
         const answers = await Promise.all([
-          ...[0, 1, 2].map(() => call(`${Z}/cashier/pay`, { userInfoId: d, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] })),
+          ...[0, 1, 2].map((n) => call(`${Z}/cashier/pay`, { ...(n === 0 ? { cardNo } : { userInfoId: d }), mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] })),
           ...earlier.slice(round * 2, round * 2 + 2).map((o) => call(`${Z}/mealOrder/cancel`, { id: o.orderId })),
           ...complaints.slice(round * 2, round * 2 + 2).map((c) => call(`${Z}/mealOrderComplaints/process`, { id: c.id, result: "processed", reply: "属实", refundAmount: 1000 })),
           call(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 500 }),

@@ -153,18 +153,23 @@ async function barePay(dialect, databaseUrl) {
             on conflict (tenant_id, user_info_id, account_type, month, busi_type)
             do update set amount = diner_month_ledger.amount + excluded.amount, lines = diner_month_ledger.lines + 1`,
     // The diner's day (decision 041), whose count of meals says whether the month gains a day.
-    orderDinerDay: `insert into diner_day_order (tenant_id, order_date, user_info_id, placed, orders, paid, ticket, refunded, cash, subsidy, cash_back, subsidy_back, meals_breakfast, meals_lunch, meals_dinner, meals_midnight, meals_none)
-            values ($1, $2, $3, 1, 1, $4, 0, 0, $4, 0, 0, 0, 0, 1, 0, 0, 0)
+    orderDinerDay: `insert into diner_day_order (tenant_id, order_date, user_info_id, placed, orders, paid, ticket, refunded, cash, subsidy, cash_back, subsidy_back, meals_breakfast, meals_lunch, meals_dinner, meals_midnight, meals_none, swipes)
+            values ($1, $2, $3, 1, 1, $4, 0, 0, $4, 0, 0, 0, 0, 1, 0, 0, 0, 1)
             on conflict (tenant_id, order_date, user_info_id)
             do update set placed = diner_day_order.placed + 1, orders = diner_day_order.orders + 1, paid = diner_day_order.paid + excluded.paid, cash = diner_day_order.cash + excluded.cash,
-              meals_lunch = diner_day_order.meals_lunch + 1 returning orders`,
-    orderMonth: `insert into diner_month_order (tenant_id, month, user_info_id, placed, orders, paid, ticket, refunded, cash, subsidy, meals_lunch, days) values ($1, $2, $3, 1, 1, $4, 0, 0, $4, 0, 1, $5)
+              meals_lunch = diner_day_order.meals_lunch + 1, swipes = diner_day_order.swipes + 1 returning orders`,
+    orderMonth: `insert into diner_month_order (tenant_id, month, user_info_id, placed, orders, paid, ticket, refunded, cash, subsidy, meals_lunch, days, swipes) values ($1, $2, $3, 1, 1, $4, 0, 0, $4, 0, 1, $5, 1)
             on conflict (tenant_id, month, user_info_id)
             do update set placed = diner_month_order.placed + 1, orders = diner_month_order.orders + 1, paid = diner_month_order.paid + excluded.paid, cash = diner_month_order.cash + excluded.cash,
-              meals_lunch = diner_month_order.meals_lunch + 1, days = diner_month_order.days + excluded.days`,
+              meals_lunch = diner_month_order.meals_lunch + 1, days = diner_month_order.days + excluded.days, swipes = diner_month_order.swipes + 1`,
     // The canteen's day (decision 041 addendum), shared by every payment of the restaurant and meal.
     orderDay: `insert into order_day (tenant_id, order_date, restaurant_id, meal_type, pay_flag, placed, cancelled, paid, refunded) values ($1, $2, $3, 'lunch', 0, 1, 0, $4, 0)
             on conflict (tenant_id, order_date, restaurant_id, meal_type, pay_flag) do update set placed = order_day.placed + 1, paid = order_day.paid + excluded.paid`,
+    // The counter's day (decision 043): whether the diner already had a sale at this meal, then the shared row.
+    swipeOthers: `select count(*) as n from meal_order where tenant_id = $1 and user_info_id = $2 and order_date = $3 and order_source in ('cashier', 'device') and order_status not in (2, 4)
+            and id != $4 and restaurant_id = $5 and meal_type = 'lunch'`,
+    swipeDay: `insert into swipe_day (tenant_id, order_date, restaurant_id, meal_type, swipes, card_swipes, amount, diners) values ($1, $2, $3, 'lunch', 1, 0, $4, $5)
+            on conflict (tenant_id, order_date, restaurant_id, meal_type) do update set swipes = swipe_day.swipes + 1, amount = swipe_day.amount + excluded.amount, diners = swipe_day.diners + excluded.diners`,
     log: "insert into operation_log (tenant_id, id, user_id, user_name, module, entity, entity_id, action, changes, ip, created_at) values ($1, $2, 1, 'bare', 'zhct', 'zhct/mealOrder', $3, 'pay', $4, '127.0.0.1', $5)",
     keyAnswer: "update idempotency_key set response = $1 where tenant_id = $2 and idem_key = $3",
   };
@@ -196,6 +201,8 @@ async function barePay(dialect, databaseUrl) {
     const [day] = await q("orderDinerDay", [TENANT, today, diner.id, amount]);
     await q("orderMonth", [TENANT, today.slice(0, 7), diner.id, amount, Number(day.orders) === 1 ? 1 : 0]);
     await q("orderDay", [TENANT, today, meal.restaurant_id, amount]);
+    const [others] = await q("swipeOthers", [TENANT, diner.id, today, orderId, meal.restaurant_id]);
+    await q("swipeDay", [TENANT, today, meal.restaurant_id, amount, Number(others.n) === 0 ? 1 : 0]);
     await q("log", [TENANT, ++id, orderId, JSON.stringify({ amount }), now]);
     const [after] = await q("total", [TENANT, diner.id]);
     const answer = { orderId, orderNo: `B${orderId}`, amount, balance: Number(after.total) };

@@ -1,5 +1,4 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
-import { recountDinerMonths } from "../../modules/zhct/dinerMonths";
 
 /**
  * The day-range reports per diner at volume (issue 15, decision 041): 个人消费统计, 部门就餐统计 and 个人就餐统计
@@ -9,7 +8,8 @@ import { recountDinerMonths } from "../../modules/zhct/dinerMonths";
  *
  * The month gains what a period needs of it: the orders placed (a diner with only cancelled orders is still listed),
  * what went back to each account, the meals per meal type and the days with a meal. Migration 0033 no longer counts
- * its tables itself: the count writes these columns too, so it runs here, once, for every table.
+ * its tables itself: the count writes these columns too, so it runs once, for every table, after the last migration
+ * that adds a column it writes (0037).
  *
  * On SQLite the days are a WITHOUT ROWID table: a period's edge days are read in key order with their figures,
  * instead of a key look-up and then a row look-up each (a week of 20,000 diners' days: 370 ms → 150 ms).
@@ -28,7 +28,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   table = table.addPrimaryKeyConstraint("diner_day_order_pkey", ["tenant_id", "order_date", "user_info_id"]);
   await (db.getExecutor().adapter instanceof PostgresAdapter ? table : table.modifyEnd(sql`without rowid`)).execute();
   for (const column of ADDED_TO_MONTH) await db.schema.alterTable("diner_month_order").addColumn(column, "bigint", (c) => c.notNull().defaultTo(0)).execute();
-  await recountDinerMonths(db, [3, 4, 5, 7]);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,4 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
-import { recountOrderDays } from "../../modules/zhct/orderDays";
 
 /**
  * 订单日汇总 (and the dashboard's 30 days, which show it) and 月度结算-商户 at volume (issue 15, decision 041
@@ -7,6 +6,7 @@ import { recountOrderDays } from "../../modules/zhct/orderDays";
  * restaurant, meal type and payment method are kept instead by pay, cancel and refunds
  * (server/modules/zhct/orderDays.ts); every filter of those reports is in the key. Restaurant 0 and meal type ''
  * stand for none. On SQLite the rows live in their key (WITHOUT ROWID), as the diners' days do (migration 0035).
+ * Migration 0037 counts them, with the table it adds.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
@@ -23,7 +23,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("refunded", "bigint", (c) => c.notNull())
     .addPrimaryKeyConstraint("order_day_pkey", ["tenant_id", "order_date", "restaurant_id", "meal_type", "pay_flag"]);
   await (db.getExecutor().adapter instanceof PostgresAdapter ? table : table.modifyEnd(sql`without rowid`)).execute();
-  await recountOrderDays(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -67,24 +67,26 @@ export interface DinerPeriod {
 export interface PeriodFigures {
   accounts?: boolean;
   meals?: boolean;
+  /** Counter and device sales that count (刷卡统计). */
+  swipes?: boolean;
 }
 
 const MEAL_COLUMNS = [...COUNTED_MEALS, "none"] as const;
 
 /**
  * The period's figures per diner with an order placed in it: `select user_info_id, <sums>` from the months and days
- * that make it up, grouped by diner. Null when the period has no day.
+ * that make it up, grouped by diner. Null when the period has no day. `ordered`: with the orders placed, those that
+ * count and 实收 (every report but 刷卡统计's count of diners wants them).
  */
-function perDinerSums(tenantId: number, f: Filters, want: PeriodFigures): { sums: string[]; query: RawBuilder<unknown> } | null {
+function perDinerSums(tenantId: number, f: Filters, want: PeriodFigures, ordered = true): { sums: string[]; query: RawBuilder<unknown> } | null {
   const parts = periodParts(f.from, f.to);
   const ofDiner = f.userInfoId === undefined ? sql`` : sql` and user_info_id = ${f.userInfoId}`;
   // Each figure as a row of the months or the days gives it; only `days` differs (a day counts when it had a meal).
   const wanted: Array<[string, RawBuilder<unknown>]> = [
-    ["placed", sql`placed`],
-    ["orders", sql`orders`],
-    ["net", sql`(paid - refunded)`],
+    ...((ordered ? [["placed", sql`placed`], ["orders", sql`orders`], ["net", sql`(paid - refunded)`]] : []) as Array<[string, RawBuilder<unknown>]>),
     ...(want.accounts ? ([["cash", sql`(cash - cash_back)`], ["subsidy", sql`(subsidy - subsidy_back)`]] as Array<[string, RawBuilder<unknown>]>) : []),
     ...(want.meals ? MEAL_COLUMNS.map((m): [string, RawBuilder<unknown>] => [`meals_${m}`, sql.ref(`meals_${m}`)]) : []),
+    ...(want.swipes ? ([["swipes", sql`swipes`]] as Array<[string, RawBuilder<unknown>]>) : []),
   ];
   const dayHadMeal = sql`(case when orders > 0 then 1 else 0 end)`;
   const figures = (sign: "" | "-", of: "month" | "day") =>
@@ -182,4 +184,12 @@ export async function dinedPage(db: Db, tenantId: number, f: Filters, limit: num
     count: Number(first.all_diners),
     totals: { meals: meals(first, "all_"), orders: Number(first.all_orders), days: Number(first.all_days), net: Number(first.all_net) },
   };
+}
+
+/** 刷卡统计's diners of the period: those with a counter or device sale in it that counts. Call only when the period is the only filter. */
+export async function swipeDiners(db: Db, tenantId: number, f: Filters): Promise<number> {
+  const per = perDinerSums(tenantId, f, { swipes: true }, false);
+  if (!per) return 0;
+  const result = await sql<{ n: number | string }>`select count(*) as n from (${per.query}) p where p.swipes > 0`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
 }

@@ -3,8 +3,9 @@ import { MEAL_TYPES } from "../../../resources/report/define";
 import type { Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
+import { SWIPE_SOURCES } from "../zhct/orderDays";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { dinedPage, periodKept } from "./dinerPeriods";
+import { dinedPage, periodKept, swipeDiners } from "./dinerPeriods";
 import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
@@ -15,8 +16,6 @@ import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
  */
 
 const CANCELLED = [2, 4];
-/** Orders a diner was served in person: at a cashier (card, face or typed) or at a device. */
-const SWIPE_SOURCES = ["cashier", "device"];
 const TAKEAWAY = 3;
 /** A top-up that names no device was made in the back office (decision 033). */
 export const BACK_OFFICE = "后台";
@@ -63,10 +62,62 @@ const sums = (rows: Row[], keys: string[]): Row => Object.fromEntries(keys.map((
 const limited = (rows: Row[], totals: Row): QueryResult => ({ rows: rows.slice(0, ROW_LIMIT), totals, truncated: Math.max(0, rows.length - ROW_LIMIT) });
 
 const cardSwipe: ReportQuery = async (db, tenantId, f) => {
+  const { rows, totals } = periodKept(f) && f.deptId === undefined && f.userInfoId === undefined ? await keptSwipes(db, tenantId, f) : await orderSwipes(db, tenantId, f);
+  const names = await orgNames(db, tenantId, rows.map((r) => r.restaurant_id));
+  const records: Row[] = rows.map((r) => ({
+    day: r.day,
+    restaurantName: nameOf(names, r.restaurant_id),
+    mealType: r.meal_type,
+    cardSwipes: r.cardSwipes,
+    otherSwipes: r.swipes - r.cardSwipes,
+    swipes: r.swipes,
+    diners: r.diners,
+    amount: r.amount,
+  }));
+  records.sort((a, b) => String(a.day).localeCompare(String(b.day)) || String(a.restaurantName).localeCompare(String(b.restaurantName), "zh-CN") || mealRank(a.mealType) - mealRank(b.mealType));
+  return { rows: records, totals: { cardSwipes: totals.cardSwipes, otherSwipes: totals.swipes - totals.cardSwipes, swipes: totals.swipes, diners: totals.diners, amount: totals.amount } };
+};
+
+interface Swipes {
+  cardSwipes: number;
+  swipes: number;
+  diners: number;
+  amount: number;
+}
+type SwipeRow = Swipes & { day: string; restaurant_id: number | null; meal_type: string | null };
+
+/** The sales each day keeps per restaurant and meal (decision 043), and the period's diners from the kept days and months. */
+async function keptSwipes(db: Db, tenantId: number, f: Filters): Promise<{ rows: SwipeRow[]; totals: Swipes }> {
+  const [days, diners] = await Promise.all([
+    db
+      .selectFrom("swipe_day")
+      .select(["order_date", "restaurant_id", "meal_type", "swipes", "card_swipes", "amount", "diners"])
+      .where("tenant_id", "=", tenantId)
+      .where("order_date", ">=", f.from)
+      .where("order_date", "<=", f.to)
+      .where("swipes", ">", 0)
+      .execute(),
+    swipeDiners(db, tenantId, f),
+  ]);
+  const rows = days.map((d) => ({
+    day: d.order_date,
+    // 0 and '' are the key's "none".
+    restaurant_id: Number(d.restaurant_id) || null,
+    meal_type: d.meal_type || null,
+    cardSwipes: Number(d.card_swipes),
+    swipes: Number(d.swipes),
+    diners: Number(d.diners),
+    amount: Number(d.amount),
+  }));
+  const sum = (key: keyof Swipes) => rows.reduce((s, r) => s + r[key], 0);
+  return { rows, totals: { cardSwipes: sum("cardSwipes"), swipes: sum("swipes"), amount: sum("amount"), diners } };
+}
+
+/** The same from the orders, for the filters the kept days do not carry (restaurant, department, meal type, payment method). */
+async function orderSwipes(db: Db, tenantId: number, f: Filters): Promise<{ rows: SwipeRow[]; totals: Swipes }> {
   const swipes = () => mealsOf(db, tenantId, f).where("meal_order.order_source", "in", SWIPE_SOURCES);
   const figures = [
     sumOf(sql`case when meal_order.card_no is not null then 1 else 0 end`).as("cardSwipes"),
-    sumOf(sql`case when meal_order.card_no is null then 1 else 0 end`).as("otherSwipes"),
     sql<number>`count(*)`.as("swipes"),
     sql<number>`count(distinct meal_order.user_info_id)`.as("diners"),
     sumOf(net).as("amount"),
@@ -78,22 +129,10 @@ const cardSwipe: ReportQuery = async (db, tenantId, f) => {
       .execute(),
     swipes().select(figures).executeTakeFirstOrThrow(),
   ]);
-  const names = await orgNames(db, tenantId, rows.map((r) => r.restaurant_id));
-  const records: Row[] = rows.map((r) => ({
-    day: r.day,
-    restaurantName: nameOf(names, r.restaurant_id),
-    mealType: r.meal_type,
-    cardSwipes: Number(r.cardSwipes),
-    otherSwipes: Number(r.otherSwipes),
-    swipes: Number(r.swipes),
-    diners: Number(r.diners),
-    amount: Number(r.amount),
-  }));
-  records.sort((a, b) => String(a.day).localeCompare(String(b.day)) || String(a.restaurantName).localeCompare(String(b.restaurantName), "zh-CN") || mealRank(a.mealType) - mealRank(b.mealType));
+  const numbers = (r: { cardSwipes: unknown; swipes: unknown; diners: unknown; amount: unknown }): Swipes => ({ cardSwipes: Number(r.cardSwipes), swipes: Number(r.swipes), diners: Number(r.diners), amount: Number(r.amount) });
   // A diner who ate on two days is one diner of the period: the total is counted, not summed.
-  const totals = { cardSwipes: Number(all.cardSwipes), otherSwipes: Number(all.otherSwipes), swipes: Number(all.swipes), diners: Number(all.diners), amount: Number(all.amount) };
-  return { rows: records, totals };
-};
+  return { rows: rows.map((r) => ({ day: r.day, restaurant_id: r.restaurant_id === null ? null : Number(r.restaurant_id), meal_type: r.meal_type === null ? null : String(r.meal_type), ...numbers(r) })), totals: numbers(all) };
+}
 
 const noSwipe: ReportQuery = async (db, tenantId, f) => {
   // A diner's kept order of that day and meal type, at any counter: the meal was served.

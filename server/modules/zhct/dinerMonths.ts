@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { inTransaction } from "../../db/transaction";
 import { monthOf, monthRange, nextMonth } from "./months";
+import { SWIPE_SOURCES } from "./orderDays";
 
 /**
  * Each diner's month in totals (tables diner_month_ledger, diner_month_points and diner_month_order, decision 040),
@@ -72,9 +73,11 @@ export interface OrderMonthChange {
   /** Fen a cancel or a refund gave back to each account (its 消费退回 lines, positive). */
   cashBack?: number;
   subsidyBack?: number;
+  /** +1 when a counter or device sale is paid, −1 when it stops counting (刷卡统计's diners of a period). */
+  swipes?: number;
 }
 
-const ORDER_FIGURES = ["placed", "orders", "paid", "ticket", "refunded", "cash", "subsidy", "cash_back", "subsidy_back", ...COUNTED_MEALS.map((m) => `meals_${m}` as const), "meals_none"] as const;
+const ORDER_FIGURES = ["placed", "orders", "paid", "ticket", "refunded", "cash", "subsidy", "cash_back", "subsidy_back", ...COUNTED_MEALS.map((m) => `meals_${m}` as const), "meals_none", "swipes"] as const;
 type OrderFigure = (typeof ORDER_FIGURES)[number];
 
 /** Each figure as `table.figure + excluded.figure`: the upserts add. */
@@ -102,6 +105,7 @@ export async function countOrderMonth(trx: Trx, change: OrderMonthChange): Promi
     meals_dinner: 0,
     meals_midnight: 0,
     meals_none: 0,
+    swipes: change.swipes ?? 0,
   };
   figures[`meals_${meal}`] = orders;
   if (Object.values(figures).every((n) => n === 0)) return;
@@ -171,7 +175,8 @@ export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: r
         sum(case when ${counted} then 1 else 0 end),
         sum(o.paid_amount), sum(case when o.pay_flag in (${tickets}) then o.paid_amount else 0 end), sum(o.refunded_amount), 0, 0, 0, 0,
         ${sql.join(COUNTED_MEALS.map((m) => sql`sum(case when ${counted} and o.meal_type = ${sql.lit(m)} then 1 else 0 end)`))},
-        sum(case when ${counted} and (o.meal_type is null or o.meal_type not in (${known})) then 1 else 0 end)
+        sum(case when ${counted} and (o.meal_type is null or o.meal_type not in (${known})) then 1 else 0 end),
+        sum(case when ${counted} and o.order_source in (${sql.join(SWIPE_SOURCES.map((s) => sql.lit(s)))}) then 1 else 0 end)
       from meal_order o
       where ${ofOrders}
       group by o.tenant_id, o.order_date, o.user_info_id`.execute(trx);
@@ -184,7 +189,7 @@ export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: r
       insert into diner_day_order (tenant_id, order_date, user_info_id, ${figures})
       select o.tenant_id, o.order_date, o.user_info_id, 0, 0, 0, 0, 0,
         ${of("cash", 2, "-")}, ${of("subsidy", 2, "-")}, ${of("cash", 6, "")}, ${of("subsidy", 6, "")},
-        ${sql.join(COUNTED_MEALS.map(() => sql`0`))}, 0
+        ${sql.join(COUNTED_MEALS.map(() => sql`0`))}, 0, 0
       from meal_order o join user_account_ledger l on l.tenant_id = o.tenant_id and l.doc_type = 'mealOrder' and l.doc_id = o.id and l.busi_type in (2, 6)
       where ${ofOrders}
       group by o.tenant_id, o.order_date, o.user_info_id

@@ -13,6 +13,8 @@ type Trx = Kysely<Database>;
 
 /** Orders fully refunded by a cancel or a complaint (mealOrderStatus 2 and 4): the reports' 取消/退款 orders. */
 const NOT_COUNTED = [2, 4];
+/** Orders a diner was served in person: at a cashier (card, face or typed) or at a device (刷卡统计). */
+export const SWIPE_SOURCES = ["cashier", "device"];
 
 export interface OrderDayChange {
   tenantId: number;
@@ -49,12 +51,81 @@ export async function countOrderDay(trx: Trx, change: OrderDayChange): Promise<v
     .execute();
 }
 
-/** Counts the days afresh from the orders, one tenant's or (migration 0036) all: the demo generator writes in bulk. */
+export interface SwipeChange {
+  tenantId: number;
+  orderId: number;
+  userInfoId: number;
+  orderDate: string;
+  restaurantId: number | null;
+  mealType: string | null;
+  source: string;
+  cardNo: string | null;
+  /** +1 when paid, −1 when it stops counting (cancelled, or refunded in full). */
+  counts?: number;
+  paid?: number;
+  refunded?: number;
+}
+
+/**
+ * Adds a counter or device sale's change to its day, restaurant and meal (table swipe_day, decision 043). Its diners
+ * are those with a sale there that counts: a sale that starts counting adds its diner when they had none there
+ * before, one that stops takes them away when it was their last. The caller holds the diner's lock (`lockDiner`), so
+ * the diner's other sales read here cannot change meanwhile; the row is shared by the restaurant's meal, so it is
+ * written last, after `countOrderDay`.
+ */
+export async function countSwipeDay(trx: Trx, change: SwipeChange): Promise<void> {
+  if (!SWIPE_SOURCES.includes(change.source)) return;
+  const counts = change.counts ?? 0;
+  let diners = 0;
+  if (counts !== 0) {
+    let others = trx
+      .selectFrom("meal_order")
+      .select(sql<number>`count(*)`.as("n"))
+      .where("tenant_id", "=", change.tenantId)
+      .where("user_info_id", "=", change.userInfoId)
+      .where("order_date", "=", change.orderDate)
+      .where("order_source", "in", SWIPE_SOURCES)
+      .where("order_status", "not in", NOT_COUNTED)
+      .where("id", "!=", change.orderId);
+    others = change.restaurantId === null ? others.where("restaurant_id", "is", null) : others.where("restaurant_id", "=", change.restaurantId);
+    others = change.mealType === null ? others.where("meal_type", "is", null) : others.where("meal_type", "=", change.mealType);
+    if (Number((await others.executeTakeFirstOrThrow()).n) === 0) diners = counts;
+  }
+  const figures = { swipes: counts, card_swipes: change.cardNo ? counts : 0, amount: (change.paid ?? 0) - (change.refunded ?? 0), diners };
+  if (Object.values(figures).every((n) => n === 0)) return;
+  await trx
+    .insertInto("swipe_day")
+    .values({ tenant_id: change.tenantId, order_date: change.orderDate, restaurant_id: change.restaurantId ?? 0, meal_type: change.mealType ?? "", ...figures })
+    .onConflict((oc) =>
+      oc.columns(["tenant_id", "order_date", "restaurant_id", "meal_type"]).doUpdateSet({
+        swipes: sql`swipe_day.swipes + excluded.swipes`,
+        card_swipes: sql`swipe_day.card_swipes + excluded.card_swipes`,
+        amount: sql`swipe_day.amount + excluded.amount`,
+        diners: sql`swipe_day.diners + excluded.diners`,
+      }),
+    )
+    .execute();
+}
+
+/**
+ * Counts the days afresh from the orders, one tenant's or (migration 0037) all: the demo generator writes in bulk.
+ * Both tables: the orders per payment method (`order_day`) and the counter and device sales (`swipe_day`).
+ */
 export async function recountOrderDays(db: Kysely<Database>, tenantId?: number): Promise<void> {
   await inTransaction(db, async (trx) => {
-    let clear = trx.deleteFrom("order_day");
-    if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
-    await clear.execute();
+    for (const table of ["order_day", "swipe_day"] as const) {
+      let clear = trx.deleteFrom(table);
+      if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
+      await clear.execute();
+    }
+    const counted = sql`order_status not in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))})`;
+    await sql`
+      insert into swipe_day (tenant_id, order_date, restaurant_id, meal_type, swipes, card_swipes, amount, diners)
+      select tenant_id, order_date, coalesce(restaurant_id, 0), coalesce(meal_type, ''), sum(case when ${counted} then 1 else 0 end),
+        sum(case when ${counted} and card_no is not null then 1 else 0 end), sum(paid_amount - refunded_amount), count(distinct case when ${counted} then user_info_id end)
+      from meal_order
+      where ${tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`} and order_source in (${sql.join(SWIPE_SOURCES.map((s) => sql.lit(s)))})
+      group by tenant_id, order_date, coalesce(restaurant_id, 0), coalesce(meal_type, '')`.execute(trx);
     await sql`
       insert into order_day (tenant_id, order_date, restaurant_id, meal_type, pay_flag, placed, cancelled, paid, refunded)
       select tenant_id, order_date, coalesce(restaurant_id, 0), coalesce(meal_type, ''), pay_flag, count(*),

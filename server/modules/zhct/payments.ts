@@ -12,7 +12,7 @@ import { checkPayFlag, yuan } from "./accounts";
 import { idempotent } from "./idempotency";
 import { BusiType, deduct, ledgerMessages, ledgerSettings, lockDiner, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
 import { countOrderMonth } from "./dinerMonths";
-import { countOrderDay } from "./orderDays";
+import { countOrderDay, countSwipeDay, SWIPE_SOURCES } from "./orderDays";
 import { countFoodSales } from "./foodSales";
 import { findByDate } from "./menus";
 import { dayOf, dayStart } from "./months";
@@ -521,8 +521,10 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
       .execute();
     await countFoodSales(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null }, items, 1);
   }
-  await countOrderMonth(trx, { tenantId, userInfoId: diner.id, orderDate: date, mealType: mealTime?.mealType ?? null, placed: 1, orders: 1, paid: amount, ticket: TICKET_PAY_FLAGS.includes(payFlag) ? amount : 0, ...taken });
+  const swiped = SWIPE_SOURCES.includes(source);
+  await countOrderMonth(trx, { tenantId, userInfoId: diner.id, orderDate: date, mealType: mealTime?.mealType ?? null, placed: 1, orders: 1, paid: amount, ticket: TICKET_PAY_FLAGS.includes(payFlag) ? amount : 0, swipes: swiped ? 1 : 0, ...taken });
   await countOrderDay(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null, payFlag, placed: 1, paid: amount });
+  await countSwipeDay(trx, { tenantId, orderId, userInfoId: diner.id, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null, source, cardNo: card?.cardNo ?? null, counts: 1, paid: amount });
   const order: PaidOrder = { id: orderId, orderNo, tenantId, userInfoId: diner.id, amount, paidAmount: amount, refundedAmount: 0, payFlag, orderStatus: OrderStatus.PAID, orderDate: date, mealTimesId: mealTime?.id ?? null, restaurantId: facts.restaurantId, source, paidBy, items };
   for (const h of hooks) await h.afterPay?.(trx, order);
   await recordOperation(trx, ctx, mealOrder, orderId, "pay", { orderNo, userInfoId: diner.id, amount, payFlag, source, paidBy, cardNo: card?.cardNo ?? null });
@@ -559,6 +561,9 @@ const orderDayOf = (order: OrderRow) => ({
   mealType: order.meal_type === null ? null : String(order.meal_type),
   payFlag: Number(order.pay_flag),
 });
+
+const swiped = (order: OrderRow) => SWIPE_SOURCES.includes(String(order.order_source));
+const swipeOf = (order: OrderRow) => ({ ...orderDayOf(order), orderId: order.id, userInfoId: order.user_info_id, source: String(order.order_source), cardNo: order.card_no });
 
 function orderRow(db: Trx, tenantId: number, id: number) {
   return db.selectFrom("meal_order").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
@@ -658,6 +663,8 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     let current = trx.selectFrom("meal_order").select(["order_status", "refunded_amount"]).where("tenant_id", "=", tenantId).where("id", "=", order.id);
     if (ctx.services.dialect === "postgres") current = current.forUpdate();
     const locked = await current.executeTakeFirstOrThrow();
+    // Then the diner (decision 042), before any row another diner's sale shares: an order paid by ticket posts no line.
+    await lockDiner(trx, tenantId, order.user_info_id);
     const status = Number(locked.order_status);
     const wasCounted = status === OrderStatus.PAID || status === OrderStatus.PART_REFUNDED;
     const cancelled = await trx
@@ -700,8 +707,9 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     // wait, never deadlock.
     const refundedNow = Number(order.paid_amount) - Number(locked.refunded_amount);
     const where = orderDayOf(order);
-    await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: wasCounted ? -1 : 0, refunded: refundedNow, cashBack: back.cash, subsidyBack: back.subsidy });
+    await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: wasCounted ? -1 : 0, refunded: refundedNow, cashBack: back.cash, subsidyBack: back.subsidy, swipes: wasCounted && swiped(order) ? -1 : 0 });
     await countOrderDay(trx, { ...where, cancelled: wasCounted ? 1 : 0, refunded: refundedNow });
+    await countSwipeDay(trx, { ...swipeOf(order), counts: wasCounted ? -1 : 0, refunded: refundedNow });
     for (const item of items) {
       if (!item.foodMenuItemId) continue;
       await trx
@@ -764,6 +772,8 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
     if (Number(now?.order_status) === OrderStatus.CANCELLED) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
     throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.max(0, Number(now?.paid_amount ?? 0) - Number(now?.refunded_amount ?? 0))));
   }
+  // Then the diner (decision 042), before any row another diner's sale shares: an order paid by ticket posts no line.
+  await lockDiner(trx, tenantId, order.user_info_id);
   // The account spent last gets its money back first. An order paid otherwise (a ticket) has no lines to give back.
   const accounts = (await refundableByAccount(trx, tenantId, order.id)).sort((a, b) => b.lastLine - a.lastLine);
   const inLedger = accounts.reduce((sum, a) => sum + a.fen, 0);
@@ -796,8 +806,9 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
   const refundedInFull = Number(updated.order_status) === OrderStatus.REFUNDED;
   if (refundedInFull) await countFoodSales(trx, soldOrderOf(order), await itemsOf(trx, tenantId, order.id), -1);
   const where = orderDayOf(order);
-  await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: refundedInFull ? -1 : 0, refunded: input.amount, cashBack: back.cash, subsidyBack: back.subsidy });
+  await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: refundedInFull ? -1 : 0, refunded: input.amount, cashBack: back.cash, subsidyBack: back.subsidy, swipes: refundedInFull && swiped(order) ? -1 : 0 });
   await countOrderDay(trx, { ...where, cancelled: refundedInFull ? 1 : 0, refunded: input.amount });
+  await countSwipeDay(trx, { ...swipeOf(order), counts: refundedInFull ? -1 : 0, refunded: input.amount });
   const refunded: RefundedOrder = { tenantId, id: order.id, orderNo: String(order.order_no), userInfoId: Number(order.user_info_id), refundedAmount: Number(updated.refunded_amount) };
   for (const h of hooks) await h.afterRefund?.(trx, refunded, input.amount);
   await recordOperation(trx, ctx, mealOrder, order.id, "refund", { amount: input.amount, reason: input.reason ?? null, docType: input.docType ?? null, docId: input.docId ?? null });
