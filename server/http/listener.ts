@@ -52,15 +52,17 @@ function pathnameOf(url: string | undefined): string | null {
 }
 
 /**
- * A 413 ends its connection (`Connection: close`), but only once the rest of the refused body has been read and
- * dropped, for at most REFUSED_BODY_LINGER_MS: a socket closed with unread bytes is reset, and a client still sending
- * then gets a write error (EPIPE) instead of the answer. The answer's bytes go out at once; only its end waits (as
- * `lingering` does under react-router-serve, server/http/hosted.ts).
+ * A 413 of a body refused part way ends its connection (`Connection: close`), but only once the rest of the body has
+ * been read and dropped, for at most REFUSED_BODY_LINGER_MS: a socket closed with unread bytes is reset, and a client
+ * still sending then gets a write error (EPIPE) instead of the answer. The answer's bytes go out at once; only its end
+ * waits (as `lingering` does under react-router-serve, server/http/hosted.ts). Only a body without a declared length
+ * can be refused part way: a declared length over the limit is refused before any of it is read, and its connection
+ * ends at once (a hostile client that never sends it is not waited for).
  */
 function endRefusalAfterBody(req: http.IncomingMessage, res: http.ServerResponse) {
   const end = res.end;
   res.end = function (this: http.ServerResponse, ...args: Parameters<typeof end>) {
-    if (res.statusCode !== 413 || req.complete || req.destroyed) return end.apply(this, args);
+    if (res.statusCode !== 413 || req.headers["content-length"] !== undefined || req.complete || req.destroyed) return end.apply(this, args);
     const finish = () => {
       clearTimeout(timer);
       req.off("end", finish).off("close", finish);

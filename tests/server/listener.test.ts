@@ -149,6 +149,18 @@ describe("the server's request listener", () => {
     for (let i = 0; i < 32; i++) socket.write(chunk(64 * 1024));
     socket.write("0\r\n\r\n");
     await vi.waitFor(() => expect(closed).toBe(true));
+
+    // A declared length over the limit is refused before any of it is read: that connection ends with the answer,
+    // without waiting for a body the client was told not to send.
+    const declared = net.connect(Number(new URL(base).port), "127.0.0.1");
+    let declaredClosed = false;
+    let declaredAnswer = "";
+    declared.on("data", (c: Buffer) => (declaredAnswer += c.toString("utf8")));
+    declared.on("error", () => undefined);
+    declared.on("close", () => (declaredClosed = true));
+    declared.write(`POST /api/v1/x/create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${60 * 1024 * 1024}\r\n\r\n{"a":`);
+    await vi.waitFor(() => expect(declaredAnswer).toMatch(/^HTTP\/1\.1 413/));
+    await vi.waitFor(() => expect(declaredClosed).toBe(true), { timeout: 2000 });
   });
 
   test("a page's request is aborted when its client goes away", async () => {
