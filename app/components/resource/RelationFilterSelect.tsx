@@ -4,7 +4,7 @@ import { useRelationSearch } from "./relation-search";
 
 /** The relation filter once its code has loaded: a searchable picker whose value is the GET form's field. */
 export default function RelationFilterSelect({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {
-  const { options, onSearchChange, onDropdownOpen } = useRelationSearch(relation.source, relation.selected ? [relation.selected] : []);
+  const { options, searchValue, onSearchChange, onDropdownOpen } = useRelationSearch(relation.source, relation.selected ? [relation.selected] : [], relation.selected?.value);
   return (
     <Select
       size="sm"
@@ -16,6 +16,7 @@ export default function RelationFilterSelect({ name, label, relation }: { name: 
       clearable
       placeholder="全部"
       nothingFoundMessage="没有匹配的选项"
+      searchValue={searchValue}
       onSearchChange={onSearchChange}
       onDropdownOpen={onDropdownOpen}
       w={180}

@@ -23,7 +23,7 @@ export function RelationSelect({
   required?: boolean;
   error?: string;
 }) {
-  const { options, onSearchChange, onDropdownOpen } = useRelationSearch(source, initialOptions);
+  const { options, searchValue, onSearchChange, onDropdownOpen } = useRelationSearch(source, initialOptions, defaultValue);
 
   return (
     <Select
@@ -36,6 +36,7 @@ export function RelationSelect({
       withAsterisk={required}
       nothingFoundMessage="没有匹配的选项"
       placeholder="请选择或输入搜索"
+      searchValue={searchValue}
       onSearchChange={onSearchChange}
       onDropdownOpen={onDropdownOpen}
       error={error}

@@ -30,10 +30,17 @@ export function relationSource(
 /**
  * A relation's choices searched on the server as the user types, and a first page when the list first opens, so
  * the page itself carries none and any row can be chosen however many there are (form pickers and list filters).
+ *
+ * The picker's search text is held here (`searchValue`), not left to Mantine's Select: an uncontrolled Select sets
+ * its text back to the chosen label whenever its options change, so the first page arriving after the user began to
+ * type wiped what they typed (and the search it was about to send). `selected`: the value chosen when the page opens,
+ * whose label the text starts as.
  */
-export function useRelationSearch(source: RelationSource | null, initialOptions: Option[]) {
+export function useRelationSearch(source: RelationSource | null, initialOptions: Option[], selected?: string | null) {
   const [options, setOptions] = useState(initialOptions);
-  const [search, setSearch] = useState("");
+  const [search, setSearch] = useState(() => initialOptions.find((o) => o.value === selected)?.label ?? "");
+  const known = useRef(options);
+  known.current = options;
   const opened = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -51,9 +58,11 @@ export function useRelationSearch(source: RelationSource | null, initialOptions:
   );
 
   useEffect(() => {
-    if (!source || !search.trim()) return;
+    const text = search.trim();
+    // The text is also set to a chosen option's label (on choosing, on leaving the field): nothing to look for then.
+    if (!source || !text || known.current.some((o) => o.label === text)) return;
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => void fetchOptions(search.trim()), 300);
+    timer.current = setTimeout(() => void fetchOptions(text), 300);
     return () => clearTimeout(timer.current);
   }, [search, source, fetchOptions]);
 
@@ -63,5 +72,5 @@ export function useRelationSearch(source: RelationSource | null, initialOptions:
     void fetchOptions("");
   }, [fetchOptions]);
 
-  return { options, onSearchChange: setSearch, onDropdownOpen };
+  return { options, searchValue: search, onSearchChange: setSearch, onDropdownOpen };
 }
