@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { pick } from "./support/shell";
+import { pick, untilHydrated } from "./support/shell";
 
 const { orders } = e2eUsers;
 const chinaToday = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
@@ -94,6 +94,8 @@ test("staff order for a diner from today's menu, see it with its ledger line, ca
   // A complaint about the 8.00 order, upheld with a refund of 3.50: back on the diner's ledger and the order.
   const complaint = await ok(api, "/api/v1/zhct/mealOrderComplaints/create", { orderNo: paid.orderNo, orderId: paid.orderId, content: "分量不足" });
   await page.goto(`/zhct/mealordercomplaints/process/${complaint.id}`);
+  // Its refusals show in the form once the page's script runs it (a CI run submitted before, and saw none).
+  await untilHydrated(page);
   await page.getByLabel("处理回复").fill("属实，退 3.50 元");
   await page.getByLabel("退款金额").fill("9");
   await page.getByRole("button", { name: "提交处理" }).click();
