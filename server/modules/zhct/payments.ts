@@ -420,8 +420,9 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   };
   for (const h of hooks) await h.beforePay?.(trx, facts);
 
-  // Quotas: each sold count goes up only while it stays within the quota.
-  for (const item of items) {
+  // Quotas: each sold count goes up only while it stays within the quota. In the menu's order, so two payments (or a
+  // payment and a cancel) of the same dishes lock them in one order on PostgreSQL and wait, never deadlock.
+  for (const item of inMenuOrder(items)) {
     const sold = await trx
       .updateTable("food_menu_item")
       .set((eb) => ({ sold_count: eb("sold_count", "+", item.quantity) }))
@@ -587,6 +588,11 @@ export async function refundableByAccount(trx: Trx, tenantId: number, orderId: n
     .filter((r) => r.fen > 0);
 }
 
+/** An order's dishes that came from a day's menu, by the menu item's id: the order every transaction locks them in. */
+function inMenuOrder<T extends { foodMenuItemId: number | null; quantity: number }>(items: readonly T[]): Array<T & { foodMenuItemId: number }> {
+  return items.filter((i): i is T & { foodMenuItemId: number } => Boolean(i.foodMenuItemId)).sort((a, b) => a.foodMenuItemId - b.foodMenuItemId);
+}
+
 async function itemsOf(trx: Trx, tenantId: number, orderId: number): Promise<PaymentItem[]> {
   const rows = await trx.selectFrom("meal_order_item").selectAll().where("tenant_id", "=", tenantId).where("meal_order_id", "=", orderId).orderBy("id").execute();
   return rows.map((r) => ({ foodId: r.food_id, foodName: r.food_name, price: Number(r.price), quantity: Number(r.quantity), subtotal: Number(r.subtotal), foodMenuItemId: r.food_menu_item_id as number, stallId: null }));
@@ -676,6 +682,18 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
       .where("order_status", "!=", OrderStatus.CANCELLED)
       .executeTakeFirst();
     if (Number(cancelled.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.cancelled);
+    // The dishes go back to the menu before the money moves, as a payment takes them before it: a cancel and another
+    // diner's payment of the same dish lock the dish, then the canteen's shared days, in one order (PostgreSQL).
+    const items = await itemsOf(trx, tenantId, order.id);
+    for (const item of inMenuOrder(items)) {
+      await trx
+        .updateTable("food_menu_item")
+        .set((eb) => ({ sold_count: eb("sold_count", "-", item.quantity) }))
+        .where("tenant_id", "=", tenantId)
+        .where("id", "=", item.foodMenuItemId)
+        .where("sold_count", ">=", item.quantity)
+        .execute();
+    }
     let refundFen = 0;
     const back: Record<AccountType, number> = { cash: 0, subsidy: 0 };
     const lineIds: number[] = [];
@@ -700,26 +718,15 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
       back[account.accountType] += account.fen;
       lineIds.push(line.id);
     }
-    const items = await itemsOf(trx, tenantId, order.id);
     if (wasCounted) await countFoodSales(trx, soldOrderOf(order), items, -1);
     // After the accounts, as in pay and refundPart: every transaction of a diner locks their rows in one order (the
-    // accounts, their months, the day's dishes, the diner's day and month, the canteen's day), so two on PostgreSQL
-    // wait, never deadlock.
+    // menu's dishes, the accounts, their months and the ledger's day, the day's dishes sold, the diner's day and
+    // month, the canteen's day), so two on PostgreSQL wait, never deadlock.
     const refundedNow = Number(order.paid_amount) - Number(locked.refunded_amount);
     const where = orderDayOf(order);
     await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: wasCounted ? -1 : 0, refunded: refundedNow, cashBack: back.cash, subsidyBack: back.subsidy, swipes: wasCounted && swiped(order) ? -1 : 0 });
     await countOrderDay(trx, { ...where, cancelled: wasCounted ? 1 : 0, refunded: refundedNow });
     await countSwipeDay(trx, { ...swipeOf(order), counts: wasCounted ? -1 : 0, refunded: refundedNow });
-    for (const item of items) {
-      if (!item.foodMenuItemId) continue;
-      await trx
-        .updateTable("food_menu_item")
-        .set((eb) => ({ sold_count: eb("sold_count", "-", item.quantity) }))
-        .where("tenant_id", "=", tenantId)
-        .where("id", "=", item.foodMenuItemId)
-        .where("sold_count", ">=", item.quantity)
-        .execute();
-    }
     const after = { ...order, order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount };
     for (const h of hooks) await h.afterCancel?.(trx, paidOrderOf(after, items, lineIds), refundFen);
     await recordOperation(trx, ctx, mealOrder, order.id, "cancel", { reason, refundFen, orderStatus: [String(order.order_status), String(OrderStatus.CANCELLED)] });
