@@ -20,6 +20,7 @@ import { seed } from "../server/db/seed";
 import { createApi } from "../server/http/api";
 import { encodeLoginField } from "../server/modules/auth/session";
 import { periodParts } from "../server/modules/report/dinerPeriods";
+import { dayNoOf } from "../server/modules/zhct/ledgerDays";
 import { dayOf, dayStart } from "../server/modules/zhct/months";
 
 const DINERS = Number(process.env.BENCH_REPORTS_DINERS ?? 20_000);
@@ -170,9 +171,15 @@ const hand: Record<string, () => Promise<unknown>> = {
   chargeDailyReport: () => bare.all(`select (occurred_at + 28800000) / 86400000, pay_flag, coalesce(operator_name, ''), sum(case when busi_type = 0 then 1 else 0 end), sum(case when busi_type = 0 then amount else 0 end),
       sum(case when busi_type = 1 then 1 else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type = 3 then amount else 0 end)
       from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? and busi_type in (0, 1, 3) group by 1, 2, 3`, T, start, end),
-  accountTypeDaily: () => bare.all(`select (occurred_at + 28800000) / 86400000, account_type, sum(case when busi_type = 0 then amount else 0 end), sum(case when busi_type = 4 then amount else 0 end),
-      sum(case when busi_type in (2, 6) then amount else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type in (3, 5) then amount else 0 end), sum(amount)
-      from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? group by 1, 2 order by 1, 2`, T, start, end),
+  // The ledger's days (decision 044): a day's rows (one per shard of the diners) summed, each account's columns.
+  accountTypeDaily: () =>
+    bare.all(
+      `select day_no, ${["cash", "subsidy"].map((a) => `sum(${a}_lines), sum(${a}_top_up), sum(${a}_grant), sum(${a}_consume + ${a}_consume_return), sum(${a}_refund), sum(${a}_reversal + ${a}_clear)`).join(", ")}
+      from ledger_day where tenant_id = ? and day_no >= ? and day_no < ? group by day_no order by day_no`,
+      T,
+      dayNoOf(start),
+      dayNoOf(end),
+    ),
   // The counter and device sales each day keeps (decision 043), and the period's diners with one from their days and months.
   cardSwipe: () =>
     Promise.all([

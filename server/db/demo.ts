@@ -7,6 +7,7 @@ import { GenerateResult } from "../modules/zhct/defaultOrders";
 import { TAKEAWAY } from "../modules/zhct/delivery";
 import { recountDinerMonths } from "../modules/zhct/dinerMonths";
 import { recountFoodSales } from "../modules/zhct/foodSales";
+import { recountLedgerDays } from "../modules/zhct/ledgerDays";
 import { recountOrderDays } from "../modules/zhct/orderDays";
 import { recountPointsOrderDays } from "../modules/zhct/pointsOrderDays";
 import { dayOf, dayStart, monthRange } from "../modules/zhct/months";
@@ -766,11 +767,12 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
   });
 
   // The orders and lines were written here, not through `pay` and `post`: the day's dish sales (decision 038) and
-  // the diners' months and the orders' points (decision 040) are counted from them.
+  // the diners' months and the orders' points (decision 040) and the ledger's days (decision 044) are counted from them.
   await recountFoodSales(db, tenantId, firstDay, today);
   await recountDinerMonths(db, TICKET_PAY_FLAGS, tenantId);
   await recountPointsOrderDays(db, tenantId);
   await recountOrderDays(db, tenantId);
+  await recountLedgerDays(db, tenantId);
 
   // Month settlement (decision 022) through its own service: past months made formal, the current one 暂存.
   for (const month of months) {

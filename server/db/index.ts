@@ -38,6 +38,7 @@ import * as pointsOrderDays from "./migrations/0034_points_order_days";
 import * as dinerDays from "./migrations/0035_diner_days";
 import * as orderDays from "./migrations/0036_order_days";
 import * as swipeDays from "./migrations/0037_swipe_days";
+import * as ledgerDays from "./migrations/0038_ledger_days";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   "0035_diner_days": dinerDays,
   "0036_order_days": orderDays,
   "0037_swipe_days": swipeDays,
+  "0038_ledger_days": ledgerDays,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -1,6 +1,7 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { zhctResources } from "../../resources/index";
 import type { holiday } from "../../resources/sys/holiday";
+import type { LedgerDayFigure } from "../modules/zhct/ledgerDays";
 import type { DeclaredRow, DeclaredTables } from "./declared";
 
 /** Columns every table keeps: epoch milliseconds and the acting user's id. */
@@ -428,6 +429,7 @@ export interface Database extends Declared {
   diner_day_order: DinerDayOrderTable;
   order_day: OrderDayTable;
   swipe_day: SwipeDayTable;
+  ledger_day: LedgerDayTable;
   points_order_day: PointsOrderDayTable;
   shell_generation: ShellGenerationTable;
 }
@@ -518,6 +520,12 @@ export interface OrderDayTable {
   paid: number;
   refunded: number;
 }
+
+/**
+ * The ledger's lines per China day (`day_no`: days since 1970-01-01) and shard of the diners (their id modulo 16), one
+ * column per account and business type, in fen, and the lines per account; kept by `post` (migration 0038).
+ */
+export type LedgerDayTable = { tenant_id: number; day_no: number; shard: number } & { [F in LedgerDayFigure]: Generated<number> };
 
 /** Counter and device sales per order day, restaurant and meal type, kept by pay, cancel and refunds (migration 0037). */
 export interface SwipeDayTable {

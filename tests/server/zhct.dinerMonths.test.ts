@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { recountDinerMonths } from "../../server/modules/zhct/dinerMonths";
+import { LEDGER_DAY_FIGURES, recountLedgerDays, shardOf } from "../../server/modules/zhct/ledgerDays";
 import { recountOrderDays } from "../../server/modules/zhct/orderDays";
 import { recountPointsOrderDays } from "../../server/modules/zhct/pointsOrderDays";
 import { BusiType, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
-import { dayOf, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
+import { dayOf, dayStart, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
 import { TICKET_PAY_FLAGS } from "../../server/modules/zhct/payments";
 import { PointsChange, postPoints } from "../../server/modules/zhct/points";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
@@ -75,6 +76,7 @@ for (const dialect of dialects) {
         orderDays: shape(await db.selectFrom("order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "meal_type", "pay_flag", "placed", "cancelled", "paid", "refunded"]),
         swipeDays: shape(await db.selectFrom("swipe_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "meal_type", "swipes", "card_swipes", "amount", "diners"]),
         days: shape(await db.selectFrom("diner_day_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "user_info_id", ...ORDER_FIGURES]),
+        ledgerDays: shape(await db.selectFrom("ledger_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["day_no", "shard", ...LEDGER_DAY_FIGURES]),
         pointsOrders: shape(await db.selectFrom("points_order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "orders", "paid", "earned", "taken_back"]),
       };
     }
@@ -83,6 +85,7 @@ for (const dialect of dialects) {
       await recountDinerMonths(app.database.db, TICKET_PAY_FLAGS, t.tenantId);
       await recountPointsOrderDays(app.database.db, t.tenantId);
       await recountOrderDays(app.database.db, t.tenantId);
+      await recountLedgerDays(app.database.db, t.tenantId);
       expect(await kept()).toEqual(before);
       return before;
     }
@@ -229,6 +232,47 @@ for (const dialect of dialects) {
       // 100,000 + 12 × 300 + 3 × (900 + 500 + 100) of money in; 21 meals of 1,200 out; 6 cancelled and 6 × 1,000 refunded back.
       expect(balances.cash + balances.subsidy).toBe(100_000 + 3600 + 4500 - 21 * 1200 + 6 * 1200 + 6 * 1000);
       await expectKeptEqualsRecount();
+    });
+
+    test("diners who share a ledger day's row, each paying, cancelling, refunded and topped up at once: none waits forever, the day is the lines' sum (decision 044)", async () => {
+      // Pairs of diners whose lines count in the same row of the day (their shard): on PostgreSQL their transactions
+      // wait for each other there, while each holds its own diner's accounts.
+      const byShard = new Map<number, number[]>();
+      for (let n = 0; n < 40 && [...byShard.values()].filter((ids) => ids.length >= 2).length < 3; n++) {
+        const id = await diner("职工");
+        byShard.set(shardOf(id), [...(byShard.get(shardOf(id)) ?? []), id]);
+      }
+      const shared = [...byShard.values()].filter((ids) => ids.length >= 2).flatMap((ids) => ids.slice(0, 2));
+      expect(shared.length).toBe(6);
+      const prepared = [];
+      for (const d of shared) {
+        await ok(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 10_000 });
+        await ok(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 600, accountType: "subsidy" });
+        const [cancelled, refunded] = [await pay(d, 1), await pay(d, 1)];
+        const complaint = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: refunded.orderNo, orderId: refunded.orderId, content: "份量不足" });
+        prepared.push({ d, cancelled, complaint });
+      }
+      const answers = await Promise.all(
+        prepared.flatMap(({ d, cancelled, complaint }) => [
+          call(`${Z}/cashier/pay`, { userInfoId: d, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] }),
+          call(`${Z}/mealOrder/cancel`, { id: cancelled.orderId }),
+          call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实", refundAmount: 1000 }),
+          call(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 500 }),
+        ]),
+      );
+      for (const answer of answers) expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ status: 200 });
+      const kept = await expectKeptEqualsRecount();
+      expect(kept.ledgerDays.length).toBeGreaterThan(0);
+      // 账户类型日统计 answers from those rows: today's net change of the two accounts is what these diners' lines moved.
+      const daily = await report("accountTypeDaily", { from: today, to: today });
+      const lines = await app.database.db
+        .selectFrom("user_account_ledger")
+        .select((eb) => eb.fn.sum<number>("amount").as("sum"))
+        .where("tenant_id", "=", t.tenantId)
+        .where("occurred_at", ">=", dayStart(today))
+        .where("occurred_at", "<", dayStart(today) + 86_400_000)
+        .executeTakeFirstOrThrow();
+      expect(Number(daily.totals.net)).toBe(Number(lines.sum));
     });
   });
 }

@@ -152,6 +152,9 @@ async function barePay(dialect, databaseUrl) {
     ledgerMonth: `insert into diner_month_ledger (tenant_id, account_type, month, user_info_id, busi_type, amount, lines) values ($1, 'cash', $2, $3, 2, $4, 1)
             on conflict (tenant_id, user_info_id, account_type, month, busi_type)
             do update set amount = diner_month_ledger.amount + excluded.amount, lines = diner_month_ledger.lines + 1`,
+    // The ledger's day (decision 044): the row of the day and the diner's shard.
+    ledgerDay: `insert into ledger_day (tenant_id, day_no, shard, cash_consume, cash_lines) values ($1, $2, $3, $4, 1)
+            on conflict (tenant_id, day_no, shard) do update set cash_consume = ledger_day.cash_consume + excluded.cash_consume, cash_lines = ledger_day.cash_lines + 1`,
     // The diner's day (decision 041), whose count of meals says whether the month gains a day.
     orderDinerDay: `insert into diner_day_order (tenant_id, order_date, user_info_id, placed, orders, paid, ticket, refunded, cash, subsidy, cash_back, subsidy_back, meals_breakfast, meals_lunch, meals_dinner, meals_midnight, meals_none, swipes)
             values ($1, $2, $3, 1, 1, $4, 0, 0, $4, 0, 0, 0, 0, 1, 0, 0, 0, 1)
@@ -194,6 +197,7 @@ async function barePay(dialect, databaseUrl) {
     const [account] = await q("update", [-amount, now, TENANT, diner.id]);
     await q("line", [TENANT, ++id, diner.id, account.id, -amount, account.balance, orderId, key, now]);
     await q("ledgerMonth", [TENANT, today.slice(0, 7), diner.id, -amount]);
+    await q("ledgerDay", [TENANT, Math.floor((now + 8 * 3600_000) / 86_400_000), (Math.floor(diner.id / 4096) + (diner.id % 64)) % 16, -amount]);
     await q("order", [TENANT, orderId, `B${orderId}`, diner.id, today, meal.id, meal.restaurant_id, amount, body.deviceCode, now]);
     for (const item of items) await q("item", [TENANT, ++id, orderId, item.food_id, item.food_name, item.price, item.quantity, Number(item.price) * item.quantity, item.id, now]);
     const [first, second] = [...items].sort((a, b) => Number(a.food_id) - Number(b.food_id));

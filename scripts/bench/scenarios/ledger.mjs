@@ -40,12 +40,17 @@ const DOC = "insert into user_account_charge (tenant_id, id, charge_no, user_inf
 // The diner's month of ledger lines (decision 040), as `post` writes it.
 const MONTH = `insert into diner_month_ledger (tenant_id, account_type, month, user_info_id, busi_type, amount, lines) values ($1, 'cash', $2, $3, 0, $4, 1)
   on conflict (tenant_id, user_info_id, account_type, month, busi_type) do update set amount = diner_month_ledger.amount + excluded.amount, lines = diner_month_ledger.lines + 1`;
+// The ledger's day (decision 044): one row per day and shard of the diners, the top-up's column and the lines.
+const DAY = `insert into ledger_day (tenant_id, day_no, shard, cash_top_up, cash_lines) values ($1, $2, $3, $4, 1)
+  on conflict (tenant_id, day_no, shard) do update set cash_top_up = ledger_day.cash_top_up + excluded.cash_top_up, cash_lines = ledger_day.cash_lines + 1`;
+const dayNo = (at) => Math.floor((at + 8 * 3600_000) / 86_400_000);
+const shardOf = (dinerId) => (Math.floor(dinerId / 4096) + (dinerId % 64)) % 16;
 const chinaMonth = (at) => new Date(at + 8 * 3600_000).toISOString().slice(0, 7);
 const UPDATE = "update user_account set balance = balance + $1, updated_at = $2 where tenant_id = $3 and user_info_id = $4 and account_type = 'cash' and balance + $1 >= 0 returning id, balance";
 
 /**
  * A top-up as a bare handler: the same transaction as the API's (the account's conditional update, the ledger line,
- * the diner's month, the charge document; BEGIN IMMEDIATE and synchronous=FULL on SQLite), without authentication,
+ * the diner's month and the ledger's day, the charge document; BEGIN IMMEDIATE and synchronous=FULL on SQLite), without authentication,
  * validation, tenant settings, idempotency or the operation log. Returns the listening server and a `close` for it and its database.
  */
 async function bareTopUp(dialect, databaseUrl) {
@@ -60,6 +65,7 @@ async function bareTopUp(dialect, databaseUrl) {
     const line = db.prepare(`${LINE} values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, 'bare', 'charge', ?, ?, ?, ?)`);
     const doc = db.prepare(`${DOC} values (?, ?, ?, ?, 'cash', 0, ?, ?, 0, ?, 'bare', ?, ?, ?)`);
     const month = db.prepare(MONTH.replace(/\$\d/g, "?"));
+    const day = db.prepare(DAY.replace(/\$\d/g, "?"));
     const run = db.transaction(({ userInfoId, amount }) => {
       const now = Date.now();
       const account = update.get(amount, now, TENANT, userInfoId, amount);
@@ -67,6 +73,7 @@ async function bareTopUp(dialect, databaseUrl) {
       const docId = ++id;
       line.run(TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now, now, now);
       month.run(TENANT, chinaMonth(now), userInfoId, amount);
+      day.run(TENANT, dayNo(now), shardOf(userInfoId), amount);
       doc.run(TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now, now, now);
       return { id: docId, balance: account.balance };
     });
@@ -84,6 +91,7 @@ async function bareTopUp(dialect, databaseUrl) {
         const docId = ++id;
         await client.query(`${LINE} values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, 'bare', 'charge', $7, $8, $8, $8)`, [TENANT, lineId, userInfoId, account.id, amount, account.balance, docId, now]);
         await client.query(MONTH, [TENANT, chinaMonth(now), userInfoId, amount]);
+        await client.query(DAY, [TENANT, dayNo(now), shardOf(userInfoId), amount]);
         await client.query(`${DOC} values ($1, $2, $3, $4, 'cash', 0, $5, $6, 0, $7, 'bare', $8, $8, $8)`, [TENANT, docId, `CZ${docId}`, userInfoId, amount, account.balance, lineId, now]);
         await client.query("commit");
         return { id: docId, balance: Number(account.balance) };

@@ -4,7 +4,8 @@ import type { Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
 import { ORDER_DOC_TYPE } from "../zhct/payments";
-import { chargeDaily, dayOfNo, ledgerDayNo } from "../zhct/reports";
+import { dayNoOf, LEDGER_DAY_ACCOUNTS, ledgerDaySums } from "../zhct/ledgerDays";
+import { chargeDaily, dayOfNo } from "../zhct/reports";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
 import { deptPeriods, dinerPeriods, periodKept } from "./dinerPeriods";
 import { attendanceQueries } from "./queries-attendance";
@@ -302,26 +303,28 @@ const chargeDailyReport: ReportQuery = async (db, tenantId, f) => {
   return { rows: report.records as unknown as Row[], totals: report.totals };
 };
 
+/** The ledger's days (decision 044): a day and account with lines is a row; its columns group the business types. */
 const accountTypeDaily: ReportQuery = async (db, tenantId, f) => {
-  const of = (types: number[]) => sumOf(sql`case when busi_type in (${sql.join(types.map((t) => sql.lit(t)))}) then amount else 0 end`);
-  let q = db.selectFrom("user_account_ledger").where("tenant_id", "=", tenantId).where("occurred_at", ">=", f.start).where("occurred_at", "<", f.end);
-  if (f.accountType !== undefined) q = q.where("account_type", "=", f.accountType);
-  const rows = await q
-    .select([
-      ledgerDayNo.as("day_no"),
-      "account_type",
-      of([BusiType.TOP_UP]).as("topUp"),
-      of([BusiType.GRANT]).as("grant"),
-      of([BusiType.CONSUME, BusiType.CONSUME_RETURN]).as("consume"),
-      of([BusiType.REFUND]).as("refund"),
-      of([BusiType.REVERSAL, BusiType.CLEAR]).as("other"),
-      sumOf(sql`amount`).as("net"),
-    ])
-    .groupBy([ledgerDayNo, "account_type"])
-    .orderBy(ledgerDayNo)
-    .orderBy("account_type")
+  const accounts = LEDGER_DAY_ACCOUNTS.filter((a) => f.accountType === undefined || a === f.accountType);
+  const days = await db
+    .selectFrom("ledger_day")
+    .select(["day_no", ...accounts.flatMap((a) => ledgerDaySums(a))])
+    .where("tenant_id", "=", tenantId)
+    .where("day_no", ">=", dayNoOf(f.start))
+    .where("day_no", "<", dayNoOf(f.end))
+    .groupBy("day_no")
+    .orderBy("day_no")
     .execute();
-  return { rows: rows.map(({ day_no, account_type, ...r }) => ({ day: dayOfNo(day_no), accountType: account_type, ...numbers(r as Row, []) })) };
+  const rows = days.flatMap((day) => {
+    const figures = day as unknown as Record<string, number | string>;
+    return accounts.flatMap((account): Row[] => {
+      const of = (...busi: string[]) => busi.reduce((sum, b) => sum + Number(figures[`${account}_${b}`]), 0);
+      if (of("lines") === 0) return [];
+      const [topUp, grant, consume, refund, other] = [of("top_up"), of("grant"), of("consume", "consume_return"), of("refund"), of("reversal", "clear")];
+      return [{ day: dayOfNo(day.day_no), accountType: account, topUp, grant, consume, refund, other, net: topUp + grant + consume + refund + other }];
+    });
+  });
+  return { rows };
 };
 
 export const reportQueries: Record<string, (db: Db, tenantId: number, f: Filters) => Promise<QueryResult>> = {

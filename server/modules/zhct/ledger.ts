@@ -4,6 +4,7 @@ import { newId, type Db, type Dialect } from "../../db";
 import type { Database } from "../../db/schema";
 import { ApiError, Status } from "../../http/envelope";
 import { countLedgerMonth } from "./dinerMonths";
+import { countLedgerDay } from "./ledgerDays";
 
 /**
  * The money ledger (decision 017). Every change of a balance goes through `post`: one ledger line and a conditional
@@ -247,8 +248,8 @@ export async function openAccountsOf(trx: Trx, tenantId: number, userInfoIds: nu
 
 /**
  * The one way a balance changes: the account is updated only if the new balance stays at or above −creditLimit
- * (refused with 409 余额不足 otherwise), the line records the balance after, and the diner's month counts the line
- * (decision 040). Call inside `inLedgerTransaction`.
+ * (refused with 409 余额不足 otherwise), the line records the balance after, and the diner's month (decision 040) and
+ * the day (decision 044) count the line. Call inside `inLedgerTransaction`.
  */
 export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
   const { tenantId, amount } = posting;
@@ -304,7 +305,9 @@ export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
       updated_by: posting.operatorId ?? null,
     })
     .execute();
-  await countLedgerMonth(trx, { tenantId, userInfoId: posting.userInfoId, accountType: posting.accountType, busiType: posting.busiType, amount, occurredAt });
+  const counted = { tenantId, userInfoId: posting.userInfoId, accountType: posting.accountType, busiType: posting.busiType, amount, occurredAt };
+  await countLedgerMonth(trx, counted);
+  await countLedgerDay(trx, counted);
   return { id, accountId: updated.id, accountType: posting.accountType, amount, balanceAfter: Number(updated.balance), busiType: posting.busiType, occurredAt };
 }
 
