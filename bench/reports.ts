@@ -171,6 +171,23 @@ const hand: Record<string, () => Promise<unknown>> = {
   chargeDailyReport: () => bare.all(`select (occurred_at + 28800000) / 86400000, pay_flag, coalesce(operator_name, ''), sum(case when busi_type = 0 then 1 else 0 end), sum(case when busi_type = 0 then amount else 0 end),
       sum(case when busi_type = 1 then 1 else 0 end), sum(case when busi_type = 1 then amount else 0 end), sum(case when busi_type = 3 then amount else 0 end)
       from user_account_ledger where tenant_id = ? and occurred_at >= ? and occurred_at < ? and busi_type in (0, 1, 3) group by 1, 2, 3`, T, start, end),
+  // The first diners by code and their dishes of the period through the (diner, day) index, and the day's dishes
+  // sold for the totals (decision 045): the statements the report's first round runs.
+  userFood: () =>
+    Promise.all([
+      bare.all(
+        `select d.user_code, d.user_name, d.dept_id, i.food_name, sum(i.quantity), sum(i.subtotal)
+        from (select id, user_code, user_name, dept_id from user_info where tenant_id = ? order by user_code limit 200) d
+        join meal_order o on o.tenant_id = ? and o.user_info_id = d.id and o.order_date between ? and ? and o.order_status not in (2, 4)
+        join meal_order_item i on i.tenant_id = o.tenant_id and i.meal_order_id = +o.id
+        group by d.id, i.food_id, i.food_name`,
+        T,
+        T,
+        from,
+        to,
+      ),
+      bare.get(`select sum(quantity), sum(amount) from food_sales_day where tenant_id = ? and order_date between ? and ?`, T, from, to),
+    ]),
   // The ledger's days (decision 044): a day's rows (one per shard of the diners) summed, each account's columns.
   accountTypeDaily: () =>
     bare.all(

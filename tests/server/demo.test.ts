@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { reports } from "../../resources/report/index";
 import { DemoExistsError, seedDemo, type DemoResult } from "../../server/db/demo";
 import { dinedPage } from "../../server/modules/report/dinerPeriods";
+import type { Filters } from "../../server/modules/report/engine";
+import { userFoodPage } from "../../server/modules/report/queries-attendance";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
 import { createTestApp, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
@@ -242,6 +244,45 @@ for (const dialect of dialects) {
       // The demo's period has orders in both months, cancelled and refunded ones among them, so each way was taken.
       expect(periods.some(([a, b]) => a < monthStart && b >= monthStart)).toBe(true);
     }, 60_000);
+
+    test("用户菜品统计 made diner by diner is the orders' grouping: whole diners in code order up to the limit, says when more are left out, totals of all (decision 045)", async () => {
+      const [restaurant] = await rows<{ id: number }>(sql`select restaurant_id as id from meal_order where tenant_id = ${demo.tenantId} and restaurant_id is not null limit 1`);
+      const [dept] = await rows<{ id: number }>(sql`select dept_id as id from user_info where tenant_id = ${demo.tenantId} and dept_id is not null group by dept_id order by count(*) desc limit 1`);
+      const cases: Array<[string, Filters, RawBuilder<unknown>]> = [
+        ["the last 30 days", { from, to: today, start: 0, end: 0 }, sql`1 = 1`],
+        ["lunch", { from, to: today, start: 0, end: 0, mealType: "lunch" }, sql`o.meal_type = 'lunch'`],
+        ["a restaurant", { from, to: today, start: 0, end: 0, restaurantId: restaurant.id }, sql`o.restaurant_id = ${restaurant.id}`],
+        ["a department", { from, to: today, start: 0, end: 0, deptId: dept.id }, sql`u.dept_id = ${dept.id}`],
+        ["paid in cash", { from, to: today, start: 0, end: 0, payFlag: "0" }, sql`o.pay_flag = 0`],
+      ];
+      for (const [name, filters, where] of cases) {
+        const all = await rows<Row>(sql`
+          select u.user_code, i.food_name, sum(i.quantity) as quantity, sum(i.subtotal) as amount
+          from meal_order o join meal_order_item i on i.tenant_id = o.tenant_id and i.meal_order_id = o.id join user_info u on u.tenant_id = o.tenant_id and u.id = o.user_info_id
+          where o.tenant_id = ${demo.tenantId} and o.order_date between ${from} and ${today} and o.order_status not in (2, 4) and ${where}
+          group by u.user_code, i.food_id, i.food_name`);
+        const code = (r: Row) => String(r.user_code);
+        all.sort((a, b) => (code(a) < code(b) ? -1 : code(a) > code(b) ? 1 : Number(b.quantity) - Number(a.quantity) || String(a.food_name).localeCompare(String(b.food_name), "zh-CN")));
+        const want = all.map((r) => [code(r), r.food_name, Number(r.quantity), Number(r.amount)]);
+        expect(want.length, name).toBeGreaterThan(20);
+        // A page of whole diners: the first two, when the third's dishes would pass the limit; read 3 diners at a time.
+        const [first, second, third] = [...new Set(want.map((r) => r[0]))].map((diner) => want.filter((r) => r[0] === diner));
+        const limit = first.length + second.length + third.length - 1;
+        const page = await userFoodPage(app.database.db, demo.tenantId, filters, { limit, batch: 3 });
+        expect(page.rows.map((r) => [r.userCode, r.foodName, r.quantity, r.amount]), name).toEqual([...first, ...second]);
+        expect(page.more, name).toBe(true);
+        const whole = await userFoodPage(app.database.db, demo.tenantId, filters, { limit: 100_000, batch: 3 });
+        expect(whole.rows.map((r) => [r.userCode, r.foodName, r.quantity, r.amount]), name).toEqual(want);
+        expect(whole.more, name).toBe(false);
+        // Through the API: the same rows and the totals of every row (from the day's dishes sold, or the orders).
+        const query = new URLSearchParams({ from, to: today, ...(filters.mealType ? { mealType: filters.mealType } : {}), ...(filters.restaurantId ? { restaurantId: String(filters.restaurantId) } : {}), ...(filters.deptId ? { deptId: String(filters.deptId) } : {}), ...(filters.payFlag ? { payFlag: filters.payFlag } : {}) });
+        const answer = await app.call<{ rows: Row[]; totals: Row; more: boolean; truncated: number }>("GET", `/api/v1/report/userFood?${query}`, { token });
+        expect(answer.body.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+        expect(answer.body.data.rows.map((r) => [r.userCode, r.foodName, r.quantity, r.amount]), name).toEqual(want);
+        expect(answer.body.data.totals, name).toEqual({ userCode: "合计", quantity: want.reduce((s, r) => s + Number(r[2]), 0), amount: want.reduce((s, r) => s + Number(r[3]), 0) });
+        expect([answer.body.data.more, answer.body.data.truncated], name).toEqual([false, 0]);
+      }
+    });
 
     test("the dashboard shows the canteen's month", async () => {
       const answer = await app.call<{ trend: Array<{ orders: number; net: number }>; orders: number }>("GET", "/api/v1/report/dashboard", { token });

@@ -24,6 +24,7 @@ type Answer = {
   rows: Array<Record<string, Cell>>;
   totals: Record<string, Cell>;
   truncated: number;
+  more: boolean;
   options: Record<string, Array<{ value: string; label: string }>>;
   summary: string;
   generatedText: string;
@@ -266,9 +267,9 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           <Text size="sm" c="dimmed" mb="xs">
             {answer.summary} · 金额单位：元
           </Text>
-          {answer.truncated > 0 && (
+          {answer.more && (
             <Alert color="yellow" variant="light" mb="xs">
-              仅显示前 {answer.rows.length} 条，另有 {answer.truncated} 条未显示（合计包含全部）；请缩小日期范围。
+              仅显示前 {answer.rows.length} 条，{answer.truncated > 0 ? `另有 ${answer.truncated} 条未显示` : "其余未显示"}（合计包含全部）；请缩小日期范围或增加筛选条件。
             </Alert>
           )}
           {/* A region a keyboard can scroll sideways (focusable, named), as the report may be wider than the screen. */}

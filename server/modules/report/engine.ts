@@ -78,8 +78,10 @@ export interface ReportAnswer {
   filters: Record<string, string>;
   rows: Row[];
   totals: Row;
-  /** Rows left out past the row limit (the totals still count them). */
+  /** Rows left out past the row limit (the totals still count them); 0 when none were, or they were not counted. */
   truncated: number;
+  /** Whether rows were left out past the row limit, counted or not (用户菜品统计 does not count them, decision 045). */
+  more: boolean;
   /** Choices of the select filters. */
   options: Record<string, Array<{ value: string; label: string }>>;
   /** The filters in words (the sheet's and the print view's header). */
@@ -94,6 +96,8 @@ export interface QueryResult {
   /** Totals computed by the query itself (when rows are limited); otherwise summed from the rows. */
   totals?: Row;
   truncated?: number;
+  /** Rows were left out but not counted. */
+  more?: boolean;
 }
 
 export type ReportQuery = (db: Db, tenantId: number, filters: Filters) => Promise<QueryResult>;
@@ -217,6 +221,7 @@ export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQ
     rows: result.rows,
     totals: { ...(result.totals ?? totalsOf(def, result.rows)), [def.columns[0].key]: "合计" },
     truncated: result.truncated ?? 0,
+    more: (result.truncated ?? 0) > 0 || result.more === true,
     options,
     summary: filterSummary(def, applied, options, dicts),
     generatedAt: ctx.now,
