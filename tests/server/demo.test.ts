@@ -218,6 +218,9 @@ for (const dialect of dialects) {
         expect([cards.totals.diners, cards.totals.swipes], period).toEqual([Number(swipeTotal.diners), Number(swipeTotal.swipes)]);
         const depts = await answer("deptDining");
         expect(depts.totals, period).toMatchObject({ diners: want.filter((w) => Number(w.orders) > 0).length, orders: want.reduce((s, w) => s + Number(w.orders), 0), net: want.reduce((s, w) => s + Number(w.net), 0) });
+        // 食堂消费次数统计's total of diners is the period's, each once, from the kept days and months.
+        const counts = await answer("canteenCounts");
+        expect([counts.totals.meals, counts.totals.diners], period).toEqual([sum("orders"), dined.length]);
       }
       // 订单日汇总 and 月度结算-商户 read the orders each day keeps (decision 041 addendum): the same figures as the orders.
       for (const [a, b] of periods) {

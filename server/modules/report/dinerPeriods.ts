@@ -186,10 +186,13 @@ export async function dinedPage(db: Db, tenantId: number, f: Filters, limit: num
   };
 }
 
-/** 刷卡统计's diners of the period: those with a counter or device sale in it that counts. Call only when the period is the only filter. */
-export async function swipeDiners(db: Db, tenantId: number, f: Filters): Promise<number> {
-  const per = perDinerSums(tenantId, f, { swipes: true }, false);
+/**
+ * The period's diners, each once: those with a meal in it (`orders`, 食堂消费次数统计's total) or with a counter or
+ * device sale that counts (`swipes`, 刷卡统计's). Call only when `periodKept(f)`.
+ */
+export async function periodDiners(db: Db, tenantId: number, f: Filters, figure: "orders" | "swipes"): Promise<number> {
+  const per = figure === "orders" ? perDinerSums(tenantId, f, {}) : perDinerSums(tenantId, f, { swipes: true }, false);
   if (!per) return 0;
-  const result = await sql<{ n: number | string }>`select count(*) as n from (${per.query}) p where p.swipes > 0`.execute(db);
+  const result = await sql<{ n: number | string }>`select count(*) as n from (${per.query}) p where p.${sql.ref(figure)} > 0`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
 }

@@ -5,7 +5,7 @@ import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
 import { SWIPE_SOURCES } from "../zhct/orderDays";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { dinedPage, periodKept, swipeDiners } from "./dinerPeriods";
+import { dinedPage, periodDiners, periodKept } from "./dinerPeriods";
 import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
@@ -97,7 +97,7 @@ async function keptSwipes(db: Db, tenantId: number, f: Filters): Promise<{ rows:
       .where("order_date", "<=", f.to)
       .where("swipes", ">", 0)
       .execute(),
-    swipeDiners(db, tenantId, f),
+    periodDiners(db, tenantId, f, "swipes"),
   ]);
   const rows = days.map((d) => ({
     day: d.order_date,
@@ -255,12 +255,16 @@ const deptBooking: ReportQuery = async (db, tenantId, f) => {
 
 const canteenCounts: ReportQuery = async (db, tenantId, f) => {
   const figures = [sql<number>`count(*)`.as("meals"), sql<number>`count(distinct meal_order.user_info_id)`.as("diners"), sumOf(net).as("amount")] as const;
-  const [rows, all] = await Promise.all([
+  // `+restaurant_id`: grouped by the restaurant's own index, SQLite read every order of the tenant through it (1.3 s
+  // for 20,000 diners); the period's orders are one pass of the covering index by day.
+  const byRestaurant = sql<number | null>`+meal_order.restaurant_id`;
+  const [rows, diners] = await Promise.all([
     mealsOf(db, tenantId, f)
-      .select(["meal_order.restaurant_id", "meal_order.stall_id", "meal_order.meal_type", ...figures])
-      .groupBy(["meal_order.restaurant_id", "meal_order.stall_id", "meal_order.meal_type"])
+      .select([byRestaurant.as("restaurant_id"), "meal_order.stall_id", "meal_order.meal_type", ...figures])
+      .groupBy([byRestaurant, "meal_order.stall_id", "meal_order.meal_type"])
       .execute(),
-    mealsOf(db, tenantId, f).select(figures).executeTakeFirstOrThrow(),
+    // The period's diners, each once: from the kept days and months when the period is the only filter (decision 041).
+    periodKept(f) ? periodDiners(db, tenantId, f, "orders") : mealsOf(db, tenantId, f).select(sql<number>`count(distinct meal_order.user_info_id)`.as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n)),
   ]);
   const names = await orgNames(db, tenantId, rows.flatMap((r) => [r.restaurant_id, r.stall_id]));
   const records: Row[] = rows.map((r) => ({
@@ -272,7 +276,7 @@ const canteenCounts: ReportQuery = async (db, tenantId, f) => {
     amount: Number(r.amount),
   }));
   records.sort((a, b) => String(a.restaurantName).localeCompare(String(b.restaurantName), "zh-CN") || String(a.stallName).localeCompare(String(b.stallName), "zh-CN") || mealRank(a.mealType) - mealRank(b.mealType));
-  return { rows: records, totals: { meals: Number(all.meals), diners: Number(all.diners), amount: Number(all.amount) } };
+  return { rows: records, totals: { ...sums(records, ["meals", "amount"]), diners } };
 };
 
 const chargeMachine: ReportQuery = async (db, tenantId, f) => {
