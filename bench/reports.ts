@@ -180,7 +180,7 @@ const hand: Record<string, () => Promise<unknown>> = {
         from (select id, user_code, user_name, dept_id from user_info where tenant_id = ? order by user_code limit 200) d
         join meal_order o on o.tenant_id = ? and o.user_info_id = d.id and o.order_date between ? and ? and o.order_status not in (2, 4)
         join meal_order_item i on i.tenant_id = o.tenant_id and i.meal_order_id = +o.id
-        group by d.id, i.food_id, i.food_name`,
+        group by d.id, d.user_code, d.user_name, d.dept_id, i.food_id, i.food_name`,
         T,
         T,
         from,
