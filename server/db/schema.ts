@@ -522,7 +522,7 @@ export interface OrderDayTable {
 }
 
 /**
- * The ledger's lines per China day (`day_no`: days since 1970-01-01) and shard of the diners (their id modulo 16), one
+ * The ledger's lines per China day (`day_no`: days since 1970-01-01) and shard of the diners (`shardOf`, one of 16), one
  * column per account and business type, in fen, and the lines per account; kept by `post` (migration 0038).
  */
 export type LedgerDayTable = { tenant_id: number; day_no: number; shard: number } & { [F in LedgerDayFigure]: Generated<number> };

@@ -355,7 +355,11 @@ export async function userFoodPage(db: Db, tenantId: number, f: Filters, { limit
       .groupBy(["meal_order.user_info_id", "i.food_id", "i.food_name"])
       .execute();
     const ofDiner = new Map<number, typeof foods>();
-    for (const r of foods) ofDiner.set(Number(r.user_info_id), [...(ofDiner.get(Number(r.user_info_id)) ?? []), r]);
+    for (const r of foods) {
+      const id = Number(r.user_info_id);
+      if (!ofDiner.has(id)) ofDiner.set(id, []);
+      ofDiner.get(id)?.push(r);
+    }
     const depts = await orgNames(db, tenantId, next.map((d) => d.dept_id ?? null));
     for (const diner of next) {
       const dishes = ofDiner.get(Number(diner.id));

@@ -34,10 +34,15 @@ export type LedgerDayFigure = `${Account}_${(typeof BUSI_COLUMNS)[number] | "lin
 export const shardOf = (userInfoId: number) => (Math.floor(userInfoId / 4096) + (userInfoId % 64)) % LEDGER_DAY_SHARDS;
 const lineShard = sql<number>`(user_info_id / 4096 + user_info_id % 64) % ${sql.lit(LEDGER_DAY_SHARDS)}`;
 
-/** The China day of a moment as a day number: days since 1970-01-01 (`dayOfNo` in reports.ts turns it back). */
+/** The China day of a moment as a day number: days since 1970-01-01. */
 export const dayNoOf = (at: number) => Math.floor((at + OFFSET_MS) / DAY_MS);
-/** The same of the ledger's `occurred_at`, in SQL. */
-const lineDayNo = sql<number>`(occurred_at + ${sql.lit(OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+/** A day number as its day, YYYY-MM-DD. */
+export const dayOfNo = (dayNo: number | string) => new Date(Number(dayNo) * DAY_MS).toISOString().slice(0, 10);
+/**
+ * The China day of a ledger line, as a day number, in SQL: the same integer division on both databases. Literals, not
+ * parameters: PostgreSQL must see the same expression in the select and the group by.
+ */
+export const ledgerDayNo = sql<number>`(occurred_at + ${sql.lit(OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
 
 const figureOf = (account: string, busiType: number): LedgerDayFigure => {
   const busi = BUSI_COLUMNS[busiType];
@@ -78,9 +83,9 @@ export async function recountLedgerDays(db: Kysely<Database>, tenantId?: number)
     await clear.execute();
     await sql`
       insert into ledger_day (tenant_id, day_no, shard, ${sql.join(figures.map((f) => sql.ref(f.column)))})
-      select tenant_id, ${lineDayNo}, ${lineShard}, ${sql.join(figures.map((f) => f.value))}
+      select tenant_id, ${ledgerDayNo}, ${lineShard}, ${sql.join(figures.map((f) => f.value))}
       from user_account_ledger
       where ${tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`}
-      group by tenant_id, ${lineDayNo}, ${lineShard}`.execute(trx);
+      group by tenant_id, ${ledgerDayNo}, ${lineShard}`.execute(trx);
   });
 }

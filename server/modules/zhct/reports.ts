@@ -6,6 +6,7 @@ import type { Db } from "../../db";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { fieldError } from "../../http/envelope";
 import { BusiType } from "./ledger";
+import { dayOfNo, ledgerDayNo } from "./ledgerDays";
 import { dayOf, dayStart } from "./months";
 
 /**
@@ -21,7 +22,6 @@ export const reportMessages = {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
-const OFFSET_MS = 8 * 3600_000;
 
 export interface DailyRow {
   day: string;
@@ -46,12 +46,6 @@ function parseDay(value: string | undefined, field: string, fallback: string): s
   return day;
 }
 
-/**
- * The China day of a ledger line, as a day number (days since 1970-01-01), the same integer division on both
- * databases. Literals, not parameters: PostgreSQL must see the same expression in the select and the group by.
- */
-export const ledgerDayNo = sql<number>`(occurred_at + ${sql.lit(OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
-export const dayOfNo = (dayNo: number | string) => new Date(Number(dayNo) * DAY_MS).toISOString().slice(0, 10);
 
 /** A report's period: China days `from`–`to` inclusive (default the 30 days to today), at most 366 days. */
 export function parsePeriod(input: { from?: string; to?: string }, now: number) {
