@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { sheetAsShown, tableText } from "./support/report";
+import { untilHydrated } from "./support/shell";
 import { e2eUsers } from "./support/servers";
 
 /**
@@ -154,4 +155,51 @@ test("the dashboard shows today's canteen figures, each leading to its report", 
   await page.getByRole("link", { name: /今日订单/ }).click();
   await expect(page).toHaveURL(new RegExp(`/report/dailyorderdetail/index\\?from=${today}&to=${today}$`));
   await expect(page.getByTestId("report-table").locator("tbody tr")).toHaveCount(3);
+});
+
+test("a long report shows a page of rows with links to the others, before and after JavaScript; totals and export cover every row", async ({ browser, request }) => {
+  const api = await apiAs(request, clerk.userName, clerk.password);
+  const diner = await api.ok("/api/v1/zhct/userInfo/create", { userCode: "RP-003", userName: "钱分页", deptId });
+  for (let i = 0; i < 12; i++) await api.ok("/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 100, accountType: "cash" });
+  // 期初余额, twelve top-ups of 1.00 and 期末余额: fourteen rows, ten a page.
+  const bookmark = `/report/personalledger/index?from=${today}&to=${today}&userCode=RP-003&pageSize=10`;
+
+  const bare = await browser.newContext({ javaScriptEnabled: false });
+  const noScript = await bare.newPage();
+  await signInFresh(noScript, clerk.userName, clerk.password, bookmark);
+  const rows = noScript.getByTestId("report-table").locator("tbody tr");
+  await expect(rows).toHaveCount(10);
+  await expect(rows.first()).toContainText("期初余额");
+  await expect(noScript.getByText("共 14 条")).toBeVisible();
+  await expect(totals(noScript).nth(6)).toHaveText("12.00");
+  await noScript.getByRole("link", { name: "第 2 页" }).click();
+  await expect(noScript).toHaveURL(/pageNum=2/);
+  await expect(rows).toHaveCount(4);
+  await expect(rows.last()).toContainText("期末余额");
+  await expect(rows.last()).toContainText("12.00");
+  await expect(totals(noScript).nth(6)).toHaveText("12.00");
+  // A new query starts again at page 1 and keeps the page size.
+  await noScript.getByRole("button", { name: "查询" }).click();
+  await expect(noScript).toHaveURL(/pageSize=10/);
+  await expect(noScript).not.toHaveURL(/pageNum/);
+  await expect(rows).toHaveCount(10);
+  await bare.close();
+
+  const page = await browser.newPage();
+  await signInFresh(page, clerk.userName, clerk.password, `${bookmark}&pageNum=99`);
+  // A page past the last shows the last.
+  await expect(page.getByTestId("report-table").locator("tbody tr")).toHaveCount(4);
+  await untilHydrated(page);
+  await page.getByRole("link", { name: "第 1 页" }).click();
+  await expect(page).toHaveURL(/pageNum=1/);
+  await expect(page.getByTestId("report-table").locator("tbody tr")).toHaveCount(10);
+  await page.screenshot({ path: "test-results/screenshots/report-paged-1280.png", fullPage: true });
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "导出 Excel" }).click()]);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(await download.path());
+  const sheet = sheetAsShown(workbook.worksheets[0], 9);
+  // The header, every one of the fourteen rows, and the totals.
+  expect(sheet).toHaveLength(16);
+  expect(sheet.at(-2)?.join(" ")).toContain("期末余额");
+  await page.close();
 });

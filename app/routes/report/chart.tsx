@@ -7,24 +7,17 @@ type Cell = string | number | null;
 const COLORS = ["blue.6", "teal.6", "orange.6", "grape.6", "red.6", "cyan.6", "lime.6", "indigo.6"];
 
 /**
- * A report's chart (its declaration's `chart`): rows summed by the x column; money drawn in yuan. The report page
+ * A report's chart (its declaration's `chart`), drawn from `chartPoints`. The report page
  * imports this module only when its report has a chart, so @mantine/charts and recharts (~120 KB gzip) load with
  * those pages and nowhere else (decision 019).
  */
-export default function ReportChart({ def, answer, dicts }: { def: ReportDef; answer: { rows: Array<Record<string, Cell>> }; dicts: Record<string, DictOption[]> }) {
+export default function ReportChart({ def, points, dicts }: { def: ReportDef; points: Array<Record<string, Cell>>; dicts: Record<string, DictOption[]> }) {
   const chart = def.chart;
   if (!chart) return null;
   const xColumn = def.columns.find((c) => c.key === chart.x);
   const series = chart.series.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined);
   const label = (value: Cell) => (xColumn?.kind === "enum" && xColumn.dict ? dictLabel(dicts, xColumn.dict, value) : String(value ?? ""));
-  const points = new Map<string, Record<string, number | string>>();
-  for (const row of answer.rows) {
-    const x = label(row[chart.x]);
-    const point = points.get(x) ?? { x };
-    for (const s of series) point[s.key] = Number(point[s.key] ?? 0) + Number(row[s.key] ?? 0) / (s.kind === "money" ? 100 : 1);
-    points.set(x, point);
-  }
-  const data = [...points.values()];
+  const data: Array<Record<string, Cell>> = points.map((p) => ({ ...p, x: label(p.x) }));
   // Counts (meals, bookings) are whole numbers, money is yuan: the unit follows what the chart draws.
   const money = series.some((s) => s.kind === "money");
   const yuan = money ? (value: number) => value.toLocaleString("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : (value: number) => value.toLocaleString("zh-CN", { maximumFractionDigits: 0 });

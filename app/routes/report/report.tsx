@@ -2,7 +2,9 @@ import "@mantine/charts/styles.css";
 import { Alert, Anchor, Button, Group, NativeSelect, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { lazy, Suspense } from "react";
 import { IconDownload, IconPrinter, IconSearch } from "~/components/icons";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect, useLocation } from "react-router";
+import { ListPagination } from "~/components/resource/ListPagination";
+import { useAppLinkNavigation } from "~/components/resource/RowActions";
 import { permissionCode } from "../../../resources/define";
 import { dictLabel, type DictOption } from "../../../resources/dicts";
 import { findReport, monthDays, reportForPath, reportParams, reportPath, type ReportColumn, type ReportDef } from "../../../resources/report/index";
@@ -10,8 +12,10 @@ import type { Route } from "./+types/report";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
+import { hrefWith } from "~/lib/list-url";
 import { t } from "~/lib/messages";
 import { usePermissions } from "~/lib/permissions";
+import { chartPoints, reportPage } from "~/lib/report-page.server";
 import { requireUserInfo } from "~/lib/session.server";
 import classes from "./report.module.css";
 
@@ -33,7 +37,8 @@ type Answer = {
 /**
  * Every report's page (decision 030): `/report/<screen>/index` in the shell, `/report/<screen>/print` alone for A4.
  * The filters are the URL (a GET form, so a filtered report is a bookmark and works before scripts load);
- * `?export=xlsx` hands the same filters to the report's export.
+ * `?export=xlsx` hands the same filters to the report's export. The table shows a page of the rows (`pageNum`,
+ * `pageSize`); the totals, the chart, the export and the print view cover them all (decision 046).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
@@ -48,15 +53,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const print = url.pathname.endsWith("/print");
   // A report of one diner opens on its filter form until a diner is named, rather than on an error.
   const waiting = def.filters.some((f) => f.kind === "diner" && f.required && !query[f.name]);
-  const none = { options: {} as Answer["options"], fieldErrors: {} as Record<string, string[]> };
+  const none = { options: {} as Answer["options"], fieldErrors: {} as Record<string, string[]>, page: null, chart: null };
   if (waiting) return { name: def.entity, print, query, answer: null, error: null, ...none };
   const result = await apiCall<Answer>(request, context, "GET", `/api/v1/report/${def.entity}`, { query });
   if (result.status === 403) throw data(null, { status: 401 });
   if (result.status !== 200) {
     const refused = (result.data as { fieldErrors?: Record<string, string[]>; options?: Answer["options"] } | null) ?? {};
-    return { name: def.entity, print, query, answer: null, error: result.message, options: refused.options ?? {}, fieldErrors: refused.fieldErrors ?? {} };
+    return { ...none, name: def.entity, print, query, answer: null, error: result.message, options: refused.options ?? {}, fieldErrors: refused.fieldErrors ?? {} };
   }
-  return { name: def.entity, print, query, answer: result.data, error: null, ...none };
+  const answer = result.data;
+  if (print) return { ...none, name: def.entity, print, query, answer, error: null };
+  const { rows, ...page } = reportPage(url, answer.rows);
+  const chart = def.chart && answer.rows.length > 0 ? chartPoints(def, answer.rows) : null;
+  return { ...none, name: def.entity, print, query, answer: { ...answer, rows }, error: null, page, chart };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -120,7 +129,7 @@ function ReportTable({ def, answer, dicts, links }: { def: ReportDef; answer: An
               return (
                 <Table.Td key={c.key} ta={numeric(c) ? "right" : undefined} className={numeric(c) ? classes.number : undefined}>
                   {href ? (
-                    <Anchor component={Link} to={href} size="sm">
+                    <Anchor href={href} size="sm">
                       {text}
                     </Anchor>
                   ) : (
@@ -145,12 +154,14 @@ function ReportTable({ def, answer, dicts, links }: { def: ReportDef; answer: An
   );
 }
 
-function Filters({ def, query, answer, options, fieldErrors, dicts }: { def: ReportDef; query: Record<string, string>; answer: Answer | null; options: Answer["options"]; fieldErrors: Record<string, string[]>; dicts: Record<string, DictOption[]> }) {
+function Filters({ def, query, answer, options, fieldErrors, dicts, pageSize }: { def: ReportDef; query: Record<string, string>; answer: Answer | null; options: Answer["options"]; fieldErrors: Record<string, string[]>; dicts: Record<string, DictOption[]>; pageSize: string | null }) {
   // What was typed stays on a refusal; an answer shows the filters as applied (defaults filled in).
   const value = (name: string) => answer?.filters[name] ?? query[name] ?? "";
   const error = (name: string) => fieldErrors[name]?.[0];
   return (
     <Form method="get" role="search" aria-label={`${def.title}查询条件`}>
+      {/* A new query starts at page 1 with the page size chosen. */}
+      {pageSize && <input type="hidden" name="pageSize" value={pageSize} />}
       <Group align="flex-start" gap="sm">
         {def.filters.map((f) => {
           switch (f.kind) {
@@ -191,8 +202,10 @@ function Filters({ def, query, answer, options, fieldErrors, dicts }: { def: Rep
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  const { name, print, query, answer, error, options, fieldErrors } = loaderData;
+  const { name, print, query, answer, error, options, fieldErrors, page, chart } = loaderData;
   const def = findReport(name) as ReportDef;
+  const location = useLocation();
+  const onAppLinkClick = useAppLinkNavigation();
   const dicts = useDicts();
   const can = usePermissions();
   const search = answer ? new URLSearchParams(Object.entries(answer.filters)).toString() : "";
@@ -243,7 +256,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
         )}
       </Group>
       <Paper withBorder radius="md" p="md">
-        <Filters def={def} query={query} answer={answer} options={answer?.options ?? options} fieldErrors={fieldErrors} dicts={dicts} />
+        <Filters def={def} query={query} answer={answer} options={answer?.options ?? options} fieldErrors={fieldErrors} dicts={dicts} pageSize={new URLSearchParams(location.search).get("pageSize")} />
       </Paper>
       {error && !Object.keys(fieldErrors).length && (
         <Alert color="red" variant="light" role="alert">
@@ -255,21 +268,21 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           请输入人员编号后查询。
         </Alert>
       )}
-      {answer && def.chart && answer.rows.length > 0 && (
+      {chart && (
         <Paper withBorder radius="md" p="md">
           <Suspense fallback={<Skeleton h={280} />}>
-            <ReportChart def={def} answer={answer} dicts={dicts} />
+            <ReportChart def={def} points={chart} dicts={dicts} />
           </Suspense>
         </Paper>
       )}
       {answer && (
-        <Paper withBorder radius="md" p="md">
+        <Paper withBorder radius="md" p="md" onClick={onAppLinkClick} data-app-links>
           <Text size="sm" c="dimmed" mb="xs">
             {answer.summary} · 金额单位：元
           </Text>
           {answer.more && (
             <Alert color="yellow" variant="light" mb="xs">
-              仅显示前 {answer.rows.length} 条，{answer.truncated > 0 ? `另有 ${answer.truncated} 条未显示` : "其余未显示"}（合计包含全部）；请缩小日期范围或增加筛选条件。
+              仅显示前 {page?.total ?? answer.rows.length} 条，{answer.truncated > 0 ? `另有 ${answer.truncated} 条未显示` : "其余未显示"}（合计包含全部）；请缩小日期范围或增加筛选条件。
             </Alert>
           )}
           {/* A region a keyboard can scroll sideways (focusable, named), as the report may be wider than the screen. */}
@@ -278,6 +291,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
               <ReportTable def={def} answer={answer} dicts={dicts} links />
             </div>
           </div>
+          {page && page.total > 0 && <ListPagination total={page.total} pageNum={page.pageNum} pageSize={page.pageSize} hrefFor={(changes) => hrefWith(location, changes)} />}
         </Paper>
       )}
     </Stack>
