@@ -5,7 +5,7 @@ import { ORDER_DOC_TYPE, OrderStatus, TICKET_PAY_FLAGS } from "../modules/zhct/p
 import { addMonths, PointsChange } from "../modules/zhct/points";
 import { GenerateResult } from "../modules/zhct/defaultOrders";
 import { TAKEAWAY } from "../modules/zhct/delivery";
-import { recountDinerMonths } from "../modules/zhct/dinerMonths";
+import { recountDinerMonths, recountDinerPlaceMonths } from "../modules/zhct/dinerMonths";
 import { recountFoodSales } from "../modules/zhct/foodSales";
 import { recountLedgerDays } from "../modules/zhct/ledgerDays";
 import { recountOrderDays } from "../modules/zhct/orderDays";
@@ -770,6 +770,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
   // the diners' months and the orders' points (decision 040) and the ledger's days (decision 044) are counted from them.
   await recountFoodSales(db, tenantId, firstDay, today);
   await recountDinerMonths(db, TICKET_PAY_FLAGS, tenantId);
+  await recountDinerPlaceMonths(db, tenantId);
   await recountPointsOrderDays(db, tenantId);
   await recountOrderDays(db, tenantId);
   await recountLedgerDays(db, tenantId);

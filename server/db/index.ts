@@ -39,6 +39,7 @@ import * as dinerDays from "./migrations/0035_diner_days";
 import * as orderDays from "./migrations/0036_order_days";
 import * as swipeDays from "./migrations/0037_swipe_days";
 import * as ledgerDays from "./migrations/0038_ledger_days";
+import * as dinerPlaceMonths from "./migrations/0039_diner_place_months";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   "0036_order_days": orderDays,
   "0037_swipe_days": swipeDays,
   "0038_ledger_days": ledgerDays,
+  "0039_diner_place_months": dinerPlaceMonths,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -427,6 +427,7 @@ export interface Database extends Declared {
   diner_month_points: DinerMonthPointsTable;
   diner_month_order: DinerMonthOrderTable;
   diner_day_order: DinerDayOrderTable;
+  diner_place_month: DinerPlaceMonthTable;
   order_day: OrderDayTable;
   swipe_day: SwipeDayTable;
   ledger_day: LedgerDayTable;
@@ -502,6 +503,23 @@ export interface DinerMonthOrderTable extends DinerOrderFigures {
   month: string;
   /** Order dates with an order that counts. */
   days: number;
+}
+
+/**
+ * A diner's orders of a month per restaurant, stall and meal type (0 and '': none), kept by pay, cancel and refunds
+ * (migration 0039, decision 047): a place's diners of a period are those whose meals there add up above 0.
+ */
+export interface DinerPlaceMonthTable {
+  tenant_id: number;
+  month: string;
+  restaurant_id: number;
+  stall_id: number;
+  meal_type: string;
+  user_info_id: number;
+  /** Orders that count (not cancelled, not refunded in full). */
+  meals: number;
+  /** Fen, paid less refunded. */
+  amount: number;
 }
 
 /** The orders per order day, restaurant, meal type and payment method, kept by pay, cancel and refunds (migration 0036). */

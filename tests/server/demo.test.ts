@@ -172,6 +172,16 @@ for (const dialect of dialects) {
         [shift(today, 1), shift(today, 5)], // days to come: nobody
       ];
       const kept = sql`o.order_status not in (2, 4)`;
+      const asText = (list: unknown[][]) => list.map((r) => JSON.stringify(r)).sort();
+      /** 食堂消费次数统计's rows, grouped from the orders: restaurant, stall, meal type, meals, diners, 实收. */
+      const placesOf = async (a: string, b: string, condition: ReturnType<typeof sql>) =>
+        (
+          await rows<Row>(sql`
+            select coalesce(r.org_name, '未指定餐厅') as restaurant, coalesce(s.org_name, '') as stall, o.meal_type, count(*) as meals, count(distinct o.user_info_id) as diners, sum(o.paid_amount - o.refunded_amount) as amount
+            from meal_order o left join org r on r.tenant_id = o.tenant_id and r.id = o.restaurant_id left join org s on s.tenant_id = o.tenant_id and s.id = o.stall_id
+            where o.tenant_id = ${demo.tenantId} and o.order_date between ${a} and ${b} and ${kept} and ${condition}
+            group by o.restaurant_id, r.org_name, o.stall_id, s.org_name, o.meal_type`)
+        ).map((r) => [r.restaurant, r.stall, r.meal_type, Number(r.meals), Number(r.diners), Number(r.amount)]);
       for (const [a, b] of periods) {
         const orders = await rows<Row>(sql`
           select u.user_code, count(*) as placed, sum(case when ${kept} then 1 else 0 end) as orders, sum(o.paid_amount - o.refunded_amount) as net,
@@ -211,16 +221,35 @@ for (const dialect of dialects) {
           from meal_order o left join org r on r.tenant_id = o.tenant_id and r.id = o.restaurant_id where ${swiped} group by o.order_date, r.org_name, o.meal_type`);
         const [swipeTotal] = await rows<Row>(sql`select count(distinct o.user_info_id) as diners, count(*) as swipes from meal_order o where ${swiped}`);
         const cards = await answer("cardSwipe");
-        const asText = (list: unknown[][]) => list.map((r) => JSON.stringify(r)).sort();
         expect(asText(cards.rows.map((r) => [r.day, r.restaurantName, r.mealType, r.cardSwipes, r.swipes, r.diners, r.amount])), period).toEqual(
           asText(swipeRows.map((r) => [r.day, r.restaurant, r.meal_type, ...["cards", "swipes", "diners", "amount"].map((k) => Number(r[k]))])),
         );
         expect([cards.totals.diners, cards.totals.swipes], period).toEqual([Number(swipeTotal.diners), Number(swipeTotal.swipes)]);
         const depts = await answer("deptDining");
         expect(depts.totals, period).toMatchObject({ diners: want.filter((w) => Number(w.orders) > 0).length, orders: want.reduce((s, w) => s + Number(w.orders), 0), net: want.reduce((s, w) => s + Number(w.net), 0) });
-        // 食堂消费次数统计's total of diners is the period's, each once, from the kept days and months.
+        // 食堂消费次数统计: per place from each diner's kept months there and the orders at the period's edges (decision
+        // 047), the same rows as a plain grouping of the orders; its total of diners is the period's, each once.
         const counts = await answer("canteenCounts");
         expect([counts.totals.meals, counts.totals.diners], period).toEqual([sum("orders"), dined.length]);
+        const places = await placesOf(a, b, sql`1 = 1`);
+        expect(asText(counts.rows.map((r) => [r.restaurantName, r.stallName, r.mealType, r.meals, r.diners, r.amount])), period).toEqual(asText(places));
+      }
+      // And with a restaurant, a stall or a meal type: all in the kept months' key.
+      const [busy] = await rows<Row>(sql`select restaurant_id, stall_id from meal_order where tenant_id = ${demo.tenantId} and stall_id is not null group by restaurant_id, stall_id order by count(*) desc limit 1`);
+      expect(busy, "the demo sells at stalls").toBeDefined();
+      for (const [a, b] of [periods[2], periods[3], periods[4]]) {
+        for (const [name, value, condition] of [
+          ["restaurantId", busy.restaurant_id, sql`o.restaurant_id = ${busy.restaurant_id}`],
+          ["stallId", busy.stall_id, sql`o.stall_id = ${busy.stall_id}`],
+          ["mealType", "lunch", sql`o.meal_type = 'lunch'`],
+        ] as const) {
+          const got = await app.call<{ rows: Row[]; totals: Row }>("GET", `/api/v1/report/canteenCounts?${new URLSearchParams({ from: a, to: b, [name]: String(value) })}`, { token });
+          expect(got.body.status).toBe(200);
+          const [all] = await rows<Row>(sql`select count(distinct o.user_info_id) as diners from meal_order o where o.tenant_id = ${demo.tenantId} and o.order_date between ${a} and ${b} and o.order_status not in (2, 4) and ${condition}`);
+          const label = `${a} – ${b}, ${name}`;
+          expect(asText(got.body.data.rows.map((r) => [r.restaurantName, r.stallName, r.mealType, r.meals, r.diners, r.amount])), label).toEqual(asText(await placesOf(a, b, condition)));
+          expect(got.body.data.totals.diners, label).toBe(Number(all.diners));
+        }
       }
       // 订单日汇总 and 月度结算-商户 read the orders each day keeps (decision 041 addendum): the same figures as the orders.
       for (const [a, b] of periods) {

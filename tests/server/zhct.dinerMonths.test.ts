@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { recountDinerMonths } from "../../server/modules/zhct/dinerMonths";
+import { recountDinerMonths, recountDinerPlaceMonths } from "../../server/modules/zhct/dinerMonths";
 import { LEDGER_DAY_FIGURES, recountLedgerDays, shardOf } from "../../server/modules/zhct/ledgerDays";
 import { recountOrderDays } from "../../server/modules/zhct/orderDays";
 import { recountPointsOrderDays } from "../../server/modules/zhct/pointsOrderDays";
@@ -75,6 +75,7 @@ for (const dialect of dialects) {
         orders: shape(await db.selectFrom("diner_month_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "user_info_id", ...ORDER_FIGURES, "days"]),
         orderDays: shape(await db.selectFrom("order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "meal_type", "pay_flag", "placed", "cancelled", "paid", "refunded"]),
         swipeDays: shape(await db.selectFrom("swipe_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "meal_type", "swipes", "card_swipes", "amount", "diners"]),
+        places: shape(await db.selectFrom("diner_place_month").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["month", "restaurant_id", "stall_id", "meal_type", "user_info_id", "meals", "amount"]),
         days: shape(await db.selectFrom("diner_day_order").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "user_info_id", ...ORDER_FIGURES]),
         ledgerDays: shape(await db.selectFrom("ledger_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["day_no", "shard", ...LEDGER_DAY_FIGURES]),
         pointsOrders: shape(await db.selectFrom("points_order_day").selectAll().where("tenant_id", "=", t.tenantId).execute(), ["order_date", "restaurant_id", "orders", "paid", "earned", "taken_back"]),
@@ -83,6 +84,7 @@ for (const dialect of dialects) {
     async function expectKeptEqualsRecount() {
       const before = await kept();
       await recountDinerMonths(app.database.db, TICKET_PAY_FLAGS, t.tenantId);
+      await recountDinerPlaceMonths(app.database.db, t.tenantId);
       await recountPointsOrderDays(app.database.db, t.tenantId);
       await recountOrderDays(app.database.db, t.tenantId);
       await recountLedgerDays(app.database.db, t.tenantId);

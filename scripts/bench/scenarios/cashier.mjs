@@ -165,6 +165,9 @@ async function barePay(dialect, databaseUrl) {
             on conflict (tenant_id, month, user_info_id)
             do update set placed = diner_month_order.placed + 1, orders = diner_month_order.orders + 1, paid = diner_month_order.paid + excluded.paid, cash = diner_month_order.cash + excluded.cash,
               meals_lunch = diner_month_order.meals_lunch + 1, days = diner_month_order.days + excluded.days, swipes = diner_month_order.swipes + 1`,
+    // The diner's month at this restaurant, stall and meal (decision 047).
+    placeMonth: `insert into diner_place_month (tenant_id, month, restaurant_id, stall_id, meal_type, user_info_id, meals, amount) values ($1, $2, $3, $4, 'lunch', $5, 1, $6)
+            on conflict (tenant_id, month, restaurant_id, stall_id, meal_type, user_info_id) do update set meals = diner_place_month.meals + 1, amount = diner_place_month.amount + excluded.amount`,
     // The canteen's day (decision 041 addendum), shared by every payment of the restaurant and meal.
     orderDay: `insert into order_day (tenant_id, order_date, restaurant_id, meal_type, pay_flag, placed, cancelled, paid, refunded) values ($1, $2, $3, 'lunch', 0, 1, 0, $4, 0)
             on conflict (tenant_id, order_date, restaurant_id, meal_type, pay_flag) do update set placed = order_day.placed + 1, paid = order_day.paid + excluded.paid`,
@@ -204,6 +207,7 @@ async function barePay(dialect, databaseUrl) {
     await q("sales", [TENANT, today, meal.restaurant_id, first.food_id, first.food_name, first.quantity, Number(first.price) * first.quantity, second.food_id, second.food_name, second.quantity, Number(second.price) * second.quantity]);
     const [day] = await q("orderDinerDay", [TENANT, today, diner.id, amount]);
     await q("orderMonth", [TENANT, today.slice(0, 7), diner.id, amount, Number(day.orders) === 1 ? 1 : 0]);
+    await q("placeMonth", [TENANT, today.slice(0, 7), meal.restaurant_id, menus[0].stall_id ?? 0, diner.id, amount]);
     await q("orderDay", [TENANT, today, meal.restaurant_id, amount]);
     const [others] = await q("swipeOthers", [TENANT, diner.id, today, orderId, meal.restaurant_id]);
     await q("swipeDay", [TENANT, today, meal.restaurant_id, amount, Number(others.n) === 0 ? 1 : 0]);

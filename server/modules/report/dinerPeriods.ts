@@ -196,3 +196,54 @@ export async function periodDiners(db: Db, tenantId: number, f: Filters, figure:
   const result = await sql<{ n: number | string }>`select count(*) as n from (${per.query}) p where p.${sql.ref(figure)} > 0`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
 }
+
+/** What 食堂消费次数统计 shows per restaurant, stall and meal type (0, 0 and '' for none). */
+export interface PlacePeriod {
+  restaurantId: number;
+  stallId: number;
+  mealType: string;
+  meals: number;
+  diners: number;
+  amount: number;
+}
+
+/**
+ * The period's meals, 实收 and diners per restaurant, stall and meal type (decision 047), or null when the period is
+ * not one this can read: more than one whole month. The whole month is summed per place straight from each diner's
+ * month there (`diner_place_month`, in its key's order: no sort). The orders of the days at the period's edges are
+ * grouped per place and diner, and each such diner's month row is looked up by its key: a diner counts at a place
+ * when their meals there add up above 0, so an edge adds a diner the month did not have, or takes away one whose
+ * only meals there were on days left out. Call only when `periodKept(f)`; the total of diners is `periodDiners`.
+ */
+export async function placePeriods(db: Db, tenantId: number, f: Filters): Promise<PlacePeriod[] | null> {
+  const parts = periodParts(f.from, f.to);
+  if (parts.months && parts.months[0] !== parts.months[1]) return null;
+  const month = parts.months?.[0] ?? null;
+  // The edges' orders that count, as a month's rows of one meal each: not cancelled nor refunded in full (mealOrderStatus 2, 4).
+  const edges = [...parts.add.map((range) => ["", range] as const), ...parts.subtract.map((range) => ["-", range] as const)].map(
+    ([sign, [a, b]]) => sql`
+      select coalesce(restaurant_id, 0) as r, coalesce(stall_id, 0) as s, coalesce(meal_type, '') as m, user_info_id as u, ${sql.raw(sign)}1 as n, ${sql.raw(sign)}(paid_amount - refunded_amount) as a
+      from meal_order
+      where tenant_id = ${tenantId} and order_date >= ${a} and order_date <= ${b} and order_status not in (2, 4)`,
+  );
+  const pieces = [
+    ...(month
+      ? [
+          sql`select restaurant_id as r, stall_id as s, meal_type as m, sum(meals) as n, sum(case when meals > 0 then 1 else 0 end) as d, sum(amount) as a
+            from diner_place_month where tenant_id = ${tenantId} and month = ${month} group by restaurant_id, stall_id, meal_type`,
+        ]
+      : []),
+    ...(edges.length
+      ? [
+          sql`select e.r, e.s, e.m, sum(e.n) as n, sum((case when coalesce(pm.meals, 0) + e.n > 0 then 1 else 0 end) - (case when coalesce(pm.meals, 0) > 0 then 1 else 0 end)) as d, sum(e.a) as a
+            from (select r, s, m, u, sum(n) as n, sum(a) as a from (${sql.join(edges, sql` union all `)}) p group by r, s, m, u) e
+            left join diner_place_month pm on pm.tenant_id = ${tenantId} and pm.month = ${month ?? ""} and pm.restaurant_id = e.r and pm.stall_id = e.s and pm.meal_type = e.m and pm.user_info_id = e.u
+            group by e.r, e.s, e.m`,
+        ]
+      : []),
+  ];
+  if (!pieces.length) return [];
+  const result = await sql<{ r: number | string; s: number | string; m: string; meals: number | string; diners: number | string; amount: number | string }>`
+    select r, s, m, sum(n) as meals, sum(d) as diners, sum(a) as amount from (${sql.join(pieces, sql` union all `)}) x group by r, s, m having sum(n) > 0`.execute(db);
+  return result.rows.map((row) => ({ restaurantId: Number(row.r), stallId: Number(row.s), mealType: String(row.m), meals: Number(row.meals), diners: Number(row.diners), amount: Number(row.amount) }));
+}

@@ -9,7 +9,8 @@ import { SWIPE_SOURCES } from "./orderDays";
  * kept in the transaction of the line or the order they count: the monthly reports per diner (月度个人结算, 教师补贴,
  * 员工积分月结) read a month of 20,000 diners as 20,000-odd rows instead of a million orders or ledger lines. The
  * orders are kept per day too (diner_day_order, decision 041), so a period of days is its whole months plus or minus
- * the days at its edges (report/dinerPeriods.ts).
+ * the days at its edges (report/dinerPeriods.ts). Each diner's month is kept per restaurant, stall and meal type as
+ * well (diner_place_month, decision 047): 食堂消费次数统计 counts a place's diners of a period from it.
  *
  * A month is the China month: of the line's `occurred_at` for ledger and points lines, of the order's `order_date`
  * for orders. Every upsert touches rows of one diner only, after the caller has locked that diner's account or order
@@ -59,6 +60,9 @@ export interface OrderMonthChange {
   orderDate: string;
   /** The order's meal type: the meal it counts as. */
   mealType: string | null;
+  /** Where it was sold: the diner's month per restaurant, stall and meal type counts it there (diner_place_month). */
+  restaurantId: number | null;
+  stallId: number | null;
   /** +1 when paid (an order placed). */
   placed?: number;
   /** +1 when paid, −1 when it stops counting (cancelled, or refunded in full). */
@@ -123,6 +127,31 @@ export async function countOrderMonth(trx: Trx, change: OrderMonthChange): Promi
     .values({ tenant_id: change.tenantId, month: change.orderDate.slice(0, 7), user_info_id: change.userInfoId, ...figures, days })
     .onConflict((oc) => oc.columns(["tenant_id", "month", "user_info_id"]).doUpdateSet(adding("diner_month_order", [...ORDER_FIGURES, "days"])))
     .execute();
+  const place = { meals: orders, amount: figures.paid - figures.refunded };
+  if (place.meals === 0 && place.amount === 0) return;
+  await trx
+    .insertInto("diner_place_month")
+    .values({ tenant_id: change.tenantId, month: change.orderDate.slice(0, 7), restaurant_id: change.restaurantId ?? 0, stall_id: change.stallId ?? 0, meal_type: change.mealType ?? "", user_info_id: change.userInfoId, ...place })
+    .onConflict((oc) => oc.columns(["tenant_id", "month", "restaurant_id", "stall_id", "meal_type", "user_info_id"]).doUpdateSet(adding("diner_place_month", ["meals", "amount"])))
+    .execute();
+}
+
+/**
+ * Counts every diner's months per restaurant, stall and meal type afresh from the orders, one tenant's or (no tenant:
+ * migration 0039) all: one grouped INSERT, as `recountDinerMonths` does for the diners' months.
+ */
+export async function recountDinerPlaceMonths(db: Kysely<Database>, tenantId?: number): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await (tenantId === undefined ? trx.deleteFrom("diner_place_month") : trx.deleteFrom("diner_place_month").where("tenant_id", "=", tenantId)).execute();
+    const counted = sql`order_status not in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))})`;
+    await sql`
+      insert into diner_place_month (tenant_id, month, restaurant_id, stall_id, meal_type, user_info_id, meals, amount)
+      select tenant_id, substr(order_date, 1, 7), coalesce(restaurant_id, 0), coalesce(stall_id, 0), coalesce(meal_type, ''), user_info_id,
+        sum(case when ${counted} then 1 else 0 end), sum(paid_amount - refunded_amount)
+      from meal_order
+      where ${tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`}
+      group by tenant_id, substr(order_date, 1, 7), coalesce(restaurant_id, 0), coalesce(stall_id, 0), coalesce(meal_type, ''), user_info_id`.execute(trx);
+  });
 }
 
 /** The China months from the first to the last of these moments, in order. */

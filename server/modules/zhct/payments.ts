@@ -523,7 +523,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     await countFoodSales(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null }, items, 1);
   }
   const swiped = SWIPE_SOURCES.includes(source);
-  await countOrderMonth(trx, { tenantId, userInfoId: diner.id, orderDate: date, mealType: mealTime?.mealType ?? null, placed: 1, orders: 1, paid: amount, ticket: TICKET_PAY_FLAGS.includes(payFlag) ? amount : 0, swipes: swiped ? 1 : 0, ...taken });
+  await countOrderMonth(trx, { tenantId, userInfoId: diner.id, orderDate: date, mealType: mealTime?.mealType ?? null, restaurantId: facts.restaurantId, stallId: facts.stallId, placed: 1, orders: 1, paid: amount, ticket: TICKET_PAY_FLAGS.includes(payFlag) ? amount : 0, swipes: swiped ? 1 : 0, ...taken });
   await countOrderDay(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null, payFlag, placed: 1, paid: amount });
   await countSwipeDay(trx, { tenantId, orderId, userInfoId: diner.id, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null, source, cardNo: card?.cardNo ?? null, counts: 1, paid: amount });
   const order: PaidOrder = { id: orderId, orderNo, tenantId, userInfoId: diner.id, amount, paidAmount: amount, refundedAmount: 0, payFlag, orderStatus: OrderStatus.PAID, orderDate: date, mealTimesId: mealTime?.id ?? null, restaurantId: facts.restaurantId, source, paidBy, items };
@@ -724,7 +724,7 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     // month, the canteen's day), so two on PostgreSQL wait, never deadlock.
     const refundedNow = Number(order.paid_amount) - Number(locked.refunded_amount);
     const where = orderDayOf(order);
-    await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: wasCounted ? -1 : 0, refunded: refundedNow, cashBack: back.cash, subsidyBack: back.subsidy, swipes: wasCounted && swiped(order) ? -1 : 0 });
+    await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, restaurantId: order.restaurant_id, stallId: order.stall_id, orders: wasCounted ? -1 : 0, refunded: refundedNow, cashBack: back.cash, subsidyBack: back.subsidy, swipes: wasCounted && swiped(order) ? -1 : 0 });
     await countOrderDay(trx, { ...where, cancelled: wasCounted ? 1 : 0, refunded: refundedNow });
     await countSwipeDay(trx, { ...swipeOf(order), counts: wasCounted ? -1 : 0, refunded: refundedNow });
     const after = { ...order, order_status: OrderStatus.CANCELLED, refunded_amount: order.paid_amount };
@@ -813,7 +813,7 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
   const refundedInFull = Number(updated.order_status) === OrderStatus.REFUNDED;
   if (refundedInFull) await countFoodSales(trx, soldOrderOf(order), await itemsOf(trx, tenantId, order.id), -1);
   const where = orderDayOf(order);
-  await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, orders: refundedInFull ? -1 : 0, refunded: input.amount, cashBack: back.cash, subsidyBack: back.subsidy, swipes: refundedInFull && swiped(order) ? -1 : 0 });
+  await countOrderMonth(trx, { tenantId, userInfoId: order.user_info_id, orderDate: order.order_date, mealType: where.mealType, restaurantId: order.restaurant_id, stallId: order.stall_id, orders: refundedInFull ? -1 : 0, refunded: input.amount, cashBack: back.cash, subsidyBack: back.subsidy, swipes: refundedInFull && swiped(order) ? -1 : 0 });
   await countOrderDay(trx, { ...where, cancelled: refundedInFull ? 1 : 0, refunded: input.amount });
   await countSwipeDay(trx, { ...swipeOf(order), counts: refundedInFull ? -1 : 0, refunded: input.amount });
   const refunded: RefundedOrder = { tenantId, id: order.id, orderNo: String(order.order_no), userInfoId: Number(order.user_info_id), refundedAmount: Number(updated.refunded_amount) };
