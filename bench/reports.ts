@@ -139,6 +139,22 @@ const [CONSUMPTION, CONSUMPTION_PARAMS] = period(["placed", "orders", "net", "ca
 const [BY_DEPT, BY_DEPT_PARAMS] = period(["placed", "orders", "net"]);
 const [DINING, DINING_PARAMS] = period(["placed", "orders", "net", ...MEALS, "days"]);
 const [SWIPERS, SWIPERS_PARAMS] = period(["swipes"], false);
+const [EATERS, EATERS_PARAMS] = period(["orders"], false);
+// 食堂消费次数统计 (decision 047): the whole month per place from the diners' months there, and the edge days' orders
+// per place and diner, each looked up in its diner's month (the period holds at most one whole month).
+const placeMonth = parts.months?.[0] ?? "";
+const edgeDays = [...parts.add.map((range) => ["", range] as const), ...parts.subtract.map((range) => ["-", range] as const)];
+const PLACES = `select r, s, m, sum(n), sum(d), sum(a) from (
+    select restaurant_id as r, stall_id as s, meal_type as m, sum(meals) as n, sum(case when meals > 0 then 1 else 0 end) as d, sum(amount) as a from diner_place_month where tenant_id = ? and month = ? group by restaurant_id, stall_id, meal_type
+    union all
+    select e.r, e.s, e.m, sum(e.n), sum((case when coalesce(pm.meals, 0) + e.n > 0 then 1 else 0 end) - (case when coalesce(pm.meals, 0) > 0 then 1 else 0 end)), sum(e.a)
+    from (select r, s, m, u, sum(n) as n, sum(a) as a from (${edgeDays
+      .map(([sign]) => `select coalesce(restaurant_id, 0) as r, coalesce(stall_id, 0) as s, coalesce(meal_type, '') as m, user_info_id as u, ${sign}1 as n, ${sign}(paid_amount - refunded_amount) as a from meal_order where tenant_id = ? and order_date between ? and ? and order_status not in (2, 4)`)
+      .join(" union all ")}) p group by r, s, m, u) e
+    left join diner_place_month pm on pm.tenant_id = ? and pm.month = ? and pm.restaurant_id = e.r and pm.stall_id = e.s and pm.meal_type = e.m and pm.user_info_id = e.u
+    group by e.r, e.s, e.m
+  ) x group by r, s, m having sum(n) > 0`;
+const PLACES_PARAMS = [T, placeMonth, ...edgeDays.flatMap(([, [a, b]]) => [T, a, b]), T, placeMonth];
 const hand: Record<string, () => Promise<unknown>> = {
   // The orders each day keeps per restaurant, meal type and payment method (decision 041 addendum), read as the report reads them.
   dailyOrderSummary: () => bare.all(`select order_date, sum(placed), sum(cancelled), sum(paid), sum(refunded), sum(paid - refunded),
@@ -202,6 +218,11 @@ const hand: Record<string, () => Promise<unknown>> = {
     Promise.all([
       bare.all(`select order_date, restaurant_id, meal_type, swipes, card_swipes, amount, diners from swipe_day where tenant_id = ? and order_date between ? and ? and swipes > 0`, T, from, to),
       bare.get(`select count(*) from (${SWIPERS}) p where swipes > 0`, ...SWIPERS_PARAMS),
+    ]),
+  canteenCounts: () =>
+    Promise.all([
+      bare.all(PLACES, ...PLACES_PARAMS).then((rows) => bare.all(`select id, org_name from org where tenant_id = ? and id in (${(rows as Array<Record<string, unknown>>).flatMap((r) => Object.values(r).slice(0, 2)).map(Number).join(", ") || "0"})`, T)),
+      bare.get(`select count(*) from (${EATERS}) p where orders > 0`, ...EATERS_PARAMS),
     ]),
   // The orders' points per day and restaurant (decision 040 addendum), read as the report reads them.
   pointsOrderStats: () => bare.all(`select order_date, restaurant_id, orders, paid, earned, taken_back from points_order_day where tenant_id = ? and order_date between ? and ? and orders > 0`, T, from, to),

@@ -256,7 +256,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
         )}
       </Group>
       <Paper withBorder radius="md" p="md">
-        <Filters def={def} query={query} answer={answer} options={answer?.options ?? options} fieldErrors={fieldErrors} dicts={dicts} pageSize={new URLSearchParams(location.search).get("pageSize")} />
+        <Filters def={def} query={query} answer={answer} options={answer?.options ?? options} fieldErrors={fieldErrors} dicts={dicts} pageSize={page && new URLSearchParams(location.search).has("pageSize") ? String(page.pageSize) : null} />
       </Paper>
       {error && !Object.keys(fieldErrors).length && (
         <Alert color="red" variant="light" role="alert">
