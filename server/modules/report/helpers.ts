@@ -6,6 +6,12 @@ import type { Db } from "../../db";
 /** Past this, a list report shows the first rows and says so; its totals still count every row. */
 export const ROW_LIMIT = 5000;
 
+/**
+ * 人员编号 in code-point order: the order the diner pages read from the database on both (decision 041), and a plain
+ * comparison (`localeCompare` cost 50 ms for 20,000 diners, a third of a month report's time over its SQL).
+ */
+export const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const CHINA = 8 * 3600_000;
 /** An instant as China time, YYYY-MM-DD HH:mm. */
 export const minuteOf = (at: number) => new Date(at + CHINA).toISOString().slice(0, 16).replace("T", " ");

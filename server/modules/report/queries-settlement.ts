@@ -5,7 +5,7 @@ import { dayOf, monthOf, nextMonth } from "../zhct/months";
 import { PointsChange } from "../zhct/points";
 import { ApprovedStatus } from "../zhct/tickets";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
+import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 
 /**
  * The queries of resources/report/settlement.ts (decision 032). Same rules as queries.ts: integer fen and points,
@@ -179,7 +179,7 @@ const monthlySettlementUser: ReportQuery = async (db, tenantId, f) => {
       net: paid - Number(o.refunded),
     };
   });
-  rows.sort((a, b) => a.userCode.localeCompare(b.userCode));
+  rows.sort((a, b) => codePointOrder(a.userCode, b.userCode));
   return { rows };
 };
 
@@ -304,7 +304,7 @@ const teacherSubsidy: ReportQuery = async (db, tenantId, f) => {
       closing: l.closing,
     };
   });
-  rows.sort((a, b) => a.userCode.localeCompare(b.userCode));
+  rows.sort((a, b) => codePointOrder(a.userCode, b.userCode));
   return { rows };
 };
 
@@ -360,7 +360,7 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
   for (const id of opening.keys()) ids.add(id);
   const depts = await orgNames(db, tenantId, [...before.values()].map((b) => b.dept_id));
   const diners = new Map([...before].map(([id, b]) => [id, { userCode: b.user_code, userName: b.user_name, deptName: b.dept_id ? (depts.get(Number(b.dept_id)) ?? "") : "" }]));
-  const ordered = [...ids].sort((a, b) => (diners.get(a)?.userCode ?? "").localeCompare(diners.get(b)?.userCode ?? ""));
+  const ordered = [...ids].sort((a, b) => codePointOrder(diners.get(a)?.userCode ?? "", diners.get(b)?.userCode ?? ""));
   const rows: Row[] = [];
   const totals = { month: "合计", opening: 0, earned: 0, takenBack: 0, expired: 0, adjusted: 0, closing: 0 };
   for (const id of ordered) {
@@ -378,7 +378,8 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
     }
     totals.closing += balance;
   }
-  rows.sort((a, b) => String(a.month).localeCompare(String(b.month)) || String(a.userCode).localeCompare(String(b.userCode)));
+  // By month; within a month the diners stay in the order they were made in, by code (the sort is stable).
+  rows.sort((a, b) => codePointOrder(String(a.month), String(b.month)));
   // Over several months the opening and closing are the period's (first month's and last month's), not a sum of months.
   return { rows, totals };
 };

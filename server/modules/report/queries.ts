@@ -9,7 +9,7 @@ import { chargeDaily } from "../zhct/reports";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
 import { deptPeriods, dinerPeriods, periodKept } from "./dinerPeriods";
 import { attendanceQueries } from "./queries-attendance";
-import { minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
+import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
 import { settlementQueries } from "./queries-settlement";
 
 export { minuteOf, ROW_LIMIT };
@@ -224,7 +224,7 @@ const userConsumption: ReportQuery = async (db, tenantId, f) => {
     cash: d.cash,
     subsidy: d.subsidy,
   }));
-  rows.sort((a, b) => a.userCode.localeCompare(b.userCode));
+  rows.sort((a, b) => codePointOrder(a.userCode, b.userCode));
   return { rows };
 };
 
