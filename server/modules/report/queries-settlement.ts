@@ -329,53 +329,46 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
   )
     .select(["a.user_info_id", "a.balance", "u.user_code", "u.user_name", "u.dept_id", "m.month", "m.change_type", "m.points", "m.lines"])
     .execute();
-  const before = new Map<number, { user_code: string; user_name: string; dept_id: number | null; points: number }>();
-  const within: Array<{ user_info_id: number; month: string; change_type: number; points: number; lines: number }> = [];
+  // Each diner once, with their opening and their flows per month of the range (by the month's place in it).
+  const months = monthsOf(fromMonth, toMonth);
+  const monthAt = new Map(months.map((month, i) => [month, i]));
+  type Flow = { earned: number; takenBack: number; expired: number; adjusted: number; any: boolean };
+  type Diner = { userCode: string; userName: string; deptId: number | null; opening: number; flows: Array<Flow | undefined> };
+  const diners = new Map<number, Diner>();
   for (const r of accounts) {
     const id = Number(r.user_info_id);
-    const diner = before.get(id) ?? { user_code: r.user_code, user_name: r.user_name, dept_id: r.dept_id ?? null, points: Number(r.balance) };
-    if (r.month !== null) {
-      diner.points -= Number(r.points);
-      if (r.month <= toMonth) within.push({ user_info_id: id, month: r.month, change_type: Number(r.change_type), points: Number(r.points), lines: Number(r.lines) });
-    }
-    before.set(id, diner);
-  }
-  const months = monthsOf(fromMonth, toMonth);
-  type Flow = { earned: number; takenBack: number; expired: number; adjusted: number; any: boolean };
-  const flows = new Map<string, Flow>();
-  const ids = new Set<number>();
-  for (const line of within) {
-    ids.add(Number(line.user_info_id));
-    const key = `${line.user_info_id}|${line.month}`;
-    const flow = flows.get(key) ?? { earned: 0, takenBack: 0, expired: 0, adjusted: 0, any: false };
-    const n = Number(line.points);
-    flow.any ||= Number(line.lines) > 0;
-    if (line.change_type === PointsChange.EARN) flow.earned += n;
-    else if (line.change_type === PointsChange.CANCEL) flow.takenBack -= n;
-    else if (line.change_type === PointsChange.EXPIRE) flow.expired -= n;
+    let diner = diners.get(id);
+    if (!diner) diners.set(id, (diner = { userCode: r.user_code, userName: r.user_name, deptId: r.dept_id ?? null, opening: Number(r.balance), flows: [] }));
+    if (r.month === null) continue;
+    const n = Number(r.points);
+    diner.opening -= n;
+    const at = monthAt.get(r.month);
+    if (at === undefined) continue;
+    const flow = (diner.flows[at] ??= { earned: 0, takenBack: 0, expired: 0, adjusted: 0, any: false });
+    flow.any ||= Number(r.lines) > 0;
+    const type = Number(r.change_type);
+    if (type === PointsChange.EARN) flow.earned += n;
+    else if (type === PointsChange.CANCEL) flow.takenBack -= n;
+    else if (type === PointsChange.EXPIRE) flow.expired -= n;
     else flow.adjusted += n;
-    flows.set(key, flow);
   }
-  const opening = new Map([...before].map(([id, b]) => [id, b.points]));
-  for (const id of opening.keys()) ids.add(id);
-  const depts = await orgNames(db, tenantId, [...before.values()].map((b) => b.dept_id));
-  const diners = new Map([...before].map(([id, b]) => [id, { userCode: b.user_code, userName: b.user_name, deptName: b.dept_id ? (depts.get(Number(b.dept_id)) ?? "") : "" }]));
-  const ordered = [...ids].sort((a, b) => codePointOrder(diners.get(a)?.userCode ?? "", diners.get(b)?.userCode ?? ""));
+  const depts = await orgNames(db, tenantId, [...diners.values()].map((d) => d.deptId));
+  const ordered = [...diners.values()].sort((a, b) => codePointOrder(a.userCode, b.userCode));
   const rows: Row[] = [];
   const totals = { month: "合计", opening: 0, earned: 0, takenBack: 0, expired: 0, adjusted: 0, closing: 0 };
-  for (const id of ordered) {
-    const d = diners.get(id);
-    let balance = opening.get(id) ?? 0;
+  for (const d of ordered) {
+    const deptName = d.deptId ? (depts.get(Number(d.deptId)) ?? "") : "";
+    let balance = d.opening;
     totals.opening += balance;
-    for (const month of months) {
-      const flow = flows.get(`${id}|${month}`);
+    months.forEach((month, i) => {
+      const flow = d.flows[i];
       const closing = balance + (flow ? flow.earned - flow.takenBack - flow.expired + flow.adjusted : 0);
       if (balance !== 0 || flow?.any) {
-        rows.push({ month, userCode: d?.userCode ?? "", userName: d?.userName ?? "", deptName: d?.deptName ?? "", opening: balance, earned: flow?.earned ?? 0, takenBack: flow?.takenBack ?? 0, expired: flow?.expired ?? 0, adjusted: flow?.adjusted ?? 0, closing });
+        rows.push({ month, userCode: d.userCode, userName: d.userName, deptName, opening: balance, earned: flow?.earned ?? 0, takenBack: flow?.takenBack ?? 0, expired: flow?.expired ?? 0, adjusted: flow?.adjusted ?? 0, closing });
       }
       for (const k of ["earned", "takenBack", "expired", "adjusted"] as const) totals[k] += flow?.[k] ?? 0;
       balance = closing;
-    }
+    });
     totals.closing += balance;
   }
   // By month; within a month the diners stay in the order they were made in, by code (the sort is stable).
