@@ -100,8 +100,11 @@ test("logout goes to the sign-in page and the old token is refused", { tag: "@jo
   const token = (await page.context().cookies()).find((c) => c.name === "Admin-Token");
   expect(token?.httpOnly).toBe(true);
   expect(token?.sameSite).toBe("Lax");
+  // The sign-in page reloads a second after logout (spec §4); a visit made before that reload would be cut short by it.
+  const reloaded = page.waitForEvent("load");
   await page.getByRole("button", { name: "退出登录" }).click();
   await expect(page).toHaveURL(/\/login$/);
+  await reloaded;
   const info = await request.get("/api/v1/auth/user/info", { headers: { Authorization: `Bearer ${token?.value}` } });
   expect((await info.json()).status).toBe(50014);
   await page.goto("/admin/dashboard");

@@ -215,10 +215,11 @@ for (const { name, width, mobile } of WIDTHS) {
       const token = await cookie(page, "Admin-Token");
       await page.evaluate(() => window.localStorage.setItem("activeMenu", "1"));
       expect(await cookie(page, "Tags-View")).toBeTruthy();
+      // The page reloads a second later; waiting from before the click cannot miss that reload on a slow machine.
+      const reloaded = page.waitForEvent("load");
       await page.getByRole("button", { name: "退出登录" }).click();
       await expect(page).toHaveURL(/\/login$/);
-      // The page reloads a second later.
-      await page.waitForEvent("load");
+      await reloaded;
       await expect(page.getByLabel("用户名")).toBeVisible();
       expect(await cookie(page, "Tags-View")).toBeUndefined();
       expect(await cookie(page, "Admin-Token")).toBeUndefined();
