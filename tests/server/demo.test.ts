@@ -289,29 +289,34 @@ for (const dialect of dialects) {
       ];
       for (const [name, filters, where] of cases) {
         const all = await rows<Row>(sql`
-          select u.user_code, i.food_name, sum(i.quantity) as quantity, sum(i.subtotal) as amount
+          select u.user_code, r.org_name as restaurant_name, i.food_name, sum(i.quantity) as quantity, sum(i.subtotal) as amount
           from meal_order o join meal_order_item i on i.tenant_id = o.tenant_id and i.meal_order_id = o.id join user_info u on u.tenant_id = o.tenant_id and u.id = o.user_info_id
+            join org r on r.tenant_id = o.tenant_id and r.id = o.restaurant_id
           where o.tenant_id = ${demo.tenantId} and o.order_date between ${from} and ${today} and o.order_status not in (2, 4) and ${where}
-          group by u.user_code, i.food_id, i.food_name`);
+          group by u.user_code, r.id, r.org_name, i.food_id, i.food_name`);
         const code = (r: Row) => String(r.user_code);
-        all.sort((a, b) => (code(a) < code(b) ? -1 : code(a) > code(b) ? 1 : Number(b.quantity) - Number(a.quantity) || String(a.food_name).localeCompare(String(b.food_name), "zh-CN")));
-        const want = all.map((r) => [code(r), r.food_name, Number(r.quantity), Number(r.amount)]);
+        const zh = (a: Row, b: Row, key: string) => String(a[key]).localeCompare(String(b[key]), "zh-CN");
+        all.sort((a, b) => (code(a) < code(b) ? -1 : code(a) > code(b) ? 1 : Number(b.quantity) - Number(a.quantity) || zh(a, b, "food_name") || zh(a, b, "restaurant_name")));
+        const want = all.map((r) => [code(r), r.restaurant_name, r.food_name, Number(r.quantity), Number(r.amount)]);
+        // The demo's restaurants each sell a dish of the same name: a diner's two 米饭 are two rows, told apart by 餐厅.
+        if (name === "the last 30 days") expect(new Set(all.map((r) => `${code(r)} ${r.food_name}`)).size, name).toBeLessThan(all.length);
         expect(want.length, name).toBeGreaterThan(20);
         // A page of whole diners: the first two, when the third's dishes would pass the limit; read 3 diners at a time.
         const [first, second, third] = [...new Set(want.map((r) => r[0]))].map((diner) => want.filter((r) => r[0] === diner));
+        const shown = (r: Row) => [r.userCode, r.restaurantName, r.foodName, r.quantity, r.amount];
         const limit = first.length + second.length + third.length - 1;
         const page = await userFoodPage(app.database.db, demo.tenantId, filters, { limit, batch: 3 });
-        expect(page.rows.map((r) => [r.userCode, r.foodName, r.quantity, r.amount]), name).toEqual([...first, ...second]);
+        expect(page.rows.map(shown), name).toEqual([...first, ...second]);
         expect(page.more, name).toBe(true);
         const whole = await userFoodPage(app.database.db, demo.tenantId, filters, { limit: 100_000, batch: 3 });
-        expect(whole.rows.map((r) => [r.userCode, r.foodName, r.quantity, r.amount]), name).toEqual(want);
+        expect(whole.rows.map(shown), name).toEqual(want);
         expect(whole.more, name).toBe(false);
         // Through the API: the same rows and the totals of every row (from the day's dishes sold, or the orders).
         const query = new URLSearchParams({ from, to: today, ...(filters.mealType ? { mealType: filters.mealType } : {}), ...(filters.restaurantId ? { restaurantId: String(filters.restaurantId) } : {}), ...(filters.deptId ? { deptId: String(filters.deptId) } : {}), ...(filters.payFlag ? { payFlag: filters.payFlag } : {}) });
         const answer = await app.call<{ rows: Row[]; totals: Row; more: boolean; truncated: number }>("GET", `/api/v1/report/userFood?${query}`, { token });
         expect(answer.body.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
-        expect(answer.body.data.rows.map((r) => [r.userCode, r.foodName, r.quantity, r.amount]), name).toEqual(want);
-        expect(answer.body.data.totals, name).toEqual({ userCode: "合计", quantity: want.reduce((s, r) => s + Number(r[2]), 0), amount: want.reduce((s, r) => s + Number(r[3]), 0) });
+        expect(answer.body.data.rows.map(shown), name).toEqual(want);
+        expect(answer.body.data.totals, name).toEqual({ userCode: "合计", quantity: want.reduce((s, r) => s + Number(r[3]), 0), amount: want.reduce((s, r) => s + Number(r[4]), 0) });
         expect([answer.body.data.more, answer.body.data.truncated], name).toEqual([false, 0]);
       }
     });

@@ -148,6 +148,8 @@ for (const dialect of dialects) {
       ]);
       expect(missed.totals).toEqual({ day: "合计", count: 3 });
       expect((await report("noSwipe", { to: tomorrow, deptId: ids.d1 })).rows.map((r) => r.userCode)).toEqual([codes.b]);
+      // A department's bookings and default orders alike.
+      expect((await report("noSwipe", { to: tomorrow, deptId: ids.d2 })).rows.map((r) => [r.userCode, r.source])).toEqual([[codes.c, "预约"], [codes.f, "默认订餐"]]);
       expect((await report("noSwipe", { to: tomorrow, userCode: codes.f })).rows.map((r) => r.source)).toEqual(["默认订餐"]);
       expect((await report("noSwipe", { to: tomorrow, mealType: "dinner" })).rows).toEqual([]);
     });
@@ -200,11 +202,11 @@ for (const dialect of dialects) {
     test("用户菜品统计: portions and amounts per diner and dish", async () => {
       const foods = await report("userFood");
       expect(foods.rows).toEqual([
-        { userCode: codes.a, userName: "人员a", deptName: "研发部", foodName: "米饭", quantity: 2, amount: 600 },
-        { userCode: codes.a, userName: "人员a", deptName: "研发部", foodName: "红烧肉", quantity: 1, amount: 1200 },
-        { userCode: codes.b, userName: "人员b", deptName: "研发部", foodName: "水饺", quantity: 2, amount: 1600 },
-        { userCode: codes.b, userName: "人员b", deptName: "研发部", foodName: "红烧肉", quantity: 1, amount: 1200 },
-        { userCode: codes.e, userName: "人员e", deptName: "", foodName: "米饭", quantity: 1, amount: 300 },
+        { userCode: codes.a, userName: "人员a", deptName: "研发部", restaurantName: "一号餐厅", foodName: "米饭", quantity: 2, amount: 600 },
+        { userCode: codes.a, userName: "人员a", deptName: "研发部", restaurantName: "一号餐厅", foodName: "红烧肉", quantity: 1, amount: 1200 },
+        { userCode: codes.b, userName: "人员b", deptName: "研发部", restaurantName: "二号餐厅", foodName: "水饺", quantity: 2, amount: 1600 },
+        { userCode: codes.b, userName: "人员b", deptName: "研发部", restaurantName: "一号餐厅", foodName: "红烧肉", quantity: 1, amount: 1200 },
+        { userCode: codes.e, userName: "人员e", deptName: "", restaurantName: "一号餐厅", foodName: "米饭", quantity: 1, amount: 300 },
       ]);
       expect(foods.totals).toEqual({ userCode: "合计", quantity: 7, amount: 4900 });
       expect((await report("userFood", { userCode: codes.b, mealType: "lunch" })).rows.map((r) => r.foodName)).toEqual(["红烧肉"]);

@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql, type RawBuilder } from "kysely";
 import type { Db } from "../../db";
 import { COUNTED_MEALS } from "../zhct/dinerMonths";
+import { notCountedStatuses } from "../zhct/orderDays";
 import { dayOf, dayStart, monthRange, nextMonth } from "../zhct/months";
 import type { Filters } from "./engine";
 
@@ -224,7 +225,7 @@ export async function placePeriods(db: Db, tenantId: number, f: Filters): Promis
     ([sign, [a, b]]) => sql`
       select coalesce(restaurant_id, 0) as r, coalesce(stall_id, 0) as s, coalesce(meal_type, '') as m, user_info_id as u, ${sql.raw(sign)}1 as n, ${sql.raw(sign)}(paid_amount - refunded_amount) as a
       from meal_order
-      where tenant_id = ${tenantId} and order_date >= ${a} and order_date <= ${b} and order_status not in (2, 4)`,
+      where tenant_id = ${tenantId} and order_date >= ${a} and order_date <= ${b} and order_status not in (${notCountedStatuses})`,
   );
   const pieces = [
     ...(month

@@ -201,13 +201,20 @@ export function totalsOf(def: ReportDef, rows: Row[]): Row {
   return totals;
 }
 
+/** The dictionaries a report reads: its enum filters' (to check and to name them) and, for the sheet, its columns'. */
+function dictCodes(def: ReportDef, columns: boolean): string[] {
+  const codes = def.filters.flatMap((f) => (f.kind === "enum" ? [f.dict] : []));
+  if (columns) codes.push(...def.columns.flatMap((c) => (c.kind === "enum" && c.dict ? [c.dict] : [])));
+  return [...new Set(codes)];
+}
+
 export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQuery): Promise<ReportAnswer> {
   const tenantId = ctx.session.tenantId;
   // The select filters' choices are read while the filters are checked and the report runs (on PostgreSQL these
   // are round trips of their own; on a small report they were most of its time).
   const optionsRead = filterOptions(ctx.services.db, tenantId, def);
   optionsRead.catch(() => {});
-  const dicts = await loadDicts(ctx);
+  const dicts = await loadDicts(ctx, dictCodes(def, false));
   const { filters, applied } = await checkFilters(ctx, def, query, dicts).catch(async (error: unknown) => {
     // A refused filter form keeps its selects' choices, so the other filters stay as they were chosen.
     if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...(error.data as object), options: await optionsRead });
@@ -252,7 +259,7 @@ function filterSummary(def: ReportDef, applied: Record<string, string>, options:
 
 /** The XLSX of exactly what the screen shows: title, filters and time, the columns, the rows, the totals row. */
 export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer: ReportAnswer): Promise<Response> {
-  const dicts = await loadDicts(ctx);
+  const dicts = await loadDicts(ctx, dictCodes(def, true));
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(def.title);
   sheet.addRow([def.title]).font = { bold: true, size: 14 };

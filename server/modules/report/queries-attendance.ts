@@ -3,10 +3,10 @@ import { MEAL_TYPES } from "../../../resources/report/define";
 import type { Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
-import { SWIPE_SOURCES } from "../zhct/orderDays";
+import { notCountedStatuses, SWIPE_SOURCES } from "../zhct/orderDays";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
 import { dinedPage, periodDiners, periodKept, placePeriods, type PlacePeriod } from "./dinerPeriods";
-import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
+import { codePointOrder, dinersOf, orgNames, ROW_LIMIT, sumOf, zhOrder } from "./helpers";
 
 /**
  * The attendance reports' queries (decision 033): who ate, where and how often. Like queries.ts they group orders
@@ -15,14 +15,13 @@ import { dinersOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
  * queries.ts, which imports it: loaded first on its own, it would otherwise meet that module half-evaluated.
  */
 
-const CANCELLED = [2, 4];
 const TAKEAWAY = 3;
 /** A top-up that names no device was made in the back office (decision 033). */
 export const BACK_OFFICE = "后台";
 
 type OrderQuery = SelectQueryBuilder<Database, "meal_order", object>;
 
-const kept = sql<boolean>`meal_order.order_status not in (${sql.join(CANCELLED.map((s) => sql.lit(s)))})`;
+const kept = sql<boolean>`meal_order.order_status not in (${notCountedStatuses})`;
 const net = sql<number>`meal_order.paid_amount - meal_order.refunded_amount`;
 const KNOWN_MEALS = MEAL_TYPES.filter(([t]) => t !== "none").map(([t]) => t);
 /** The diner an order is grouped by, kept off the (diner, day) index: see `byDiner` in queries.ts (not imported, see above). */
@@ -74,7 +73,7 @@ const cardSwipe: ReportQuery = async (db, tenantId, f) => {
     diners: r.diners,
     amount: r.amount,
   }));
-  records.sort((a, b) => String(a.day).localeCompare(String(b.day)) || String(a.restaurantName).localeCompare(String(b.restaurantName), "zh-CN") || mealRank(a.mealType) - mealRank(b.mealType));
+  records.sort((a, b) => codePointOrder(String(a.day), String(b.day)) || zhOrder(String(a.restaurantName), String(b.restaurantName)) || mealRank(a.mealType) - mealRank(b.mealType));
   return { rows: records, totals: { cardSwipes: totals.cardSwipes, otherSwipes: totals.swipes - totals.cardSwipes, swipes: totals.swipes, diners: totals.diners, amount: totals.amount } };
 };
 
@@ -137,11 +136,12 @@ async function orderSwipes(db: Db, tenantId: number, f: Filters): Promise<{ rows
 const noSwipe: ReportQuery = async (db, tenantId, f) => {
   // A diner's kept order of that day and meal type, at any counter: the meal was served.
   const notServed = (day: string, user: string, meal: string) =>
-    sql<boolean>`not exists (select 1 from meal_order o where o.tenant_id = ${tenantId} and o.user_info_id = ${sql.ref(user)} and o.order_date = ${sql.ref(day)} and o.meal_type = ${sql.ref(meal)} and o.order_status not in (${sql.join(CANCELLED.map((s) => sql.lit(s)))}))`;
+    sql<boolean>`not exists (select 1 from meal_order o where o.tenant_id = ${tenantId} and o.user_info_id = ${sql.ref(user)} and o.order_date = ${sql.ref(day)} and o.meal_type = ${sql.ref(meal)} and o.order_status not in (${notCountedStatuses}))`;
+  // A department's diners, looked up only when the filter names one (the names are read for the rows found).
+  const ofDept = (deptId: number) => db.selectFrom("user_info").select("user_info.id").where("user_info.tenant_id", "=", tenantId).where("user_info.dept_id", "=", deptId);
   let booked = db
     .selectFrom("appointment_detail as a")
     .innerJoin("meal_times as m", (j) => j.onRef("m.tenant_id", "=", "a.tenant_id").onRef("m.id", "=", "a.meal_times_id"))
-    .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "a.tenant_id").onRef("u.id", "=", "a.user_info_id"))
     .where("a.tenant_id", "=", tenantId)
     .where("a.appointment_date", ">=", f.from)
     .where("a.appointment_date", "<=", f.to)
@@ -150,13 +150,12 @@ const noSwipe: ReportQuery = async (db, tenantId, f) => {
     .where(notServed("a.appointment_date", "a.user_info_id", "m.meal_type"));
   if (f.restaurantId !== undefined) booked = booked.where("m.restaurant_id", "=", f.restaurantId);
   if (f.mealType !== undefined) booked = booked.where("m.meal_type", "=", f.mealType);
-  if (f.deptId !== undefined) booked = booked.where("u.dept_id", "=", f.deptId);
+  if (f.deptId !== undefined) booked = booked.where("a.user_info_id", "in", ofDept(f.deptId));
   if (f.userInfoId !== undefined) booked = booked.where("a.user_info_id", "=", f.userInfoId);
   // A default order exists for a day once that day was generated: made (已生成) or refused (失败, e.g. 余额不足).
   // Skipped ones are diners on leave or already ordering; several runs of a day count once.
   let defaulted = db
     .selectFrom("user_order_default_generate_detail as g")
-    .innerJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.user_info_id"))
     .leftJoin("user_order_default as d", (j) => j.onRef("d.tenant_id", "=", "g.tenant_id").onRef("d.user_info_id", "=", "g.user_info_id").onRef("d.meal_type", "=", "g.meal_type"))
     .where("g.tenant_id", "=", tenantId)
     .where("g.order_date", ">=", f.from)
@@ -165,7 +164,7 @@ const noSwipe: ReportQuery = async (db, tenantId, f) => {
     .where(notServed("g.order_date", "g.user_info_id", "g.meal_type"));
   if (f.restaurantId !== undefined) defaulted = defaulted.where("d.restaurant_id", "=", f.restaurantId);
   if (f.mealType !== undefined) defaulted = defaulted.where("g.meal_type", "=", f.mealType);
-  if (f.deptId !== undefined) defaulted = defaulted.where("u.dept_id", "=", f.deptId);
+  if (f.deptId !== undefined) defaulted = defaulted.where("g.user_info_id", "in", ofDept(f.deptId));
   if (f.userInfoId !== undefined) defaulted = defaulted.where("g.user_info_id", "=", f.userInfoId);
   const [bookings, defaults] = await Promise.all([
     booked.select(["a.user_info_id", "a.appointment_date as day", "m.meal_type", "m.restaurant_id"]).execute(),
@@ -178,7 +177,7 @@ const noSwipe: ReportQuery = async (db, tenantId, f) => {
     return { day: r.day, mealType: r.meal_type as string, restaurantName: nameOf(names, r.restaurant_id), userCode: d?.userCode ?? "", userName: d?.userName ?? "", deptName: d?.deptName ?? "", source, count: 1 };
   };
   const records = [...bookings.map((r) => row(r, "预约")), ...defaults.map((r) => row(r, "默认订餐"))];
-  records.sort((a, b) => String(a.day).localeCompare(String(b.day)) || mealRank(a.mealType) - mealRank(b.mealType) || String(a.userCode).localeCompare(String(b.userCode)) || String(a.source).localeCompare(String(b.source)));
+  records.sort((a, b) => codePointOrder(String(a.day), String(b.day)) || mealRank(a.mealType) - mealRank(b.mealType) || String(a.userCode).localeCompare(String(b.userCode)) || String(a.source).localeCompare(String(b.source)));
   return limited(records, sums(records, ["count"]));
 };
 
@@ -208,7 +207,7 @@ const deliveryCount: ReportQuery = async (db, tenantId, f) => {
     orders: Number(r.orders),
     amount: Number(r.amount),
   }));
-  records.sort((a, b) => String(a.day).localeCompare(String(b.day)) || String(a.pointName).localeCompare(String(b.pointName), "zh-CN") || String(a.slotName).localeCompare(String(b.slotName)));
+  records.sort((a, b) => codePointOrder(String(a.day), String(b.day)) || zhOrder(String(a.pointName), String(b.pointName)) || String(a.slotName).localeCompare(String(b.slotName)));
   // Each row's diners are those of one day, point and slot: a delivery headcount adds up across rows.
   return { rows: records };
 };
@@ -249,7 +248,7 @@ const deptBooking: ReportQuery = async (db, tenantId, f) => {
     notDined: Number(r.notDined),
     pending: Number(r.pending),
   }));
-  records.sort((a, b) => (a.deptId === null ? 1 : b.deptId === null ? -1 : a.deptName.localeCompare(b.deptName, "zh-CN")));
+  records.sort((a, b) => (a.deptId === null ? 1 : b.deptId === null ? -1 : zhOrder(a.deptName, b.deptName)));
   return { rows: records };
 };
 
@@ -259,10 +258,13 @@ const deptBooking: ReportQuery = async (db, tenantId, f) => {
  * most one whole month (decision 047). Any other filter or period groups the period's orders.
  */
 const canteenCounts: ReportQuery = async (db, tenantId, f) => {
+  const fromKept = periodKept(f);
+  // placePeriods answers null for a period it cannot read from whole months (decision 047): then the orders are grouped.
+  const places = async () => (fromKept ? await placePeriods(db, tenantId, f) : null) ?? orderPlaces(db, tenantId, f);
   const [rows, diners] = await Promise.all([
-    (periodKept(f) ? placePeriods(db, tenantId, f) : Promise.resolve(null)).then((kept) => kept ?? orderPlaces(db, tenantId, f)),
+    places(),
     // The period's diners, each once: from the kept days and months when the period is the only filter (decision 041).
-    periodKept(f) ? periodDiners(db, tenantId, f, "orders") : mealsOf(db, tenantId, f).select(sql<number>`count(distinct meal_order.user_info_id)`.as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n)),
+    fromKept ? periodDiners(db, tenantId, f, "orders") : mealsOf(db, tenantId, f).select(sql<number>`count(distinct meal_order.user_info_id)`.as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n)),
   ]);
   const names = await orgNames(db, tenantId, rows.flatMap((r) => [r.restaurantId, r.stallId]).filter((id) => id !== 0));
   const records: Row[] = rows.map((r) => ({
@@ -273,7 +275,7 @@ const canteenCounts: ReportQuery = async (db, tenantId, f) => {
     diners: r.diners,
     amount: r.amount,
   }));
-  records.sort((a, b) => String(a.restaurantName).localeCompare(String(b.restaurantName), "zh-CN") || String(a.stallName).localeCompare(String(b.stallName), "zh-CN") || mealRank(a.mealType) - mealRank(b.mealType));
+  records.sort((a, b) => zhOrder(String(a.restaurantName), String(b.restaurantName)) || zhOrder(String(a.stallName), String(b.stallName)) || mealRank(a.mealType) - mealRank(b.mealType));
   return { rows: records, totals: { ...sums(records, ["meals", "amount"]), diners } };
 };
 
@@ -327,7 +329,7 @@ const chargeMachine: ReportQuery = async (db, tenantId, f) => {
   });
   // The back office first, then the terminals, each by its operators.
   const terminal = (r: Row) => (r.device === BACK_OFFICE ? "" : String(r.device));
-  records.sort((a, b) => terminal(a).localeCompare(terminal(b), "zh-CN") || String(a.operatorName).localeCompare(String(b.operatorName), "zh-CN"));
+  records.sort((a, b) => zhOrder(terminal(a), terminal(b)) || zhOrder(String(a.operatorName), String(b.operatorName)));
   return { rows: records };
 };
 
@@ -361,8 +363,9 @@ export async function userFoodPage(db: Db, tenantId: number, f: Filters, { limit
     const foods = await mealsOf(db, tenantId, { ...f, deptId: undefined, userInfoId: undefined })
       .where("meal_order.user_info_id", "in", next.map((d) => d.id))
       .innerJoin("meal_order_item as i", (j) => j.onRef("i.tenant_id", "=", "meal_order.tenant_id").on(sql<boolean>`i.meal_order_id = +meal_order.id`))
-      .select(["meal_order.user_info_id", "i.food_name", sumOf(sql`i.quantity`).as("quantity"), sumOf(sql`i.subtotal`).as("amount")])
-      .groupBy(["meal_order.user_info_id", "i.food_id", "i.food_name"])
+      // Per restaurant too: each restaurant has its own dishes, often of the same name (米饭), told apart by where.
+      .select(["meal_order.user_info_id", "meal_order.restaurant_id", "i.food_name", sumOf(sql`i.quantity`).as("quantity"), sumOf(sql`i.subtotal`).as("amount")])
+      .groupBy(["meal_order.user_info_id", "meal_order.restaurant_id", "i.food_id", "i.food_name"])
       .execute();
     const ofDiner = new Map<number, typeof foods>();
     for (const r of foods) {
@@ -370,17 +373,17 @@ export async function userFoodPage(db: Db, tenantId: number, f: Filters, { limit
       if (!ofDiner.has(id)) ofDiner.set(id, []);
       ofDiner.get(id)?.push(r);
     }
-    const depts = await orgNames(db, tenantId, next.map((d) => d.dept_id ?? null));
+    const names = await orgNames(db, tenantId, [...next.map((d) => d.dept_id ?? null), ...foods.map((r) => r.restaurant_id ?? null)]);
     for (const diner of next) {
       const dishes = ofDiner.get(Number(diner.id));
       if (!dishes) continue;
       const full = rows.length + dishes.length > limit;
       // Whole diners only, unless the first alone passes the limit.
       if (full && rows.length) return { rows, more: true };
-      const deptName = diner.dept_id ? (depts.get(Number(diner.dept_id)) ?? "") : "";
+      const deptName = diner.dept_id ? (names.get(Number(diner.dept_id)) ?? "") : "";
       const mine = dishes
-        .map((r) => ({ userCode: diner.user_code, userName: diner.user_name, deptName, foodName: r.food_name, quantity: Number(r.quantity), amount: Number(r.amount) }))
-        .sort((a, b) => b.quantity - a.quantity || a.foodName.localeCompare(b.foodName, "zh-CN"));
+        .map((r) => ({ userCode: diner.user_code, userName: diner.user_name, deptName, restaurantName: r.restaurant_id ? (names.get(Number(r.restaurant_id)) ?? "") : "", foodName: r.food_name, quantity: Number(r.quantity), amount: Number(r.amount) }))
+        .sort((a, b) => b.quantity - a.quantity || zhOrder(a.foodName, b.foodName) || zhOrder(a.restaurantName, b.restaurantName));
       rows.push(...mine.slice(0, limit));
       if (full) return { rows, more: true };
     }

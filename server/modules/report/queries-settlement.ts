@@ -5,7 +5,7 @@ import { dayOf, monthOf, nextMonth } from "../zhct/months";
 import { PointsChange } from "../zhct/points";
 import { ApprovedStatus } from "../zhct/tickets";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
-import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
+import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf, zhOrder } from "./helpers";
 
 /**
  * The queries of resources/report/settlement.ts (decision 032). Same rules as queries.ts: integer fen and points,
@@ -24,7 +24,6 @@ function whereDiner<Q extends { where: (...args: any[]) => Q }>(q: Q, f: Filters
   return q;
 }
 
-const byZh = (a: string, b: string) => a.localeCompare(b, "zh-CN");
 
 const mealTicketSummary: ReportQuery = async (db, tenantId, f) => {
   // Whether an approved ticket has expired is judged today (China day), whatever the period.
@@ -85,7 +84,7 @@ const mealTicketSummary: ReportQuery = async (db, tenantId, f) => {
   for (const r of issued) Object.assign(rowOf(Number(r.ticket_type), r.dept_id ?? null), { applied: Number(r.applied), approved: Number(r.approved), expired: Number(r.expired), unused: Number(r.unused) });
   for (const r of used) Object.assign(rowOf(Number(r.ticket_type), r.dept_id ?? null), { used: Number(r.used), usedAmount: Number(r.usedAmount), returned: Number(r.returned) });
   const list = [...rows.values()];
-  list.sort((a, b) => Number(a.ticketType) - Number(b.ticketType) || (a.deptId === null ? 1 : b.deptId === null ? -1 : byZh(String(a.deptName), String(b.deptName))));
+  list.sort((a, b) => Number(a.ticketType) - Number(b.ticketType) || (a.deptId === null ? 1 : b.deptId === null ? -1 : zhOrder(String(a.deptName), String(b.deptName))));
   return { rows: list };
 };
 
@@ -244,7 +243,7 @@ const monthlySettlementMerchant: ReportQuery = async (db, tenantId, f) => {
     );
   }
   const last = (name: unknown) => (name === UNASSIGNED ? 1 : 0);
-  rows.sort((a, b) => last(a.merchantName) - last(b.merchantName) || byZh(String(a.merchantName), String(b.merchantName)) || byZh(String(a.restaurantName), String(b.restaurantName)));
+  rows.sort((a, b) => last(a.merchantName) - last(b.merchantName) || zhOrder(String(a.merchantName), String(b.merchantName)) || zhOrder(String(a.restaurantName), String(b.restaurantName)));
   return { rows };
 };
 
@@ -283,28 +282,31 @@ const teacherSubsidy: ReportQuery = async (db, tenantId, f) => {
     ])
     .groupBy(["a.user_info_id", "a.balance", "u.user_code", "u.user_name", "u.staff_type", "u.dept_id"])
     .execute();
-  const figures = accounts.map((a) => ({ ...a, opening: Number(a.balance) - Number(a.fromFirst), closing: Number(a.balance) - Number(a.afterLast) }));
-  const shown = figures.filter((l) => l.opening !== 0 || Number(l.moves) > 0);
-  // Named in the same statement, as in 月度结算-人员.
-  const depts = await orgNames(db, tenantId, shown.map((l) => l.dept_id ?? null));
-  const rows = shown.map((l) => {
-    return {
+  // One pass over 20,000 accounts: the rows straight from the statement's, with no copy of each in between.
+  const depts = await orgNames(db, tenantId, [...new Set(accounts.map((l) => l.dept_id ?? null))]);
+  const rows: Row[] = [];
+  for (const l of accounts) {
+    const balance = Number(l.balance);
+    const opening = balance - Number(l.fromFirst);
+    const moves = Number(l.moves);
+    if (opening === 0 && moves === 0) continue;
+    rows.push({
       userCode: l.user_code,
       userName: l.user_name,
       staffType: l.staff_type ?? "",
       deptName: l.dept_id ? (depts.get(Number(l.dept_id)) ?? "") : "",
       // The drill-down opens this diner's subsidy account only.
       accountType: "subsidy",
-      opening: l.opening,
+      opening,
       grants: Number(l.grants),
       granted: Number(l.granted),
       used: -Number(l.used),
       cleared: -Number(l.cleared),
       other: Number(l.other),
-      closing: l.closing,
-    };
-  });
-  rows.sort((a, b) => codePointOrder(a.userCode, b.userCode));
+      closing: balance - Number(l.afterLast),
+    });
+  }
+  rows.sort((a, b) => codePointOrder(String(a.userCode), String(b.userCode)));
   return { rows };
 };
 
@@ -360,7 +362,7 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
     const deptName = d.deptId ? (depts.get(Number(d.deptId)) ?? "") : "";
     let balance = d.opening;
     totals.opening += balance;
-    months.forEach((month, i) => {
+    for (const [i, month] of months.entries()) {
       const flow = d.flows[i];
       const closing = balance + (flow ? flow.earned - flow.takenBack - flow.expired + flow.adjusted : 0);
       if (balance !== 0 || flow?.any) {
@@ -368,7 +370,7 @@ const staffPointsMonthly: ReportQuery = async (db, tenantId, f) => {
       }
       for (const k of ["earned", "takenBack", "expired", "adjusted"] as const) totals[k] += flow?.[k] ?? 0;
       balance = closing;
-    });
+    }
     totals.closing += balance;
   }
   // By month; within a month the diners stay in the order they were made in, by code (the sort is stable).
@@ -398,7 +400,7 @@ const pointsOrderStats: ReportQuery = async (db, tenantId, f) => {
       net: earned - takenBack,
     };
   });
-  rows.sort((a, b) => a.day.localeCompare(b.day) || byZh(a.restaurantName, b.restaurantName));
+  rows.sort((a, b) => codePointOrder(a.day, b.day) || zhOrder(a.restaurantName, b.restaurantName));
   return { rows };
 };
 

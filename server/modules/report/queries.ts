@@ -5,11 +5,12 @@ import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
 import { ORDER_DOC_TYPE } from "../zhct/payments";
 import { dayNoOf, dayOfNo, LEDGER_DAY_ACCOUNTS, ledgerDaySums } from "../zhct/ledgerDays";
+import { notCountedStatuses } from "../zhct/orderDays";
 import { chargeDaily } from "../zhct/reports";
 import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
 import { deptPeriods, dinerPeriods, periodKept } from "./dinerPeriods";
 import { attendanceQueries } from "./queries-attendance";
-import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf } from "./helpers";
+import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf, zhOrder } from "./helpers";
 import { settlementQueries } from "./queries-settlement";
 
 export { minuteOf, ROW_LIMIT };
@@ -19,10 +20,6 @@ export { minuteOf, ROW_LIMIT };
  * the sale) and ledger lines by `ledgerDayNo`: the same expressions on SQLite and PostgreSQL. Sums are integer fen.
  * An order's 实收 is what it still keeps: paid_amount − refunded_amount (a cancel refunds all of it, a complaint a part).
  */
-
-/** Orders fully refunded by a cancel or a complaint (dictionary mealOrderStatus 2 and 4). */
-const CANCELLED = [2, 4];
-
 
 type OrderQuery = SelectQueryBuilder<Database, "meal_order", object>;
 
@@ -140,7 +137,7 @@ const foodCount: ReportQuery = async (db, tenantId, f) => {
     amount: Number(r.amount),
   }));
   const meal = (t: unknown) => MEAL_TYPES.findIndex(([m]) => m === t);
-  records.sort((a, b) => a.day.localeCompare(b.day) || a.restaurantName.localeCompare(b.restaurantName, "zh-CN") || meal(a.mealType) - meal(b.mealType) || b.quantity - a.quantity || a.foodName.localeCompare(b.foodName, "zh-CN"));
+  records.sort((a, b) => codePointOrder(a.day, b.day) || zhOrder(a.restaurantName, b.restaurantName) || meal(a.mealType) - meal(b.mealType) || b.quantity - a.quantity || zhOrder(a.foodName, b.foodName));
   return { rows: records };
 };
 
@@ -159,7 +156,7 @@ function ofDept<Q extends OrderQuery>(db: Db, tenantId: number, f: Filters, q: Q
  */
 const byDiner = sql<number>`+meal_order.user_info_id`;
 
-const notCancelled = sql<number>`case when meal_order.order_status in (${sql.join(CANCELLED.map((s) => sql.lit(s)))}) then 0 else 1 end`;
+const notCancelled = sql<number>`case when meal_order.order_status in (${notCountedStatuses}) then 0 else 1 end`;
 
 /** Per diner of the filtered orders: orders not cancelled, and 实收. Summed on the order index, named afterwards. */
 const perDiner = (db: Db, tenantId: number, f: Filters) =>
@@ -238,7 +235,7 @@ const deptDining: ReportQuery = async (db, tenantId, f) => {
     deptName: deptId === null ? "未分配部门" : (names.get(deptId) ?? String(deptId)),
     ...r,
   }));
-  records.sort((a, b) => (a.deptId === null ? 1 : b.deptId === null ? -1 : a.deptName.localeCompare(b.deptName, "zh-CN")));
+  records.sort((a, b) => (a.deptId === null ? 1 : b.deptId === null ? -1 : zhOrder(a.deptName, b.deptName)));
   return { rows: records };
 };
 

@@ -34,13 +34,20 @@ function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, s
   }
 }
 
-/** Each dictionary's value → label: the server's active items, or the built-in list while the server has none. */
-export async function loadDicts(ctx: SessionContext): Promise<Map<string, Map<string, string>>> {
-  const dicts = new Map<string, Map<string, string>>();
-  for (const [code, dict] of Object.entries(builtInDicts)) dicts.set(code, new Map(dict.options.map((o) => [o.value, o.label])));
-  const items = await ctx.services.db.selectFrom("dict_item").select(["dict_code", "item_value", "item_text"]).where("status", "=", 1).execute();
+/** The built-in dictionaries as value → label maps: they never change, so they are made once. */
+const builtInMaps = new Map(Object.entries(builtInDicts).map(([code, dict]) => [code, new Map(dict.options.map((o) => [o.value, o.label]))]));
+
+/**
+ * Each dictionary's value → label: the server's active items, or the built-in list while the server has none. Given
+ * `codes`, only those dictionaries are read (none: no query), as a report needs only its filters' and columns'.
+ */
+export async function loadDicts(ctx: SessionContext, codes?: readonly string[]): Promise<Map<string, Map<string, string>>> {
+  const dicts = new Map(codes ? codes.flatMap((code) => (builtInMaps.has(code) ? [[code, builtInMaps.get(code) as Map<string, string>] as const] : [])) : builtInMaps);
+  if (codes && !codes.length) return dicts;
+  let query = ctx.services.db.selectFrom("dict_item").select(["dict_code", "item_value", "item_text"]).where("status", "=", 1);
+  if (codes) query = query.where("dict_code", "in", codes);
   const fromServer = new Map<string, Map<string, string>>();
-  for (const item of items) {
+  for (const item of await query.execute()) {
     if (!fromServer.has(item.dict_code)) fromServer.set(item.dict_code, new Map());
     fromServer.get(item.dict_code)?.set(item.item_value, item.item_text);
   }

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from "kysely";
+import { preparedQuery } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { inTransaction } from "../../db/transaction";
 import { monthOf, monthRange, nextMonth } from "./months";
-import { SWIPE_SOURCES } from "./orderDays";
+import { notCountedStatuses, SWIPE_SOURCES } from "./orderDays";
 
 /**
  * Each diner's month in totals (tables diner_month_ledger, diner_month_points and diner_month_order, decision 040),
@@ -19,22 +20,24 @@ import { SWIPE_SOURCES } from "./orderDays";
 
 type Trx = Kysely<Database>;
 
-/** Orders fully refunded by a cancel or a complaint (mealOrderStatus 2 and 4) no longer count as meals. */
-const NOT_COUNTED = [2, 4];
 
 /** Adds one ledger line to its diner's month (`post` calls it for every line). */
 export async function countLedgerMonth(trx: Trx, line: { tenantId: number; userInfoId: number; accountType: string; busiType: number; amount: number; occurredAt: number }): Promise<void> {
-  await trx
+  await addLedgerMonth(trx, line.tenantId, line.accountType, monthOf(line.occurredAt), line.userInfoId, line.busiType, line.amount);
+}
+
+/** The upsert of `countLedgerMonth`, compiled once: it runs for every ledger line. */
+const addLedgerMonth = preparedQuery("diner month ledger add", (trx: Trx, tenantId: number, accountType: string, month: string, userInfoId: number, busiType: number, amount: number) =>
+  trx
     .insertInto("diner_month_ledger")
-    .values({ tenant_id: line.tenantId, account_type: line.accountType, month: monthOf(line.occurredAt), user_info_id: line.userInfoId, busi_type: line.busiType, amount: line.amount, lines: 1 })
+    .values({ tenant_id: tenantId, account_type: accountType, month, user_info_id: userInfoId, busi_type: busiType, amount, lines: 1 })
     .onConflict((oc) =>
       oc.columns(["tenant_id", "user_info_id", "account_type", "month", "busi_type"]).doUpdateSet({
         amount: sql`diner_month_ledger.amount + excluded.amount`,
         lines: sql`diner_month_ledger.lines + 1`,
       }),
-    )
-    .execute();
-}
+    ),
+);
 
 /** Adds one points line to its diner's month (`postPoints` calls it for every line). */
 export async function countPointsMonth(trx: Trx, line: { tenantId: number; userInfoId: number; changeType: number; points: number; occurredAt: number }): Promise<void> {
@@ -143,7 +146,7 @@ export async function countOrderMonth(trx: Trx, change: OrderMonthChange): Promi
 export async function recountDinerPlaceMonths(db: Kysely<Database>, tenantId?: number): Promise<void> {
   await inTransaction(db, async (trx) => {
     await (tenantId === undefined ? trx.deleteFrom("diner_place_month") : trx.deleteFrom("diner_place_month").where("tenant_id", "=", tenantId)).execute();
-    const counted = sql`order_status not in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))})`;
+    const counted = sql`order_status not in (${notCountedStatuses})`;
     await sql`
       insert into diner_place_month (tenant_id, month, restaurant_id, stall_id, meal_type, user_info_id, meals, amount)
       select tenant_id, substr(order_date, 1, 7), coalesce(restaurant_id, 0), coalesce(stall_id, 0), coalesce(meal_type, ''), user_info_id,
@@ -195,7 +198,7 @@ export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: r
     await (tenantId === undefined ? trx.deleteFrom("diner_day_order") : trx.deleteFrom("diner_day_order").where("tenant_id", "=", tenantId)).execute();
     const ofOrders = tenantId === undefined ? sql`1 = 1` : sql`o.tenant_id = ${tenantId}`;
     const tickets = sql.join(ticketPayFlags.map((f) => sql.lit(f)));
-    const counted = sql`o.order_status not in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))})`;
+    const counted = sql`o.order_status not in (${notCountedStatuses})`;
     const known = sql.join(COUNTED_MEALS.map((m) => sql.lit(m)));
     const figures = sql.join(ORDER_FIGURES.map((f) => sql.ref(f)));
     await sql`

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db";
 import type { Trx } from "./ledger";
+import { notCountedStatuses } from "./orderDays";
 
 /**
  * The day's dishes sold per restaurant and meal type (table food_sales_day, decision 038), kept by the orders that
@@ -71,7 +72,7 @@ export async function recountFoodSales(db: Db, tenantId: number, from: string, t
       insert into food_sales_day (tenant_id, order_date, restaurant_id, meal_type, food_id, food_name, quantity, amount)
       select o.tenant_id, o.order_date, coalesce(o.restaurant_id, 0), coalesce(o.meal_type, ''), i.food_id, i.food_name, sum(i.quantity), sum(i.subtotal)
       from meal_order o join meal_order_item i on i.tenant_id = o.tenant_id and i.meal_order_id = o.id
-      where o.tenant_id = ${tenantId} and o.order_date >= ${from} and o.order_date <= ${to} and o.order_status not in (2, 4)
+      where o.tenant_id = ${tenantId} and o.order_date >= ${from} and o.order_date <= ${to} and o.order_status not in (${notCountedStatuses})
       group by o.tenant_id, o.order_date, coalesce(o.restaurant_id, 0), coalesce(o.meal_type, ''), i.food_id, i.food_name`.execute(trx);
   });
 }

@@ -11,8 +11,10 @@ import { inTransaction } from "../../db/transaction";
 
 type Trx = Kysely<Database>;
 
-/** Orders fully refunded by a cancel or a complaint (mealOrderStatus 2 and 4): the reports' 取消/退款 orders. */
+/** Orders fully refunded by a cancel or a complaint (mealOrderStatus 2 and 4) no longer count as meals: the reports' 取消/退款 orders. */
 const NOT_COUNTED = [2, 4];
+/** NOT_COUNTED as SQL literals, for `order_status not in (…)`: the kept rows and the reports count the same orders. */
+export const notCountedStatuses = sql.join(NOT_COUNTED.map((s) => sql.lit(s)));
 /** Orders a diner was served in person: at a cashier (card, face or typed) or at a device (刷卡统计). */
 export const SWIPE_SOURCES = ["cashier", "device"];
 
@@ -118,7 +120,7 @@ export async function recountOrderDays(db: Kysely<Database>, tenantId?: number):
       if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
       await clear.execute();
     }
-    const counted = sql`order_status not in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))})`;
+    const counted = sql`order_status not in (${notCountedStatuses})`;
     await sql`
       insert into swipe_day (tenant_id, order_date, restaurant_id, meal_type, swipes, card_swipes, amount, diners)
       select tenant_id, order_date, coalesce(restaurant_id, 0), coalesce(meal_type, ''), sum(case when ${counted} then 1 else 0 end),
@@ -129,7 +131,7 @@ export async function recountOrderDays(db: Kysely<Database>, tenantId?: number):
     await sql`
       insert into order_day (tenant_id, order_date, restaurant_id, meal_type, pay_flag, placed, cancelled, paid, refunded)
       select tenant_id, order_date, coalesce(restaurant_id, 0), coalesce(meal_type, ''), pay_flag, count(*),
-        sum(case when order_status in (${sql.join(NOT_COUNTED.map((s) => sql.lit(s)))}) then 1 else 0 end), sum(paid_amount), sum(refunded_amount)
+        sum(case when order_status in (${notCountedStatuses}) then 1 else 0 end), sum(paid_amount), sum(refunded_amount)
       from meal_order
       where ${tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`}
       group by tenant_id, order_date, coalesce(restaurant_id, 0), coalesce(meal_type, ''), pay_flag`.execute(trx);
