@@ -9,8 +9,9 @@ type Slot = { index: number } | { value: unknown };
 type Prepared = { query: CompiledQuery; slots: Slot[] };
 
 const SHAPES_KEPT = 500;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const cache = new WeakMap<Kysely<any>, Map<string, Prepared>>();
+// Keyed by the database's adapter, not by the Kysely instance: a transaction's (or a connection's) Kysely is a new
+// instance each time, and compiles the same SQL as its database's.
+const cache = new WeakMap<object, Map<string, Prepared>>();
 
 /**
  * Runs a query built and compiled by Kysely once per shape: `key` names the shape (the tables, conditions and order
@@ -23,8 +24,9 @@ const cache = new WeakMap<Kysely<any>, Map<string, Prepared>>();
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function runPrepared<Row>(db: Kysely<any>, key: string, args: unknown[], build: (args: unknown[]) => Compilable<Row>): Promise<Row[]> {
-  let shapes = cache.get(db);
-  if (!shapes) cache.set(db, (shapes = new Map()));
+  const adapter = db.getExecutor().adapter;
+  let shapes = cache.get(adapter);
+  if (!shapes) cache.set(adapter, (shapes = new Map()));
   let prepared = shapes.get(key);
   if (prepared) {
     shapes.delete(key); // kept in order of use: the least recently used shape goes first
@@ -45,4 +47,17 @@ export async function runPrepared<Row>(db: Kysely<any>, key: string, args: unkno
 /** A query of one shape, as a function of its arguments (see `runPrepared`). */
 export function preparedQuery<DB, Args extends unknown[], Row>(name: string, build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>) {
   return (db: Kysely<DB>, ...args: Args): Promise<Row[]> => runPrepared(db, name, args, (placeholders) => build(db, ...(placeholders as Args)));
+}
+
+/**
+ * Inserts one row, compiled once per table and list of columns (see `runPrepared`): the money path writes several
+ * rows per movement (the ledger line, its document, the operation log), and building each was a cost of its own.
+ * An undefined value is written as null, so a row's columns are always the same list.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function insertRow(db: Kysely<any>, table: string, row: Record<string, unknown>): Promise<void> {
+  const columns = Object.keys(row);
+  await runPrepared(db, `insert ${table} (${columns.join(", ")})`, columns.map((c) => row[c] ?? null), (args) =>
+    db.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, args[i]]))),
+  );
 }

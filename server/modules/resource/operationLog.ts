@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { resourceKey, SECRET_MASK, type ResourceDef } from "../../../resources/define";
 import { newId } from "../../db";
+import { insertRow } from "../../db/prepared";
 import type { SessionContext } from "../../http/endpoint";
 
 const secretNames = (def: ResourceDef) => new Set(def.fields.filter((f) => f.secret).map((f) => f.name));
@@ -32,5 +33,5 @@ export async function recordOperation(
   action: "create" | "update" | "delete" | string,
   changes: unknown,
 ) {
-  await trx.insertInto("operation_log").values(operationRow(ctx, def, entityId, action, changes)).execute();
+  await insertRow(trx, "operation_log", operationRow(ctx, def, entityId, action, changes));
 }

@@ -3,7 +3,8 @@ import { builtInDicts } from "../../../resources/dicts";
 import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { userAccountCharge, userIcCard, userInfo } from "../../../resources/zhct/ledger";
-import { newId } from "../../db";
+import { newId, type Db } from "../../db";
+import { insertRow, preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { type ResourceService } from "../resource/engine";
@@ -66,38 +67,38 @@ export const reverseBody = z.strictObject({
 
 /** The tenant's payment methods: the dictionary's items on the server, or the built-in list. */
 export async function checkPayFlag(ctx: SessionContext, payFlag: string) {
-  const items = await ctx.services.db.selectFrom("dict_item").select("item_value").where("dict_code", "=", "userAccountFlag").execute();
+  const items = await payFlagItems(ctx.services.db);
   const allowed = items.length ? items.map((i) => String(i.item_value)) : builtInDicts.userAccountFlag.options.map((o) => o.value);
   if (!allowed.includes(payFlag)) throw fieldError("payFlag", accountMessages.payFlag);
 }
 
+/** Compiled once: every top-up and refund checks its payment method. */
+const payFlagItems = preparedQuery("dict items userAccountFlag", (db: Db) => db.selectFrom("dict_item").select("item_value").where("dict_code", "=", "userAccountFlag"));
+
 const CHARGE_PREFIX: Record<number, string> = { [BusiType.TOP_UP]: "CZ", [BusiType.REFUND]: "TK", [BusiType.REVERSAL]: "CX" };
 
 async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: { userInfoId: number; accountType: AccountType; busiType: number; amount: number; balanceAfter: number; payFlag: number; ledgerId: number; reversalOf?: number | null; remark?: string | null; deviceCode?: string | null }) {
-  await trx
-    .insertInto("user_account_charge")
-    .values({
-      tenant_id: ctx.session.tenantId,
-      id,
-      charge_no: `${CHARGE_PREFIX[values.busiType]}${id}`,
-      user_info_id: values.userInfoId,
-      account_type: values.accountType,
-      busi_type: values.busiType,
-      amount: values.amount,
-      balance_after: values.balanceAfter,
-      pay_flag: values.payFlag,
-      ledger_id: values.ledgerId,
-      reversal_of: values.reversalOf ?? null,
-      operator_name: ctx.session.userName,
-      device_code: values.deviceCode || null,
-      remark: values.remark ?? null,
-      charged_at: ctx.now,
-      created_at: ctx.now,
-      created_by: ctx.session.userId,
-      updated_at: ctx.now,
-      updated_by: ctx.session.userId,
-    })
-    .execute();
+  await insertRow(trx, "user_account_charge", {
+    tenant_id: ctx.session.tenantId,
+    id,
+    charge_no: `${CHARGE_PREFIX[values.busiType]}${id}`,
+    user_info_id: values.userInfoId,
+    account_type: values.accountType,
+    busi_type: values.busiType,
+    amount: values.amount,
+    balance_after: values.balanceAfter,
+    pay_flag: values.payFlag,
+    ledger_id: values.ledgerId,
+    reversal_of: values.reversalOf ?? null,
+    operator_name: ctx.session.userName,
+    device_code: values.deviceCode || null,
+    remark: values.remark ?? null,
+    charged_at: ctx.now,
+    created_at: ctx.now,
+    created_by: ctx.session.userId,
+    updated_at: ctx.now,
+    updated_by: ctx.session.userId,
+  });
   await recordOperation(trx, ctx, userAccountCharge, id, CHARGE_PREFIX[values.busiType] === "CX" ? "reverse" : values.busiType === BusiType.TOP_UP ? "charge" : "refund", values);
 }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
 import type { Db } from "../../db";
+import { insertRow, preparedQuery } from "../../db/prepared";
 import { startLeasedJob } from "./autoCharge";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { isUniqueViolation } from "../../db/faults";
@@ -42,16 +43,19 @@ function canonical(value: unknown): string {
 export async function usedKeyAnswer(ctx: SessionContext): Promise<{ answer: unknown } | null> {
   const key = idempotencyKeyOf(ctx.request);
   if (key === null) return null;
-  const row = await ctx.services.db
-    .selectFrom("idempotency_key")
-    .select("response")
-    .where("tenant_id", "=", ctx.session.tenantId)
-    .where("idem_key", "=", key)
-    .executeTakeFirst();
+  const [row] = await keyRows(ctx.services.db, ctx.session.tenantId, key);
   return row ? { answer: JSON.parse(row.response) as unknown } : null;
 }
 
 export const markReplayed = (ctx: SessionContext) => ctx.responseHeaders.set("Idempotent-Replayed", "true");
+
+// The statements of every keyed movement, compiled once each (see runPrepared).
+const keyRows = preparedQuery("idempotency key", (from: Trx, tenantId: number, key: string) =>
+  from.selectFrom("idempotency_key").select(["request_hash", "response"]).where("tenant_id", "=", tenantId).where("idem_key", "=", key),
+);
+const keyAnswered = preparedQuery("idempotency key answered", (trx: Trx, response: string, tenantId: number, key: string) =>
+  trx.updateTable("idempotency_key").set({ response }).where("tenant_id", "=", tenantId).where("idem_key", "=", key),
+);
 
 class Replay {
   constructor(readonly row: { request_hash: string; response: string }) {}
@@ -71,8 +75,7 @@ export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (t
   if (key === null) return inLedgerTransaction(db, dialect, (trx) => work(trx, null));
   const tenantId = ctx.session.tenantId;
   const hash = createHash("sha256").update(`${ctx.url.pathname}\n${canonical(body)}`).digest("hex");
-  const find = (from: Trx) =>
-    from.selectFrom("idempotency_key").select(["request_hash", "response"]).where("tenant_id", "=", tenantId).where("idem_key", "=", key).executeTakeFirst();
+  const find = async (from: Trx) => (await keyRows(from, tenantId, key))[0];
   const answer = (row: { request_hash: string; response: string }): T => {
     if (row.request_hash !== hash) throw new ApiError(Status.CONFLICT, idempotencyMessages.reused);
     markReplayed(ctx);
@@ -87,9 +90,9 @@ export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (t
         const seen = await find(trx);
         if (seen) throw new Replay(seen);
       }
-      await trx.insertInto("idempotency_key").values({ tenant_id: tenantId, idem_key: key, request_hash: hash, response: "null", created_at: ctx.now }).execute();
+      await insertRow(trx, "idempotency_key", { tenant_id: tenantId, idem_key: key, request_hash: hash, response: "null", created_at: ctx.now });
       const result = await work(trx, key);
-      await trx.updateTable("idempotency_key").set({ response: JSON.stringify(result ?? null) }).where("tenant_id", "=", tenantId).where("idem_key", "=", key).execute();
+      await keyAnswered(trx, JSON.stringify(result ?? null), tenantId, key);
       return result;
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import { PostgresAdapter, sql, type Kysely } from "kysely";
 import { newId, type Db, type Dialect } from "../../db";
+import { insertRow, preparedQuery } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { ApiError, Status } from "../../http/envelope";
 import { countLedgerMonth } from "./dinerMonths";
@@ -259,15 +260,7 @@ export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
   const occurredAt = posting.occurredAt ?? Date.now();
   const locked = await lockedMonth(trx, tenantId, occurredAt);
   if (locked) throw new ApiError(Status.CONFLICT, ledgerMessages.lockedMonth(locked));
-  const updated = await trx
-    .updateTable("user_account")
-    .set({ balance: sql`balance + ${amount}`, updated_at: occurredAt, updated_by: posting.operatorId ?? null })
-    .where("tenant_id", "=", tenantId)
-    .where("user_info_id", "=", posting.userInfoId)
-    .where("account_type", "=", posting.accountType)
-    .where(sql<boolean>`balance + ${amount} >= ${-credit}`)
-    .returning(["id", "balance"])
-    .executeTakeFirst();
+  const [updated] = await moveBalance(trx, amount, occurredAt, posting.operatorId ?? null, tenantId, posting.userInfoId, posting.accountType, -credit);
   if (!updated) {
     const account = await trx
       .selectFrom("user_account")
@@ -279,37 +272,46 @@ export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
     throw new ApiError(Status.CONFLICT, account ? ledgerMessages.insufficient : ledgerMessages.accountMissing);
   }
   const id = newId();
-  await trx
-    .insertInto("user_account_ledger")
-    .values({
-      tenant_id: tenantId,
-      id,
-      user_info_id: posting.userInfoId,
-      account_id: updated.id,
-      account_type: posting.accountType,
-      busi_type: posting.busiType,
-      amount,
-      balance_after: Number(updated.balance),
-      pay_flag: posting.payFlag,
-      operator_id: posting.operatorId ?? null,
-      operator_name: posting.operatorName ?? null,
-      doc_type: posting.docType ?? null,
-      doc_id: posting.docId ?? null,
-      idempotency_key: posting.idempotencyKey ?? null,
-      reversal_of: posting.reversalOf ?? null,
-      remark: posting.remark ?? null,
-      occurred_at: occurredAt,
-      created_at: occurredAt,
-      created_by: posting.operatorId ?? null,
-      updated_at: occurredAt,
-      updated_by: posting.operatorId ?? null,
-    })
-    .execute();
+  await insertRow(trx, "user_account_ledger", {
+    tenant_id: tenantId,
+    id,
+    user_info_id: posting.userInfoId,
+    account_id: updated.id,
+    account_type: posting.accountType,
+    busi_type: posting.busiType,
+    amount,
+    balance_after: Number(updated.balance),
+    pay_flag: posting.payFlag,
+    operator_id: posting.operatorId ?? null,
+    operator_name: posting.operatorName ?? null,
+    doc_type: posting.docType ?? null,
+    doc_id: posting.docId ?? null,
+    idempotency_key: posting.idempotencyKey ?? null,
+    reversal_of: posting.reversalOf ?? null,
+    remark: posting.remark ?? null,
+    occurred_at: occurredAt,
+    created_at: occurredAt,
+    created_by: posting.operatorId ?? null,
+    updated_at: occurredAt,
+    updated_by: posting.operatorId ?? null,
+  });
   const counted = { tenantId, userInfoId: posting.userInfoId, accountType: posting.accountType, busiType: posting.busiType, amount, occurredAt };
   await countLedgerMonth(trx, counted);
   await countLedgerDay(trx, counted);
   return { id, accountId: updated.id, accountType: posting.accountType, amount, balanceAfter: Number(updated.balance), busiType: posting.busiType, occurredAt };
 }
+
+/** The account's conditional update in `post`, compiled once: it runs for every movement. */
+const moveBalance = preparedQuery("ledger move balance", (trx: Trx, amount: number, at: number, operatorId: number | null, tenantId: number, userInfoId: number, accountType: AccountType, floor: number) =>
+  trx
+    .updateTable("user_account")
+    .set({ balance: sql`balance + ${amount}`, updated_at: at, updated_by: operatorId })
+    .where("tenant_id", "=", tenantId)
+    .where("user_info_id", "=", userInfoId)
+    .where("account_type", "=", accountType)
+    .where(sql<boolean>`balance + ${amount} >= ${floor}`)
+    .returning(["id", "balance"]),
+);
 
 const dinersLocked = new WeakMap<Trx, Set<number>>();
 
@@ -408,13 +410,13 @@ export interface LedgerSettings {
 export const DEFAULT_LEDGER_SETTINGS: LedgerSettings = { minAmount: 1, maxAmount: 1_000_000, subsidyFirst: true };
 export const SETTING_CODES = { minAmount: "zhct.charge.minAmount", maxAmount: "zhct.charge.maxAmount", subsidyFirst: "zhct.ledger.subsidyFirst" } as const;
 
+/** Compiled once: every top-up, refund and payment reads the settings. */
+const settingRows = preparedQuery("ledger settings", (db: Db | Trx, tenantId: number) =>
+  db.selectFrom("parameter_config").select(["param_code", "param_value"]).where("tenant_id", "=", tenantId).where("param_code", "in", Object.values(SETTING_CODES)),
+);
+
 export async function ledgerSettings(db: Db | Trx, tenantId: number): Promise<LedgerSettings> {
-  const rows = await db
-    .selectFrom("parameter_config")
-    .select(["param_code", "param_value"])
-    .where("tenant_id", "=", tenantId)
-    .where("param_code", "in", Object.values(SETTING_CODES))
-    .execute();
+  const rows = await settingRows(db, tenantId);
   const value = (code: string) => rows.find((r) => r.param_code === code)?.param_value?.trim();
   const whole = (code: string, fallback: number) => {
     const n = Number(value(code));

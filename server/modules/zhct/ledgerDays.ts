@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { runPrepared } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { inTransaction } from "../../db/transaction";
 
@@ -55,11 +56,13 @@ export async function countLedgerDay(trx: Trx, line: { tenantId: number; userInf
   const figure = figureOf(line.accountType, line.busiType);
   const lines = `${line.accountType as Account}_lines` as const;
   const add = (column: LedgerDayFigure) => sql`${sql.ref(`ledger_day.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
-  await trx
-    .insertInto("ledger_day")
-    .values({ tenant_id: line.tenantId, day_no: dayNoOf(line.occurredAt), shard: shardOf(line.userInfoId), [figure]: line.amount, [lines]: 1 })
-    .onConflict((oc) => oc.columns(["tenant_id", "day_no", "shard"]).doUpdateSet({ [figure]: add(figure), [lines]: add(lines) }))
-    .execute();
+  // Compiled once per figure (see runPrepared): it runs for every ledger line.
+  await runPrepared(trx, `ledger day add ${figure}`, [line.tenantId, dayNoOf(line.occurredAt), shardOf(line.userInfoId), line.amount], ([tenantId, dayNo, shard, amount]) =>
+    trx
+      .insertInto("ledger_day")
+      .values({ tenant_id: tenantId as number, day_no: dayNo as number, shard: shard as number, [figure]: amount as number, [lines]: 1 })
+      .onConflict((oc) => oc.columns(["tenant_id", "day_no", "shard"]).doUpdateSet({ [figure]: add(figure), [lines]: add(lines) })),
+  );
 }
 
 /** Sums of one account's figures over a period's rows (SQL), by the names the columns have without the account. */

@@ -3,6 +3,7 @@ import { permissionCode } from "../../../resources/define";
 import { z } from "../../../resources/z";
 import { userAccountMonthSettle } from "../../../resources/zhct/settle";
 import { newId, type Db, type Dialect } from "../../db";
+import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
@@ -54,16 +55,13 @@ async function lockMonth(trx: Trx, tenantId: number, month: string, mode: "share
   await sql`select ${fn}(22, hashtext(${`${tenantId}:${month}`}))`.execute(trx);
 }
 
+/** Compiled once: every ledger movement asks it (the locked-month check below). */
+const formalRows = preparedQuery("month settle formal", (trx: Trx | Db, tenantId: number, month: string) =>
+  trx.selectFrom("user_account_month_settle").select("id").where("tenant_id", "=", tenantId).where("month", "=", month).where("settle_status", "=", SettleStatus.FORMAL).limit(1),
+);
+
 async function isFormal(trx: Trx | Db, tenantId: number, month: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom("user_account_month_settle")
-    .select("id")
-    .where("tenant_id", "=", tenantId)
-    .where("month", "=", month)
-    .where("settle_status", "=", SettleStatus.FORMAL)
-    .limit(1)
-    .executeTakeFirst();
-  return Boolean(row);
+  return (await formalRows(trx, tenantId, month)).length > 0;
 }
 
 setLockedMonthCheck(async (trx, tenantId, occurredAt) => {

@@ -3,6 +3,7 @@ import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { mealOrder } from "../../../resources/zhct/orders";
 import { ID_EPOCH, newId } from "../../db";
+import { insertRow, preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { isAdmin } from "../auth/session";
@@ -270,13 +271,22 @@ function orderNoOf(id: number): string {
   return `${day.replaceAll("-", "")}${String(id - (dayStart(day) - ID_EPOCH) * 4096).padStart(12, "0")}`;
 }
 
+// The statements every payment runs, compiled once each (see runPrepared).
+const balanceTotal = preparedQuery("pay total balance", (trx: Trx, tenantId: number, userInfoId: number) =>
+  trx.selectFrom("user_account").select((eb) => eb.fn.coalesce(eb.fn.sum<number>("balance"), eb.lit(0)).as("total")).where("tenant_id", "=", tenantId).where("user_info_id", "=", userInfoId),
+);
+const cardByNo = preparedQuery("pay card by no", (trx: Trx, tenantId: number, cardNo: string) =>
+  trx.selectFrom("user_ic_card").select(["id", "card_no", "user_info_id", "card_status"]).where("tenant_id", "=", tenantId).where("card_no", "=", cardNo),
+);
+const payingDiner = preparedQuery("pay diner", (trx: Trx, tenantId: number, userInfoId: number) =>
+  trx.selectFrom("user_info").select(["id", "user_name", "staff_type", "dept_id", "user_status", "restaurant_ids"]).where("tenant_id", "=", tenantId).where("id", "=", userInfoId),
+);
+const payingMealTime = preparedQuery("pay meal time", (trx: Trx, tenantId: number, mealTimesId: number) =>
+  trx.selectFrom("meal_times").select(["id", "meal_time_name", "meal_type", "restaurant_id", "begin_time", "end_time", "status"]).where("tenant_id", "=", tenantId).where("id", "=", mealTimesId),
+);
+
 async function totalBalance(trx: Trx, tenantId: number, userInfoId: number): Promise<number> {
-  const row = await trx
-    .selectFrom("user_account")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("balance"), eb.lit(0)).as("total"))
-    .where("tenant_id", "=", tenantId)
-    .where("user_info_id", "=", userInfoId)
-    .executeTakeFirstOrThrow();
+  const [row] = await balanceTotal(trx, tenantId, userInfoId);
   return Number(row.total);
 }
 
@@ -318,7 +328,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   let card: PaymentFacts["card"] = null;
   let userInfoId = input.userInfoId ?? null;
   if (input.cardNo) {
-    const row = await trx.selectFrom("user_ic_card").select(["id", "card_no", "user_info_id", "card_status"]).where("tenant_id", "=", tenantId).where("card_no", "=", input.cardNo).executeTakeFirst();
+    const [row] = await cardByNo(trx, tenantId, input.cardNo);
     if (!row) throw new ApiError(Status.CONFLICT, paymentMessages.cardMissing);
     if (Number(row.card_status) === CardStatus.LOST) throw new ApiError(Status.CONFLICT, paymentMessages.cardLost);
     if (Number(row.card_status) !== CardStatus.NORMAL) throw new ApiError(Status.CONFLICT, paymentMessages.cardInvalid);
@@ -329,12 +339,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   // PostgreSQL: one money transaction of a diner at a time, so two payments at once cannot both pass the
   // meals-per-day or amount-per-meal check they read. SQLite's BEGIN IMMEDIATE already runs one payment at a time.
   await lockDiner(trx, tenantId, userInfoId as number);
-  const diner = await trx
-    .selectFrom("user_info")
-    .select(["id", "user_name", "staff_type", "dept_id", "user_status", "restaurant_ids"])
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", userInfoId as number)
-    .executeTakeFirst();
+  const [diner] = await payingDiner(trx, tenantId, userInfoId as number);
   if (!diner) throw fieldError("userInfoId", paymentMessages.dinerMissing);
   if (Number(diner.user_status) === 2) throw new ApiError(Status.CONFLICT, paymentMessages.dinerDisabled);
   if (Number(diner.user_status) === 3) throw new ApiError(Status.CONFLICT, paymentMessages.dinerFrozen);
@@ -342,12 +347,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   // The meal time, open now, at a restaurant the diner may eat in.
   let mealTime: PaymentFacts["mealTime"] = null;
   if (input.mealTimesId) {
-    const row = await trx
-      .selectFrom("meal_times")
-      .select(["id", "meal_time_name", "meal_type", "restaurant_id", "begin_time", "end_time", "status"])
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", input.mealTimesId)
-      .executeTakeFirst();
+    const [row] = await payingMealTime(trx, tenantId, input.mealTimesId);
     if (!row) throw fieldError("mealTimesId", paymentMessages.mealTimeMissing);
     if (Number(row.status) !== 1 || (!ahead && !isOpen(row.begin_time, row.end_time, clockOf(now)))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
     mealTime = { id: row.id, name: row.meal_time_name, mealType: String(row.meal_type), restaurantId: row.restaurant_id };
@@ -483,38 +483,35 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   }
 
   const audit = { created_at: now, created_by: ctx.session.userId, updated_at: now, updated_by: ctx.session.userId };
-  await trx
-    .insertInto("meal_order")
-    .values({
-      tenant_id: tenantId,
-      id: orderId,
-      order_no: orderNo,
-      user_info_id: diner.id,
-      order_date: date,
-      meal_times_id: mealTime?.id ?? null,
-      meal_type: mealTime?.mealType ?? null,
-      restaurant_id: facts.restaurantId,
-      stall_id: facts.stallId,
-      order_type: facts.orderType,
-      amount,
-      paid_amount: amount,
-      refunded_amount: 0,
-      pay_flag: payFlag,
-      pay_result: 1,
-      order_appointment_status: null,
-      order_source: source,
-      order_status: OrderStatus.PAID,
-      cashier_id: ctx.session.userId,
-      cashier_name: ctx.session.userName,
-      device_code: input.deviceCode ?? null,
-      card_no: card?.cardNo ?? null,
-      paid_at: now,
-      cancel_reason: null,
-      cancelled_by_name: null,
-      cancelled_at: null,
-      ...audit,
-    })
-    .execute();
+  await insertRow(trx, "meal_order", {
+    tenant_id: tenantId,
+    id: orderId,
+    order_no: orderNo,
+    user_info_id: diner.id,
+    order_date: date,
+    meal_times_id: mealTime?.id ?? null,
+    meal_type: mealTime?.mealType ?? null,
+    restaurant_id: facts.restaurantId,
+    stall_id: facts.stallId,
+    order_type: facts.orderType,
+    amount,
+    paid_amount: amount,
+    refunded_amount: 0,
+    pay_flag: payFlag,
+    pay_result: 1,
+    order_appointment_status: null,
+    order_source: source,
+    order_status: OrderStatus.PAID,
+    cashier_id: ctx.session.userId,
+    cashier_name: ctx.session.userName,
+    device_code: input.deviceCode ?? null,
+    card_no: card?.cardNo ?? null,
+    paid_at: now,
+    cancel_reason: null,
+    cancelled_by_name: null,
+    cancelled_at: null,
+    ...audit,
+  });
   if (items.length) {
     await trx
       .insertInto("meal_order_item")
