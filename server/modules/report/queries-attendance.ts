@@ -177,7 +177,7 @@ const noSwipe: ReportQuery = async (db, tenantId, f) => {
     return { day: r.day, mealType: r.meal_type as string, restaurantName: nameOf(names, r.restaurant_id), userCode: d?.userCode ?? "", userName: d?.userName ?? "", deptName: d?.deptName ?? "", source, count: 1 };
   };
   const records = [...bookings.map((r) => row(r, "预约")), ...defaults.map((r) => row(r, "默认订餐"))];
-  records.sort((a, b) => codePointOrder(String(a.day), String(b.day)) || mealRank(a.mealType) - mealRank(b.mealType) || String(a.userCode).localeCompare(String(b.userCode)) || String(a.source).localeCompare(String(b.source)));
+  records.sort((a, b) => codePointOrder(String(a.day), String(b.day)) || mealRank(a.mealType) - mealRank(b.mealType) || codePointOrder(String(a.userCode), String(b.userCode)) || codePointOrder(String(a.source), String(b.source)));
   return limited(records, sums(records, ["count"]));
 };
 
@@ -207,7 +207,7 @@ const deliveryCount: ReportQuery = async (db, tenantId, f) => {
     orders: Number(r.orders),
     amount: Number(r.amount),
   }));
-  records.sort((a, b) => codePointOrder(String(a.day), String(b.day)) || zhOrder(String(a.pointName), String(b.pointName)) || String(a.slotName).localeCompare(String(b.slotName)));
+  records.sort((a, b) => codePointOrder(String(a.day), String(b.day)) || zhOrder(String(a.pointName), String(b.pointName)) || zhOrder(String(a.slotName), String(b.slotName)));
   // Each row's diners are those of one day, point and slot: a delivery headcount adds up across rows.
   return { rows: records };
 };
