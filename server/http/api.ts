@@ -39,6 +39,9 @@ import { isCrossSite } from "./security";
 import { readJson, refuseDeclaredOversize, searchParamsToObject } from "./body";
 import { isStorable } from "../../resources/schemas";
 
+/** The query of an endpoint that declares none: made once, not per request (zod compiles each schema it first parses with). */
+const NO_QUERY = z.object({});
+
 /**
  * The API calls one page request makes in-process (user info, menus, a list, its relation options…) carry the same
  * token; they share one authentication. A call that may change data (any POST, a `delete?id=`) clears what is
@@ -159,7 +162,7 @@ export function createApi(services: ApiServices, additional: Endpoint[] = []): A
       throw new ApiError(Status.UNAUTHORIZED, messages.auth.illegalToken);
     }
     refuseUnstorable(ctx.url.pathname, rawQuery);
-    const query = (endpoint.query ?? z.object({})).parse(rawQuery);
+    const query = (endpoint.query ?? NO_QUERY).parse(rawQuery);
     let body: unknown = undefined;
     if (endpoint.method === "POST" && !endpoint.rawBody) {
       const raw = await readJson(ctx.request);
