@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import { afterEach, describe, expect, test } from "vitest";
 import { builtInDicts } from "../../resources/dicts";
 import { loadConfig } from "../../server/config";
@@ -6,6 +6,7 @@ import { migrateToLatest, type Db } from "../../server/db";
 import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seed, stableId } from "../../server/db/seed";
 import * as indexOnlyScreens from "../../server/db/migrations/0018_index_only_screens";
 import { createApi } from "../../server/http/api";
+import { otherSwipes } from "../../server/modules/zhct/orderDays";
 import { loginBody, ORIGIN } from "../helpers/api";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
 
@@ -37,6 +38,18 @@ for (const dialect of dialects) {
     });
 
     describe("migrations", () => {
+      // The server never ANALYZEs SQLite: without statistics it took the covering report index and read the tenant's
+      // whole day of orders for every sale (decision 049).
+      test.runIf(dialect === "sqlite")("a counter sale's count of the diner's other swipes reads that diner's day through their index", async () => {
+        const { db } = await freshDatabase();
+        const sale = { tenantId: DEFAULT_TENANT_ID, orderId: 1, userInfoId: 2, orderDate: "2026-11-25", source: "cashier", cardNo: null };
+        for (const place of [{ restaurantId: 3, mealType: "lunch" }, { restaurantId: null, mealType: null }]) {
+          const query = otherSwipes(db, { ...sale, ...place }).compile();
+          const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+          expect(plan.rows.map((r) => r.detail)).toEqual([expect.stringMatching(/^SEARCH meal_order USING COVERING INDEX meal_order_diner_day_idx \(tenant_id=\? AND user_info_id=\? AND order_date=\?/)]);
+        }
+      });
+
       test("migrating a migrated database again changes nothing", async () => {
         const { db } = await freshDatabase();
         const before = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);

@@ -75,24 +75,29 @@ export interface SwipeChange {
  * the diner's other sales read here cannot change meanwhile; the row is shared by the restaurant's meal, so it is
  * written last, after `countOrderDay`.
  */
+/**
+ * How many other counted swipe sales the diner has that day at the sale's restaurant and meal. It reads only the
+ * diner's orders of the day, through their index (0040): each sale at the counter asks it.
+ */
+export function otherSwipes(trx: Trx, change: SwipeChange) {
+  let others = trx
+    .selectFrom("meal_order")
+    .select(sql<number>`count(*)`.as("n"))
+    .where("tenant_id", "=", change.tenantId)
+    .where("user_info_id", "=", change.userInfoId)
+    .where("order_date", "=", change.orderDate)
+    .where("order_source", "in", SWIPE_SOURCES)
+    .where("order_status", "not in", NOT_COUNTED)
+    .where("id", "!=", change.orderId);
+  others = change.restaurantId === null ? others.where("restaurant_id", "is", null) : others.where("restaurant_id", "=", change.restaurantId);
+  return change.mealType === null ? others.where("meal_type", "is", null) : others.where("meal_type", "=", change.mealType);
+}
+
 export async function countSwipeDay(trx: Trx, change: SwipeChange): Promise<void> {
   if (!SWIPE_SOURCES.includes(change.source)) return;
   const counts = change.counts ?? 0;
   let diners = 0;
-  if (counts !== 0) {
-    let others = trx
-      .selectFrom("meal_order")
-      .select(sql<number>`count(*)`.as("n"))
-      .where("tenant_id", "=", change.tenantId)
-      .where("user_info_id", "=", change.userInfoId)
-      .where("order_date", "=", change.orderDate)
-      .where("order_source", "in", SWIPE_SOURCES)
-      .where("order_status", "not in", NOT_COUNTED)
-      .where("id", "!=", change.orderId);
-    others = change.restaurantId === null ? others.where("restaurant_id", "is", null) : others.where("restaurant_id", "=", change.restaurantId);
-    others = change.mealType === null ? others.where("meal_type", "is", null) : others.where("meal_type", "=", change.mealType);
-    if (Number((await others.executeTakeFirstOrThrow()).n) === 0) diners = counts;
-  }
+  if (counts !== 0 && Number((await otherSwipes(trx, change).executeTakeFirstOrThrow()).n) === 0) diners = counts;
   const figures = { swipes: counts, card_swipes: change.cardNo ? counts : 0, amount: (change.paid ?? 0) - (change.refunded ?? 0), diners };
   if (Object.values(figures).every((n) => n === 0)) return;
   await trx
