@@ -17,6 +17,7 @@ import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "./
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
 import { addPaymentHooks, cancel as cancelOrder, OrderStatus, pay, type PaidOrder } from "./payments";
+import { preparedQuery } from "../../db/prepared";
 
 /**
  * Meal bookings and special-dish reservations (issue 14, decision 026). A booking period opens a meal time of a
@@ -241,9 +242,13 @@ interface Meal {
  * booking and they did not book; 超出预约时间 when the meal time takes bookings but not on that day; null when the meal
  * time never took bookings (the order says nothing about them).
  */
+const periodOfMealTime = preparedQuery("booking period of meal time", (db: AnyDb, tenantId: number, mealTimesId: number) =>
+  db.selectFrom("appointment_period").select("id").where("tenant_id", "=", tenantId).where("meal_times_id", "=", mealTimesId).limit(1),
+);
+
 async function classify(db: AnyDb, meal: Meal): Promise<{ status: number | null; bookingId: number | null }> {
   // Most meal times never take bookings: one indexed look-up, and the payment goes on.
-  const any = await db.selectFrom("appointment_period").select("id").where("tenant_id", "=", meal.tenantId).where("meal_times_id", "=", meal.mealTimesId).executeTakeFirst();
+  const [any] = await periodOfMealTime(db, meal.tenantId, meal.mealTimesId);
   if (!any) return { status: null, bookingId: null };
   const booking = await db
     .selectFrom("appointment_detail")

@@ -41,17 +41,20 @@ const addLedgerMonth = preparedQuery("diner month ledger add", (trx: Trx, tenant
 
 /** Adds one points line to its diner's month (`postPoints` calls it for every line). */
 export async function countPointsMonth(trx: Trx, line: { tenantId: number; userInfoId: number; changeType: number; points: number; occurredAt: number }): Promise<void> {
-  await trx
+  await addPointsMonth(trx, line.tenantId, monthOf(line.occurredAt), line.userInfoId, line.changeType, line.points);
+}
+
+const addPointsMonth = preparedQuery("diner month points add", (trx: Trx, tenantId: number, month: string, userInfoId: number, changeType: number, points: number) =>
+  trx
     .insertInto("diner_month_points")
-    .values({ tenant_id: line.tenantId, month: monthOf(line.occurredAt), user_info_id: line.userInfoId, change_type: line.changeType, points: line.points, lines: 1 })
+    .values({ tenant_id: tenantId, month, user_info_id: userInfoId, change_type: changeType, points, lines: 1 })
     .onConflict((oc) =>
       oc.columns(["tenant_id", "user_info_id", "month", "change_type"]).doUpdateSet({
         points: sql`diner_month_points.points + excluded.points`,
         lines: sql`diner_month_points.lines + 1`,
       }),
-    )
-    .execute();
-}
+    ),
+);
 
 /** The meal types with a column of their own; any other (and none: an amount-only sale) counts under meals_none. */
 export const COUNTED_MEALS = ["breakfast", "lunch", "dinner", "midnight"] as const;
@@ -116,28 +119,42 @@ export async function countOrderMonth(trx: Trx, change: OrderMonthChange): Promi
   };
   figures[`meals_${meal}`] = orders;
   if (Object.values(figures).every((n) => n === 0)) return;
-  const day = await trx
-    .insertInto("diner_day_order")
-    .values({ tenant_id: change.tenantId, order_date: change.orderDate, user_info_id: change.userInfoId, ...figures })
-    .onConflict((oc) => oc.columns(["tenant_id", "order_date", "user_info_id"]).doUpdateSet(adding("diner_day_order", ORDER_FIGURES)))
-    .returning("orders")
-    .executeTakeFirstOrThrow();
+  const values = ORDER_FIGURES.map((f) => figures[f]);
+  const [day] = await addDinerDay(trx, change.tenantId, change.orderDate, change.userInfoId, ...values);
   const after = Number(day.orders);
   const before = after - orders;
   const days = before <= 0 && after > 0 ? 1 : before > 0 && after <= 0 ? -1 : 0;
-  await trx
-    .insertInto("diner_month_order")
-    .values({ tenant_id: change.tenantId, month: change.orderDate.slice(0, 7), user_info_id: change.userInfoId, ...figures, days })
-    .onConflict((oc) => oc.columns(["tenant_id", "month", "user_info_id"]).doUpdateSet(adding("diner_month_order", [...ORDER_FIGURES, "days"])))
-    .execute();
+  await addDinerMonth(trx, change.tenantId, change.orderDate.slice(0, 7), change.userInfoId, days, ...values);
   const place = { meals: orders, amount: figures.paid - figures.refunded };
   if (place.meals === 0 && place.amount === 0) return;
-  await trx
-    .insertInto("diner_place_month")
-    .values({ tenant_id: change.tenantId, month: change.orderDate.slice(0, 7), restaurant_id: change.restaurantId ?? 0, stall_id: change.stallId ?? 0, meal_type: change.mealType ?? "", user_info_id: change.userInfoId, ...place })
-    .onConflict((oc) => oc.columns(["tenant_id", "month", "restaurant_id", "stall_id", "meal_type", "user_info_id"]).doUpdateSet(adding("diner_place_month", ["meals", "amount"])))
-    .execute();
+  await addDinerPlaceMonth(trx, change.tenantId, change.orderDate.slice(0, 7), change.restaurantId ?? 0, change.stallId ?? 0, change.mealType ?? "", change.userInfoId, place.meals, place.amount);
 }
+
+/** The figures of `ORDER_FIGURES`' placeholders, by name. */
+const figuresOf = (values: number[]) => Object.fromEntries(ORDER_FIGURES.map((f, i) => [f, values[i]])) as Record<OrderFigure, number>;
+
+// The upserts of `countOrderMonth`, compiled once: every payment, cancel and refund runs them.
+const addDinerDay = preparedQuery("diner day order add", (trx: Trx, tenantId: number, orderDate: string, userInfoId: number, ...values: number[]) =>
+  trx
+    .insertInto("diner_day_order")
+    .values({ tenant_id: tenantId, order_date: orderDate, user_info_id: userInfoId, ...figuresOf(values) })
+    .onConflict((oc) => oc.columns(["tenant_id", "order_date", "user_info_id"]).doUpdateSet(adding("diner_day_order", ORDER_FIGURES)))
+    .returning("orders"),
+);
+const addDinerMonth = preparedQuery("diner month order add", (trx: Trx, tenantId: number, month: string, userInfoId: number, days: number, ...values: number[]) =>
+  trx
+    .insertInto("diner_month_order")
+    .values({ tenant_id: tenantId, month, user_info_id: userInfoId, ...figuresOf(values), days })
+    .onConflict((oc) => oc.columns(["tenant_id", "month", "user_info_id"]).doUpdateSet(adding("diner_month_order", [...ORDER_FIGURES, "days"]))),
+);
+const addDinerPlaceMonth = preparedQuery(
+  "diner place month add",
+  (trx: Trx, tenantId: number, month: string, restaurantId: number, stallId: number, mealType: string, userInfoId: number, meals: number, amount: number) =>
+    trx
+      .insertInto("diner_place_month")
+      .values({ tenant_id: tenantId, month, restaurant_id: restaurantId, stall_id: stallId, meal_type: mealType, user_info_id: userInfoId, meals, amount })
+      .onConflict((oc) => oc.columns(["tenant_id", "month", "restaurant_id", "stall_id", "meal_type", "user_info_id"]).doUpdateSet(adding("diner_place_month", ["meals", "amount"]))),
+);
 
 /**
  * Counts every diner's months per restaurant, stall and meal type afresh from the orders, one tenant's or (no tenant:

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db";
+import { runPrepared } from "../../db/prepared";
 import type { Trx } from "./ledger";
 import { notCountedStatuses } from "./orderDays";
 
@@ -37,28 +38,31 @@ export async function countFoodSales(trx: Trx, order: SoldOrder, items: readonly
     byDish.set(key, row);
   }
   if (!byDish.size) return;
-  const rows = [...byDish.values()]
-    .sort((a, b) => a.foodId - b.foodId || (a.foodName < b.foodName ? -1 : a.foodName > b.foodName ? 1 : 0))
-    .map((d) => ({
-      tenant_id: order.tenantId,
-      order_date: order.orderDate,
-      restaurant_id: order.restaurantId ?? 0,
-      meal_type: order.mealType ?? "",
-      food_id: d.foodId,
-      food_name: d.foodName,
-      quantity: sign * d.quantity,
-      amount: sign * d.amount,
-    }));
-  await trx
-    .insertInto("food_sales_day")
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(["tenant_id", "order_date", "restaurant_id", "meal_type", "food_id", "food_name"]).doUpdateSet({
-        quantity: sql`food_sales_day.quantity + excluded.quantity`,
-        amount: sql`food_sales_day.amount + excluded.amount`,
-      }),
-    )
-    .execute();
+  const dishes = [...byDish.values()].sort((a, b) => a.foodId - b.foodId || (a.foodName < b.foodName ? -1 : a.foodName > b.foodName ? 1 : 0));
+  // Compiled once per number of dishes (at most MAX_ITEMS of a payment): each row's six values follow one another.
+  const args = [order.tenantId, order.orderDate, order.restaurantId ?? 0, order.mealType ?? "", ...dishes.flatMap((d) => [d.foodId, d.foodName, sign * d.quantity, sign * d.amount])];
+  await runPrepared(trx, `food sales add ${dishes.length}`, args, ([tenantId, orderDate, restaurantId, mealType, ...values]) =>
+    trx
+      .insertInto("food_sales_day")
+      .values(
+        dishes.map((_, i) => ({
+          tenant_id: tenantId as number,
+          order_date: orderDate as string,
+          restaurant_id: restaurantId as number,
+          meal_type: mealType as string,
+          food_id: values[4 * i] as number,
+          food_name: values[4 * i + 1] as string,
+          quantity: values[4 * i + 2] as number,
+          amount: values[4 * i + 3] as number,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["tenant_id", "order_date", "restaurant_id", "meal_type", "food_id", "food_name"]).doUpdateSet({
+          quantity: sql`food_sales_day.quantity + excluded.quantity`,
+          amount: sql`food_sales_day.amount + excluded.amount`,
+        }),
+      ),
+  );
 }
 
 /**

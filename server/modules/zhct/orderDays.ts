@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { preparedQuery, runPrepared } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { inTransaction } from "../../db/transaction";
 
@@ -39,19 +40,40 @@ export interface OrderDayChange {
 export async function countOrderDay(trx: Trx, change: OrderDayChange): Promise<void> {
   const figures = { placed: change.placed ?? 0, cancelled: change.cancelled ?? 0, paid: change.paid ?? 0, refunded: change.refunded ?? 0 };
   if (Object.values(figures).every((n) => n === 0)) return;
-  await trx
-    .insertInto("order_day")
-    .values({ tenant_id: change.tenantId, order_date: change.orderDate, restaurant_id: change.restaurantId ?? 0, meal_type: change.mealType ?? "", pay_flag: change.payFlag, ...figures })
-    .onConflict((oc) =>
-      oc.columns(["tenant_id", "order_date", "restaurant_id", "meal_type", "pay_flag"]).doUpdateSet({
-        placed: sql`order_day.placed + excluded.placed`,
-        cancelled: sql`order_day.cancelled + excluded.cancelled`,
-        paid: sql`order_day.paid + excluded.paid`,
-        refunded: sql`order_day.refunded + excluded.refunded`,
-      }),
-    )
-    .execute();
+  await addOrderDay(trx, change.tenantId, change.orderDate, change.restaurantId ?? 0, change.mealType ?? "", change.payFlag, figures.placed, figures.cancelled, figures.paid, figures.refunded);
 }
+
+// The kept days' upserts, compiled once: every payment, cancel and refund runs them.
+const addOrderDay = preparedQuery(
+  "order day add",
+  (trx: Trx, tenantId: number, orderDate: string, restaurantId: number, mealType: string, payFlag: number, placed: number, cancelled: number, paid: number, refunded: number) =>
+    trx
+      .insertInto("order_day")
+      .values({ tenant_id: tenantId, order_date: orderDate, restaurant_id: restaurantId, meal_type: mealType, pay_flag: payFlag, placed, cancelled, paid, refunded })
+      .onConflict((oc) =>
+        oc.columns(["tenant_id", "order_date", "restaurant_id", "meal_type", "pay_flag"]).doUpdateSet({
+          placed: sql`order_day.placed + excluded.placed`,
+          cancelled: sql`order_day.cancelled + excluded.cancelled`,
+          paid: sql`order_day.paid + excluded.paid`,
+          refunded: sql`order_day.refunded + excluded.refunded`,
+        }),
+      ),
+);
+const addSwipeDay = preparedQuery(
+  "swipe day add",
+  (trx: Trx, tenantId: number, orderDate: string, restaurantId: number, mealType: string, swipes: number, cardSwipes: number, amount: number, diners: number) =>
+    trx
+      .insertInto("swipe_day")
+      .values({ tenant_id: tenantId, order_date: orderDate, restaurant_id: restaurantId, meal_type: mealType, swipes, card_swipes: cardSwipes, amount, diners })
+      .onConflict((oc) =>
+        oc.columns(["tenant_id", "order_date", "restaurant_id", "meal_type"]).doUpdateSet({
+          swipes: sql`swipe_day.swipes + excluded.swipes`,
+          card_swipes: sql`swipe_day.card_swipes + excluded.card_swipes`,
+          amount: sql`swipe_day.amount + excluded.amount`,
+          diners: sql`swipe_day.diners + excluded.diners`,
+        }),
+      ),
+);
 
 export interface SwipeChange {
   tenantId: number;
@@ -69,18 +91,11 @@ export interface SwipeChange {
 }
 
 /**
- * Adds a counter or device sale's change to its day, restaurant and meal (table swipe_day, decision 043). Its diners
- * are those with a sale there that counts: a sale that starts counting adds its diner when they had none there
- * before, one that stops takes them away when it was their last. The caller holds the diner's lock (`lockDiner`), so
- * the diner's other sales read here cannot change meanwhile; the row is shared by the restaurant's meal, so it is
- * written last, after `countOrderDay`.
- */
-/**
  * How many other counted swipe sales the diner has that day at the sale's restaurant and meal. It reads only the
  * diner's orders of the day, through their index (0040): each sale at the counter asks it.
  */
-export function otherSwipes(trx: Trx, change: SwipeChange) {
-  let others = trx
+export function otherSwipes(trx: Trx, change: Pick<SwipeChange, "tenantId" | "userInfoId" | "orderDate" | "orderId" | "restaurantId" | "mealType">) {
+  const others = trx
     .selectFrom("meal_order")
     .select(sql<number>`count(*)`.as("n"))
     .where("tenant_id", "=", change.tenantId)
@@ -89,29 +104,43 @@ export function otherSwipes(trx: Trx, change: SwipeChange) {
     .where("order_source", "in", SWIPE_SOURCES)
     .where("order_status", "not in", NOT_COUNTED)
     .where("id", "!=", change.orderId);
-  others = change.restaurantId === null ? others.where("restaurant_id", "is", null) : others.where("restaurant_id", "=", change.restaurantId);
-  return change.mealType === null ? others.where("meal_type", "is", null) : others.where("meal_type", "=", change.mealType);
+  const atPlace = change.restaurantId === null ? others.where("restaurant_id", "is", null) : others.where("restaurant_id", "=", change.restaurantId);
+  return change.mealType === null ? atPlace.where("meal_type", "is", null) : atPlace.where("meal_type", "=", change.mealType);
 }
 
+/** `otherSwipes`, compiled once per shape (a sale without a restaurant or a meal type asks with IS NULL). */
+async function countOtherSwipes(trx: Trx, change: SwipeChange): Promise<number> {
+  const { restaurantId, mealType } = change;
+  const key = `other swipes${restaurantId === null ? "" : " at restaurant"}${mealType === null ? "" : " of meal"}`;
+  const args = [change.tenantId, change.userInfoId, change.orderDate, change.orderId, ...(restaurantId === null ? [] : [restaurantId]), ...(mealType === null ? [] : [mealType])];
+  const [row] = await runPrepared(trx, key, args, ([tenantId, userInfoId, orderDate, orderId, ...place]) =>
+    otherSwipes(trx, {
+      tenantId: tenantId as number,
+      userInfoId: userInfoId as number,
+      orderDate: orderDate as string,
+      orderId: orderId as number,
+      restaurantId: restaurantId === null ? null : (place[0] as number),
+      mealType: mealType === null ? null : (place[restaurantId === null ? 0 : 1] as string),
+    }),
+  );
+  return Number(row.n);
+}
+
+/**
+ * Adds a counter or device sale's change to its day, restaurant and meal (table swipe_day, decision 043). Its diners
+ * are those with a sale there that counts: a sale that starts counting adds its diner when they had none there
+ * before, one that stops takes them away when it was their last. The caller holds the diner's lock (`lockDiner`), so
+ * the diner's other sales read here cannot change meanwhile; the row is shared by the restaurant's meal, so it is
+ * written last, after `countOrderDay`.
+ */
 export async function countSwipeDay(trx: Trx, change: SwipeChange): Promise<void> {
   if (!SWIPE_SOURCES.includes(change.source)) return;
   const counts = change.counts ?? 0;
   let diners = 0;
-  if (counts !== 0 && Number((await otherSwipes(trx, change).executeTakeFirstOrThrow()).n) === 0) diners = counts;
+  if (counts !== 0 && (await countOtherSwipes(trx, change)) === 0) diners = counts;
   const figures = { swipes: counts, card_swipes: change.cardNo ? counts : 0, amount: (change.paid ?? 0) - (change.refunded ?? 0), diners };
   if (Object.values(figures).every((n) => n === 0)) return;
-  await trx
-    .insertInto("swipe_day")
-    .values({ tenant_id: change.tenantId, order_date: change.orderDate, restaurant_id: change.restaurantId ?? 0, meal_type: change.mealType ?? "", ...figures })
-    .onConflict((oc) =>
-      oc.columns(["tenant_id", "order_date", "restaurant_id", "meal_type"]).doUpdateSet({
-        swipes: sql`swipe_day.swipes + excluded.swipes`,
-        card_swipes: sql`swipe_day.card_swipes + excluded.card_swipes`,
-        amount: sql`swipe_day.amount + excluded.amount`,
-        diners: sql`swipe_day.diners + excluded.diners`,
-      }),
-    )
-    .execute();
+  await addSwipeDay(trx, change.tenantId, change.orderDate, change.restaurantId ?? 0, change.mealType ?? "", figures.swipes, figures.card_swipes, figures.amount, figures.diners);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import type { Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
+import { runPrepared } from "../../db/prepared";
 
 /**
  * Which payment methods (`userAccountFlag`) a tenant's cashiers and devices accept (decision 025). A method is
@@ -44,13 +45,19 @@ interface Decided {
 
 /** The tenant's rows for these methods: the restaurant's win over the tenant-wide ones. */
 async function configured(db: Db | Trx, tenantId: number, restaurantId: number | null, payFlags?: number[]): Promise<Map<number, Decided>> {
-  let query = db
-    .selectFrom("pay_type")
-    .select(["pay_flag", "restaurant_id", "enabled", "display_name", "sort"])
-    .where("tenant_id", "=", tenantId)
-    .where((eb) => (restaurantId === null ? eb("restaurant_id", "is", null) : eb.or([eb("restaurant_id", "is", null), eb("restaurant_id", "=", restaurantId)])));
-  if (payFlags) query = query.where("pay_flag", "in", payFlags);
-  const rows = await query.execute();
+  // Compiled once per shape (a restaurant or none, how many methods): every payment asks it.
+  const args = [tenantId, ...(restaurantId === null ? [] : [restaurantId]), ...(payFlags ?? [])];
+  const rows = await runPrepared(db, `pay types ${restaurantId === null ? "tenant" : "restaurant"} ${payFlags ? payFlags.length : "all"}`, args, ([tenant, ...rest]) => {
+    const restaurant = restaurantId === null ? null : (rest[0] as number);
+    const flags = rest.slice(restaurantId === null ? 0 : 1) as number[];
+    let query = db
+      .selectFrom("pay_type")
+      .select(["pay_flag", "restaurant_id", "enabled", "display_name", "sort"])
+      .where("tenant_id", "=", tenant as number)
+      .where((eb) => (restaurant === null ? eb("restaurant_id", "is", null) : eb.or([eb("restaurant_id", "is", null), eb("restaurant_id", "=", restaurant)])));
+    if (payFlags) query = query.where("pay_flag", "in", flags);
+    return query;
+  });
   const decided = new Map<number, Decided>();
   // Tenant-wide rows first, so a restaurant's row of the same method replaces them.
   for (const row of rows.sort((a, b) => (a.restaurant_id === null ? 0 : 1) - (b.restaurant_id === null ? 0 : 1))) {

@@ -285,6 +285,44 @@ const payingMealTime = preparedQuery("pay meal time", (trx: Trx, tenantId: numbe
   trx.selectFrom("meal_times").select(["id", "meal_time_name", "meal_type", "restaurant_id", "begin_time", "end_time", "status"]).where("tenant_id", "=", tenantId).where("id", "=", mealTimesId),
 );
 
+/** The diner's meals of the day (a pay limit's most meals per day): every meal type's, or one meal type's. */
+const mealsOfDayQuery = (trx: Trx, tenantId: number, userInfoId: number, date: string) =>
+  trx
+    .selectFrom("meal_order")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("tenant_id", "=", tenantId)
+    .where("user_info_id", "=", userInfoId)
+    .where("order_date", "=", date)
+    .where("order_status", "!=", OrderStatus.CANCELLED)
+    .where("meal_times_id", "is not", null);
+const mealsOfDay = preparedQuery("pay meals of day", mealsOfDayQuery);
+const mealsOfDayOfType = preparedQuery("pay meals of day of type", (trx: Trx, tenantId: number, userInfoId: number, date: string, mealType: string) =>
+  mealsOfDayQuery(trx, tenantId, userInfoId, date).where("meal_type", "=", mealType),
+);
+/** What the diner spent that day on one meal time, or on amount-only sales (a pay limit's most yuan per meal). */
+const spentQuery = (trx: Trx, tenantId: number, userInfoId: number, date: string) =>
+  trx
+    .selectFrom("meal_order")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb("amount", "-", eb.ref("refunded_amount"))), eb.lit(0)).as("spent"))
+    .where("tenant_id", "=", tenantId)
+    .where("user_info_id", "=", userInfoId)
+    .where("order_date", "=", date)
+    .where("order_status", "!=", OrderStatus.CANCELLED);
+const spentOnMeal = preparedQuery("pay spent on meal", (trx: Trx, tenantId: number, userInfoId: number, date: string, mealTimesId: number) =>
+  spentQuery(trx, tenantId, userInfoId, date).where("meal_times_id", "=", mealTimesId),
+);
+const spentWithoutMeal = preparedQuery("pay spent without meal", (trx: Trx, tenantId: number, userInfoId: number, date: string) => spentQuery(trx, tenantId, userInfoId, date).where("meal_times_id", "is", null));
+/** A dish's sold count goes up only while it stays within its quota (none: no quota); a row back means it did. */
+const sellWithinQuota = preparedQuery("pay sell within quota", (trx: Trx, quantity: number, tenantId: number, foodMenuItemId: number) =>
+  trx
+    .updateTable("food_menu_item")
+    .set((eb) => ({ sold_count: eb("sold_count", "+", quantity) }))
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", foodMenuItemId)
+    .where((eb) => eb.or([eb("quota", "is", null), eb(eb("sold_count", "+", quantity), "<=", eb.ref("quota"))]))
+    .returning("id"),
+);
+
 async function totalBalance(trx: Trx, tenantId: number, userInfoId: number): Promise<number> {
   const [row] = await balanceTotal(trx, tenantId, userInfoId);
   return Number(row.total);
@@ -365,29 +403,12 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   if (!limit.accounts.length) throw new ApiError(Status.CONFLICT, paymentMessages.noAccount);
   if (mealTime && limit.maxMealsPerDay !== null) {
     // A rule of this meal type counts this meal type's orders; the whole day's rule counts every meal of the day.
-    let count = trx
-      .selectFrom("meal_order")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("tenant_id", "=", tenantId)
-      .where("user_info_id", "=", diner.id)
-      .where("order_date", "=", date)
-      .where("order_status", "!=", OrderStatus.CANCELLED)
-      .where("meal_times_id", "is not", null);
-    if (limit.ruleMealType !== "all") count = count.where("meal_type", "=", mealTime.mealType);
-    const { n } = await count.executeTakeFirstOrThrow();
+    const [{ n }] = limit.ruleMealType === "all" ? await mealsOfDay(trx, tenantId, diner.id, date) : await mealsOfDayOfType(trx, tenantId, diner.id, date, mealTime.mealType);
     if (Number(n) >= limit.maxMealsPerDay) throw new ApiError(Status.CONFLICT, paymentMessages.countLimit(laterDay));
   }
   if (limit.maxAmountPerMeal !== null) {
     // This meal's orders (or the day's amount-only sales), less what was refunded.
-    let spent = trx
-      .selectFrom("meal_order")
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb("amount", "-", eb.ref("refunded_amount"))), eb.lit(0)).as("spent"))
-      .where("tenant_id", "=", tenantId)
-      .where("user_info_id", "=", diner.id)
-      .where("order_date", "=", date)
-      .where("order_status", "!=", OrderStatus.CANCELLED);
-    spent = mealTime ? spent.where("meal_times_id", "=", mealTime.id) : spent.where("meal_times_id", "is", null);
-    const { spent: before } = await spent.executeTakeFirstOrThrow();
+    const [{ spent: before }] = mealTime ? await spentOnMeal(trx, tenantId, diner.id, date, mealTime.id) : await spentWithoutMeal(trx, tenantId, diner.id, date);
     if (Number(before) + amount > limit.maxAmountPerMeal) throw new ApiError(Status.CONFLICT, mealTime ? paymentMessages.mealAmountLimit : paymentMessages.dayAmountLimit(laterDay));
   }
   const accounts = [...limit.accounts].sort((a, b) => (a === b ? 0 : (a === "subsidy") === subsidyFirst ? -1 : 1));
@@ -423,14 +444,8 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   // Quotas: each sold count goes up only while it stays within the quota. In the menu's order, so two payments (or a
   // payment and a cancel) of the same dishes lock them in one order on PostgreSQL and wait, never deadlock.
   for (const item of inMenuOrder(items)) {
-    const sold = await trx
-      .updateTable("food_menu_item")
-      .set((eb) => ({ sold_count: eb("sold_count", "+", item.quantity) }))
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", item.foodMenuItemId)
-      .where((eb) => eb.or([eb("quota", "is", null), eb(eb("sold_count", "+", item.quantity), "<=", eb.ref("quota"))]))
-      .executeTakeFirst();
-    if (Number(sold.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, paymentMessages.soldOut);
+    const [sold] = await sellWithinQuota(trx, item.quantity, tenantId, item.foodMenuItemId);
+    if (!sold) throw new ApiError(Status.CONFLICT, paymentMessages.soldOut);
   }
 
   // The money: a hook (a ticket), or the ledger.
@@ -513,10 +528,9 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     ...audit,
   });
   if (items.length) {
-    await trx
-      .insertInto("meal_order_item")
-      .values(items.map((i) => ({ tenant_id: tenantId, id: newId(), meal_order_id: orderId, food_id: i.foodId, food_name: i.foodName, price: i.price, quantity: i.quantity, subtotal: i.subtotal, food_menu_item_id: i.foodMenuItemId, ...audit })))
-      .execute();
+    for (const i of items) {
+      await insertRow(trx, "meal_order_item", { tenant_id: tenantId, id: newId(), meal_order_id: orderId, food_id: i.foodId, food_name: i.foodName, price: i.price, quantity: i.quantity, subtotal: i.subtotal, food_menu_item_id: i.foodMenuItemId, ...audit });
+    }
     await countFoodSales(trx, { tenantId, orderDate: date, restaurantId: facts.restaurantId, mealType: mealTime?.mealType ?? null }, items, 1);
   }
   const swiped = SWIPE_SOURCES.includes(source);

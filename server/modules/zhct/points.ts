@@ -14,6 +14,7 @@ import { idempotent } from "./idempotency";
 import { countPointsOrderDay } from "./pointsOrderDays";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
+import { preparedQuery } from "../../db/prepared";
 
 /**
  * The diners' points (decision 025). Like money, a balance changes only through `postPoints`: one line with the
@@ -60,15 +61,14 @@ export interface PointsStrategy {
 
 /** The tenant's valid strategy (one at a time, `integralStrategy`), or null: no strategy, no points earned. */
 export async function activeStrategy(db: Db | Trx, tenantId: number): Promise<PointsStrategy | null> {
-  const row = await db
-    .selectFrom("integral_strategy")
-    .select(["id", "strategy_name", "points_per_yuan", "expiry_months"])
-    .where("tenant_id", "=", tenantId)
-    .where("status", "=", 1)
-    .orderBy("created_at", "desc")
-    .executeTakeFirst();
+  const [row] = await strategyRows(db, tenantId);
   return row ? { id: row.id, name: row.strategy_name, pointsPerYuan: Number(row.points_per_yuan), expiryMonths: Number(row.expiry_months) } : null;
 }
+
+/** Compiled once: every payment asks it (points earned). */
+const strategyRows = preparedQuery("points active strategy", (db: Db | Trx, tenantId: number) =>
+  db.selectFrom("integral_strategy").select(["id", "strategy_name", "points_per_yuan", "expiry_months"]).where("tenant_id", "=", tenantId).where("status", "=", 1).orderBy("created_at", "desc").limit(1),
+);
 
 const expiryOf = (strategy: PointsStrategy | null, at: number) => (strategy && strategy.expiryMonths > 0 ? addMonths(at, strategy.expiryMonths) : null);
 

@@ -15,6 +15,7 @@ import { nextRecord } from "../sys/rules";
 import { catalogueMessages } from "./catalogue";
 import { dayOf } from "./months";
 import { addPaymentHooks, paymentMessages } from "./payments";
+import { runPrepared } from "../../db/prepared";
 
 /**
  * Rooms, their reservations, and the bindings of diners to tables and chip plates (issue 14 part C, decision 028).
@@ -293,25 +294,28 @@ export async function releaseTable(ctx: SessionContext, input: { id?: number | n
 addPaymentHooks({
   async afterPay(trx, order) {
     const at = Date.now();
-    const set = { order_id: order.id, updated_at: at };
-    await trx
-      .updateTable("user_plate")
-      .set({ ...set, bind_status: BindStatus.RELEASED, released_at: at })
-      .where("tenant_id", "=", order.tenantId)
-      .where("user_info_id", "=", order.userInfoId)
-      .where("bind_status", "=", BindStatus.BOUND)
-      .where("bind_date", "=", order.orderDate)
-      .where((eb) => (order.mealTimesId === null ? eb("meal_times_id", "is", null) : eb.or([eb("meal_times_id", "is", null), eb("meal_times_id", "=", order.mealTimesId)])))
-      .execute();
-    let seat = trx
-      .updateTable("user_account_table")
-      .set(set)
-      .where("tenant_id", "=", order.tenantId)
-      .where("user_info_id", "=", order.userInfoId)
-      .where("bind_status", "=", BindStatus.BOUND)
-      .where("order_id", "is", null);
-    if (order.restaurantId !== null) seat = seat.where("restaurant_id", "=", order.restaurantId);
-    await seat.execute();
+    const { mealTimesId, restaurantId } = order;
+    // Compiled once per shape (with or without a meal time, a restaurant): every payment runs both.
+    await runPrepared(trx, `release plates${mealTimesId === null ? "" : " of meal time"}`, [order.id, at, order.tenantId, order.userInfoId, order.orderDate, ...(mealTimesId === null ? [] : [mealTimesId])], ([orderId, time, tenantId, userInfoId, orderDate, mealTime]) =>
+      trx
+        .updateTable("user_plate")
+        .set({ order_id: orderId as number, updated_at: time as number, bind_status: BindStatus.RELEASED, released_at: time as number })
+        .where("tenant_id", "=", tenantId as number)
+        .where("user_info_id", "=", userInfoId as number)
+        .where("bind_status", "=", BindStatus.BOUND)
+        .where("bind_date", "=", orderDate as string)
+        .where((eb) => (mealTimesId === null ? eb("meal_times_id", "is", null) : eb.or([eb("meal_times_id", "is", null), eb("meal_times_id", "=", mealTime as number)]))),
+    );
+    await runPrepared(trx, `note seat order${restaurantId === null ? "" : " at restaurant"}`, [order.id, at, order.tenantId, order.userInfoId, ...(restaurantId === null ? [] : [restaurantId])], ([orderId, time, tenantId, userInfoId, restaurant]) => {
+      const seat = trx
+        .updateTable("user_account_table")
+        .set({ order_id: orderId as number, updated_at: time as number })
+        .where("tenant_id", "=", tenantId as number)
+        .where("user_info_id", "=", userInfoId as number)
+        .where("bind_status", "=", BindStatus.BOUND)
+        .where("order_id", "is", null);
+      return restaurantId === null ? seat : seat.where("restaurant_id", "=", restaurant as number);
+    });
   },
 });
 

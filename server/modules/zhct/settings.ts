@@ -6,6 +6,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import type { ResourceService } from "../resource/engine";
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
+import { runPrepared } from "../../db/prepared";
 
 export const settingsMessages = {
   noAccount: "至少允许一种账户支付",
@@ -40,14 +41,17 @@ export const DEFAULT_PAY_LIMIT: PayLimit = { ruleId: null, maxMealsPerDay: null,
  */
 export async function payLimitFor(db: Db, tenantId: number, { staffType, mealType }: { staffType: string | null; mealType: string }): Promise<PayLimit> {
   if (!staffType) return DEFAULT_PAY_LIMIT;
-  const rules = await db
-    .selectFrom("pay_limit_config")
-    .selectAll()
-    .where("tenant_id", "=", tenantId)
-    .where("staff_type", "=", staffType)
-    .where("meal_type", "in", mealType === "all" ? ["all"] : [mealType, "all"])
-    .where("status", "=", 1)
-    .execute();
+  // Compiled once per shape (a meal type's rule or only the whole day's): every payment asks it.
+  const mealTypes = mealType === "all" ? ["all"] : [mealType, "all"];
+  const rules = await runPrepared(db, `pay limit rules ${mealTypes.length}`, [tenantId, staffType, ...mealTypes], ([tenant, staff, ...types]) =>
+    db
+      .selectFrom("pay_limit_config")
+      .selectAll()
+      .where("tenant_id", "=", tenant as number)
+      .where("staff_type", "=", staff as string)
+      .where("meal_type", "in", types as string[])
+      .where("status", "=", 1),
+  );
   const rule = rules.find((r) => r.meal_type === mealType) ?? rules.find((r) => r.meal_type === "all");
   if (!rule) return DEFAULT_PAY_LIMIT;
   const accounts: PayLimit["accounts"] = [];
