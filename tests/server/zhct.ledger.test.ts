@@ -101,8 +101,10 @@ for (const dialect of dialects) {
       expect(await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1_000_000 })).toMatchObject({ balance: 1_000_000 });
       await ok(`/api/v1/sys/parameterConfig/create`, { paramCode: "zhct.charge.maxAmount", paramName: "单笔充值上限（分）", paramValue: "50000" }, other.token);
       const o = await diner(other.token);
-      expectField((await post$(`${Z}/userAccountCharge/create`, { userInfoId: o.id, amount: 50001 }, other.token)).body, "amount", "0.01 元到 500.00 元");
-      await ok(`${Z}/userAccountCharge/create`, { userInfoId: o.id, amount: 50000 }, other.token);
+      const key = { "Idempotency-Key": `range-${uid()}` };
+      expectField((await post$(`${Z}/userAccountCharge/create`, { userInfoId: o.id, amount: 50001 }, other.token, key)).body, "amount", "0.01 元到 500.00 元");
+      // The refusal kept nothing of the key: the corrected request with it is a new one, not a 409.
+      expect(await ok(`${Z}/userAccountCharge/create`, { userInfoId: o.id, amount: 50000 }, other.token, key)).toMatchObject({ balance: 50000 });
     });
 
     test("Idempotency-Key: a retry returns the first answer and writes nothing; another body with the key is 409", async () => {
@@ -129,6 +131,11 @@ for (const dialect of dialects) {
       expect((await post$(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 400 }, token, refuse)).http).toBe(409);
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 100 }, token);
       expect(await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 400 }, token, refuse)).toMatchObject({ balance: 0 });
+      // So does one refused at a field inside the movement (the payment method; the tenant's amount range below).
+      const typo = { "Idempotency-Key": `t-${uid()}` };
+      expectField((await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 300, payFlag: 42 }, token, typo)).body, "payFlag", "支付方式不是可选的值");
+      expect(await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 300 }, token, typo)).toMatchObject({ balance: 300 });
+      expect((await ledger(d.id)).filter((l) => l.idempotencyKey === typo["Idempotency-Key"])).toHaveLength(1);
       for (const bad of ["", "a b", "x".repeat(101), "\u00e9t\u00e9"]) {
         const result = await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1 }, token, { "Idempotency-Key": bad });
         expect(result.body, bad).toMatchObject({ status: 400, message: "Idempotency-Key 应为 1–100 个可见 ASCII 字符" });

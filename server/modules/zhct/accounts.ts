@@ -65,15 +65,18 @@ export const reverseBody = z.strictObject({
   remark: field("remark", "备注", "text", { max: 200 }),
 });
 
-/** The tenant's payment methods: the dictionary's items on the server, or the built-in list. */
-export async function checkPayFlag(ctx: SessionContext, payFlag: string) {
-  const items = await payFlagItems(ctx.services.db);
+/**
+ * The tenant's payment methods: the dictionary's items on the server, or the built-in list. Money movements check it
+ * on their transaction (`db`): inside the ledger's group a read costs a fraction of a read of its own (decision 049).
+ */
+export async function checkPayFlag(ctx: SessionContext, payFlag: string, db: Db | Trx = ctx.services.db) {
+  const items = await payFlagItems(db);
   const allowed = items.length ? items.map((i) => String(i.item_value)) : builtInDicts.userAccountFlag.options.map((o) => o.value);
   if (!allowed.includes(payFlag)) throw fieldError("payFlag", accountMessages.payFlag);
 }
 
 /** Compiled once: every top-up and refund checks its payment method. */
-const payFlagItems = preparedQuery("dict items userAccountFlag", (db: Db) => db.selectFrom("dict_item").select("item_value").where("dict_code", "=", "userAccountFlag"));
+const payFlagItems = preparedQuery("dict items userAccountFlag", (db: Db | Trx) => db.selectFrom("dict_item").select("item_value").where("dict_code", "=", "userAccountFlag"));
 
 const CHARGE_PREFIX: Record<number, string> = { [BusiType.TOP_UP]: "CZ", [BusiType.REFUND]: "TK", [BusiType.REVERSAL]: "CX" };
 
@@ -106,14 +109,15 @@ async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: {
 export async function charge(ctx: SessionContext, input: ChargeInput, kind: "charge" | "refund") {
   const tenantId = ctx.session.tenantId;
   const amount = input.amount as number;
-  const settings = await ledgerSettings(ctx.services.db, tenantId);
-  if (amount < settings.minAmount || amount > settings.maxAmount) throw fieldError("amount", accountMessages.amountRange(settings.minAmount, settings.maxAmount));
   const payFlag = String(input.payFlag ?? "0");
-  await checkPayFlag(ctx, payFlag);
   const accountType = (input.accountType ?? "cash") as AccountType;
   const busiType = kind === "charge" ? BusiType.TOP_UP : BusiType.REFUND;
   // Every diner of the tenant has both accounts: no account is no such diner (one query fewer per top-up).
   return idempotent(ctx, input, async (trx, key) => {
+    // Checked in the movement's transaction: a refusal here undoes its savepoint, the idempotency key's row with it.
+    const settings = await ledgerSettings(trx, tenantId);
+    if (amount < settings.minAmount || amount > settings.maxAmount) throw fieldError("amount", accountMessages.amountRange(settings.minAmount, settings.maxAmount));
+    await checkPayFlag(ctx, payFlag, trx);
     const id = newId();
     const line = await post(trx, {
       tenantId,

@@ -350,9 +350,12 @@ export async function pay(ctx: SessionContext, input: PayInput): Promise<PayResu
   if (payFlag === 500 && input.source !== "default") throw fieldError("payFlag", paymentMessages.autoFlag);
   if (input.orderType != null && !ORDER_TYPES.includes(String(input.orderType))) throw fieldError("orderType", paymentMessages.orderType);
   if (input.orderDate != null && input.orderDate < dayOf(ctx.now)) throw fieldError("orderDate", paymentMessages.orderDate);
-  await checkPayFlag(ctx, String(payFlag));
-  const settings = await ledgerSettings(ctx.services.db, ctx.session.tenantId);
-  return idempotent(ctx, input, (trx, key) => payIn(trx, ctx, input, payFlag, settings.subsidyFirst, key));
+  return idempotent(ctx, input, async (trx, key) => {
+    // Read in the movement's transaction, as a top-up's are (decision 049).
+    await checkPayFlag(ctx, String(payFlag), trx);
+    const settings = await ledgerSettings(trx, ctx.session.tenantId);
+    return payIn(trx, ctx, input, payFlag, settings.subsidyFirst, key);
+  });
 }
 
 async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: number, subsidyFirst: boolean, key: string | null): Promise<PayResult> {
