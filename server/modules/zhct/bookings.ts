@@ -6,6 +6,7 @@ import { createSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { appointmentDetail, appointmentDetailForOrder, appointmentPeriod, orderingFood, orderingPlan } from "../../../resources/zhct/bookings";
 import { newId, type Db, type Dialect } from "../../db";
+import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { checkRelations, getInfo, getRow, type ResourceService } from "../resource/engine";
@@ -17,7 +18,6 @@ import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "./
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
 import { addPaymentHooks, cancel as cancelOrder, OrderStatus, pay, type PaidOrder } from "./payments";
-import { preparedQuery } from "../../db/prepared";
 
 /**
  * Meal bookings and special-dish reservations (issue 14, decision 026). A booking period opens a meal time of a

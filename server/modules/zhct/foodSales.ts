@@ -39,7 +39,7 @@ export async function countFoodSales(trx: Trx, order: SoldOrder, items: readonly
   }
   if (!byDish.size) return;
   const dishes = [...byDish.values()].sort((a, b) => a.foodId - b.foodId || (a.foodName < b.foodName ? -1 : a.foodName > b.foodName ? 1 : 0));
-  // Compiled once per number of dishes (at most MAX_ITEMS of a payment): each row's six values follow one another.
+  // Compiled once per number of dishes (at most MAX_ITEMS of a payment): each dish's four values follow one another.
   const args = [order.tenantId, order.orderDate, order.restaurantId ?? 0, order.mealType ?? "", ...dishes.flatMap((d) => [d.foodId, d.foodName, sign * d.quantity, sign * d.amount])];
   await runPrepared(trx, `food sales add ${dishes.length}`, args, ([tenantId, orderDate, restaurantId, mealType, ...values]) =>
     trx

@@ -2,6 +2,7 @@ import { builtInDicts } from "../../../resources/dicts";
 import { resourceKey } from "../../../resources/define";
 import { payType } from "../../../resources/zhct/points";
 import type { Db } from "../../db";
+import { runPrepared } from "../../db/prepared";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import type { ResourceService } from "../resource/engine";
@@ -9,7 +10,6 @@ import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import type { Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
-import { runPrepared } from "../../db/prepared";
 
 /**
  * Which payment methods (`userAccountFlag`) a tenant's cashiers and devices accept (decision 025). A method is

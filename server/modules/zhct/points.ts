@@ -5,6 +5,7 @@ import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { POINTS_ADJUST_LIMIT, userAccountIntegralDetail } from "../../../resources/zhct/points";
 import { newId, type Db, type Dialect } from "../../db";
+import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
@@ -14,7 +15,6 @@ import { idempotent } from "./idempotency";
 import { countPointsOrderDay } from "./pointsOrderDays";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
-import { preparedQuery } from "../../db/prepared";
 
 /**
  * The diners' points (decision 025). Like money, a balance changes only through `postPoints`: one line with the

@@ -6,6 +6,7 @@ import { z } from "../../../resources/z";
 import { room, roomReservation, userAccountTable, userPlate } from "../../../resources/zhct/rooms";
 import { newId } from "../../db";
 import { isUniqueViolation } from "../../db/faults";
+import { runPrepared } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { checkRelations, db, getInfo, type ResourceService } from "../resource/engine";
@@ -15,7 +16,6 @@ import { nextRecord } from "../sys/rules";
 import { catalogueMessages } from "./catalogue";
 import { dayOf } from "./months";
 import { addPaymentHooks, paymentMessages } from "./payments";
-import { runPrepared } from "../../db/prepared";
 
 /**
  * Rooms, their reservations, and the bindings of diners to tables and chip plates (issue 14 part C, decision 028).

@@ -1,12 +1,12 @@
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "../../../resources/zhct/settings";
 import { resourceKey } from "../../../resources/define";
 import type { Db } from "../../db";
+import { runPrepared } from "../../db/prepared";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import type { ResourceService } from "../resource/engine";
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
-import { runPrepared } from "../../db/prepared";
 
 export const settingsMessages = {
   noAccount: "至少允许一种账户支付",
