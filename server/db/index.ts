@@ -26,6 +26,7 @@ import * as migration0026 from "./migrations/0026_zhct_default_orders";
 import * as migration0027 from "./migrations/0027_zhct_rooms";
 import * as migration0028 from "./migrations/0028_zhct_recognition_surveys";
 import * as migration0032 from "./migrations/0032_charge_device";
+import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
 import * as indexOnlyScreens from "./migrations/0018_index_only_screens";
@@ -126,8 +127,36 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   // the server's memory.
   sqlite.pragma("temp_store = MEMORY");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  let reader: Db | null = null;
+  let checkpointer: Checkpointer | null = null;
+  if (path !== ":memory:") {
+    sqlite.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+    checkpointer = startCheckpointer(path);
+  }
+  if (path !== ":memory:") {
+    readers.set(db, () => {
+      if (reader) return reader;
+      const readOnly = new SQLite(path, { readonly: true });
+      readOnly.pragma("busy_timeout = 5000");
+      readOnly.pragma("temp_store = MEMORY");
+      return (reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(readOnly) }) }));
+    });
+  }
   // Migrations run in transactions and the seed only adds what is missing; busy_timeout orders two processes.
-  return { db, dialect: "sqlite", close: () => db.destroy(), exclusive: (work) => work() };
+  return { db, dialect: "sqlite", close: async () => (await checkpointer?.stop(), await reader?.destroy(), await db.destroy()), exclusive: (work) => work() };
+}
+
+const readers = new WeakMap<Db, () => Db>();
+
+/**
+ * The database to read committed rows from while the writer may be busy: on SQLite a second, read-only connection
+ * to the same file (opened on first use), on PostgreSQL (and an in-memory SQLite) the database itself. A request
+ * checks its session, its permissions and its Idempotency-Key here before it joins the ledger's group commit, so
+ * it can do so while a group holds the writer's connection, and join that group (decision 050). It sees only
+ * committed rows, never a group's own; what must be read together with a write is read in the write's transaction.
+ */
+export function readerOf(db: Db): Db {
+  return readers.get(db)?.() ?? db;
 }
 
 /**

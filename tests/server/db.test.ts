@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
 import { CompiledQuery, sql } from "kysely";
 import { afterEach, describe, expect, test } from "vitest";
 import { builtInDicts } from "../../resources/dicts";
 import { loadConfig } from "../../server/config";
-import { migrateToLatest, type Db } from "../../server/db";
+import { migrateToLatest, readerOf, type Db } from "../../server/db";
+import { WRITER_CHECKPOINT_PAGES } from "../../server/db/checkpointer";
 import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seed, stableId } from "../../server/db/seed";
 import * as indexOnlyScreens from "../../server/db/migrations/0018_index_only_screens";
 import { createApi } from "../../server/http/api";
@@ -153,6 +155,44 @@ for (const dialect of dialects) {
         const body = (await response.json()) as { status: number; data: { token: string } };
         expect(body.status).toBe(200);
         expect(body.data.token).toBeTruthy();
+      });
+    });
+
+    describe("connections", () => {
+      test("the reader sees committed rows only, and answers while a transaction holds the writer", async () => {
+        const { db } = await freshDatabase();
+        const tenants = (from: Db) => from.selectFrom("tenant").select("tenant_name").where("id", "=", 4242).execute();
+        let seenInside: unknown;
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto("tenant").values({ id: 4242, tenant_name: "读连接租户", tenant_code: "reader", status: 1, created_at: 1, updated_at: 1 }).execute();
+          expect(await tenants(trx)).toEqual([{ tenant_name: "读连接租户" }]);
+          // On SQLite the writer's only connection is this transaction's: a read through it would wait for the commit.
+          seenInside = await tenants(readerOf(db));
+          if (dialect === "sqlite") expect(readerOf(db)).not.toBe(db);
+        });
+        expect(seenInside).toEqual([]);
+        expect(await tenants(readerOf(db))).toEqual([{ tenant_name: "读连接租户" }]);
+      });
+
+      // The WAL index's header (mxFrame at byte 16) and checkpoint info (nBackfill at byte 96), as
+      // https://sqlite.org/walformat.html lays out the -shm file; native byte order.
+      const walIndex = (file: string) => {
+        const shm = readFileSync(`${file}-shm`);
+        return { frames: shm.readUInt32LE(16), copied: shm.readUInt32LE(96) };
+      };
+
+      test.runIf(dialect === "sqlite")("committed pages reach the database file by the checkpointer, not in a COMMIT", async () => {
+        const { db, url } = await freshDatabase();
+        await sql`pragma wal_checkpoint(truncate)`.execute(db);
+        for (let i = 0; i < 20; i++) {
+          await db.insertInto("tenant").values({ id: 5000 + i, tenant_name: `检查点${i}`, tenant_code: `ckpt${i}`, status: 1, created_at: 1, updated_at: 1 }).execute();
+        }
+        expect(walIndex(url).frames).toBeGreaterThan(20);
+        // The writer copies nothing itself below WRITER_CHECKPOINT_PAGES; the worker copies every committed page.
+        const deadline = Date.now() + 5000;
+        while (walIndex(url).copied < walIndex(url).frames && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(walIndex(url).copied).toBe(walIndex(url).frames);
+        expect(walIndex(url).frames).toBeLessThan(WRITER_CHECKPOINT_PAGES);
       });
     });
   });

@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import { ApiError } from "../../server/http/envelope";
-import { BusiType, checkAccount, deduct, groupCommitStats, inLedgerTransaction, post, setLockedMonthCheck, type Posting } from "../../server/modules/zhct/ledger";
+import { BusiType, checkAccount, deduct, GROUP_JOIN_MS, groupCommitStats, inLedgerTransaction, post, setLockedMonthCheck, type Posting } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 
@@ -129,6 +129,54 @@ for (const dialect of dialects) {
       const seen = await Promise.all(["甲", "乙", "丙"].map((name) => request.run(name, () => inLedgerTransaction(db, dia, async () => request.getStore()))));
       expect(seen).toEqual(["甲", "乙", "丙"]);
       if (dia === "sqlite") expect(groupCommitStats(db).commits - before.commits).toBe(1);
+    });
+
+    // Decision 050: better-sqlite3 never gives the event loop a turn inside a movement, so the group gives one after each;
+    // what is submitted then joins the running group while it is younger than GROUP_JOIN_MS.
+    test("a movement submitted while a group runs joins it while the group is young, and the next group after", async () => {
+      const a = await diner();
+      const { db, dialect: dia } = app.database;
+      const submitLater = (amount: number) => new Promise<Promise<unknown>>((resolve) => setImmediate(() => resolve(inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, amount))))));
+      let joining: Promise<Promise<unknown>> | undefined;
+      const before = groupCommitStats(db);
+      await inLedgerTransaction(db, dia, async (trx) => {
+        joining = submitLater(200);
+        return post(trx, topUp(a, 100));
+      });
+      await (await joining);
+      const joined = groupCommitStats(db);
+      if (dia === "sqlite") expect({ commits: joined.commits - before.commits, movements: joined.movements - before.movements }).toEqual({ commits: 1, movements: 2 });
+
+      let late: Promise<Promise<unknown>> | undefined;
+      await inLedgerTransaction(db, dia, async (trx) => {
+        const line = await post(trx, topUp(a, 300));
+        const until = performance.now() + GROUP_JOIN_MS + 5;
+        while (performance.now() < until); // a movement slower than the group's joining time
+        late = submitLater(400);
+        return line;
+      });
+      await (await late);
+      const after = groupCommitStats(db);
+      if (dia === "sqlite") expect({ commits: after.commits - joined.commits, movements: after.movements - joined.movements }).toEqual({ commits: 2, movements: 2 });
+      expect(await cash(a)).toEqual({ balance: 1000, lines: [100, 200, 300, 400] });
+    });
+
+    test.runIf(dialect === "sqlite")("a request signs in and looks up its Idempotency-Key while a group holds the writer, so it can join that group", async () => {
+      const d = await diner();
+      const { db, dialect: dia } = app.database;
+      let answer: Promise<{ http: number; body: { data: Row } }> | undefined;
+      let waitingSeen = 0;
+      await inLedgerTransaction(db, dia, async (trx) => {
+        await post(trx, topUp(d, 100));
+        answer = app.call<Row>("POST", `${Z}/userAccountCharge/create`, { token, body: { userInfoId: d, amount: 250 }, headers: { "Idempotency-Key": `joins-${uid()}` } });
+        // Its session, permissions and key are read on the reader; through the writer it would wait for this COMMIT.
+        for (let i = 0; i < 400 && groupCommitStats(db).waiting === 0; i++) await new Promise((r) => setTimeout(r, 5));
+        waitingSeen = groupCommitStats(db).waiting;
+      });
+      expect(waitingSeen).toBe(1);
+      const answered = await (answer as NonNullable<typeof answer>);
+      expect(answered.http).toBe(200);
+      expect(await cash(d)).toEqual({ balance: 350, lines: [100, 250] });
     });
 
     test("a burst of top-ups, refunds past the balance and key reuse through the API: each gets its own answer", async () => {

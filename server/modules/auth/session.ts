@@ -1,7 +1,7 @@
 import { consumeCaptcha } from "../../auth/captcha";
 import { hashPassword, verifyPassword } from "../../auth/password";
 import { hashToken, newToken, tokenFrom } from "../../auth/tokens";
-import { newId, type Db } from "../../db";
+import { newId, readerOf, type Db } from "../../db";
 import { preparedQuery } from "../../db/prepared";
 import type { LoginLogTable } from "../../db/schema";
 import { isHttps, serializeCookie, TOKEN_COOKIE } from "../../http/cookies";
@@ -230,7 +230,8 @@ export async function authenticate(ctx: RequestContext): Promise<AuthSession> {
   const source = tokenFrom(ctx.request);
   if (!source) throw new ApiError(Status.UNAUTHORIZED, messages.auth.noToken);
   const tokenHash = hashToken(source.token);
-  const rows = await sessionRows(db, tokenHash);
+  // Committed rows (readerOf): a request signs in while a ledger group holds the writer, and can then join it.
+  const rows = await sessionRows(readerOf(db), tokenHash);
   const row = rows[0];
   if (!row) throw new ApiError(Status.ILLEGAL_TOKEN, messages.auth.illegalToken);
   const idleMs = config.SESSION_IDLE_MINUTES * 60_000;

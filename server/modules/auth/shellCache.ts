@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { MenuNode, UserInfo } from "../../../resources/auth";
-import type { Db } from "../../db";
+import { readerOf, type Db } from "../../db";
 import type { MenuRow } from "../../db/schema";
 import type { AuthSession } from "../../http/endpoint";
 import { buildTree, menuRowsFor } from "../sys/menu";
@@ -104,10 +104,12 @@ function menuEntry(rows: MenuRow[]): MenuEntry {
 
 /** The user's menu entry and the dictionaries, from this instance's cache while the generation holds. */
 async function cached(db: Db, session: AuthSession): Promise<{ menus: Promise<MenuEntry>; dictionaries: () => Promise<Cached<DictItems>> }> {
-  const [current, roleIds] = await Promise.all([generation(db), activeRoleIds(db, session)]);
+  // Read from committed rows (readerOf): a request checks its permissions while a ledger group holds the writer.
+  const from = readerOf(db);
+  const [current, roleIds] = await Promise.all([generation(from), activeRoleIds(from, session)]);
   if (current < (caches.get(db)?.generation ?? -1)) {
     // Read before a write another request has already seen: build it afresh and keep nothing.
-    return { menus: menuRowsFor(db, session).then(menuEntry), dictionaries: () => loadDictionaries(db) };
+    return { menus: menuRowsFor(from, session).then(menuEntry), dictionaries: () => loadDictionaries(from) };
   }
   let cache = caches.get(db);
   if (!cache || current > cache.generation) {
@@ -119,10 +121,10 @@ async function cached(db: Db, session: AuthSession): Promise<{ menus: Promise<Me
   let menus = held.menuTrees.get(key);
   if (!menus) {
     if (held.menuTrees.size >= MAX_MENU_TREES) held.menuTrees.delete(held.menuTrees.keys().next().value as string);
-    menus = remember(menuRowsFor(db, session).then(menuEntry), () => held.menuTrees.delete(key));
+    menus = remember(menuRowsFor(from, session).then(menuEntry), () => held.menuTrees.delete(key));
     held.menuTrees.set(key, menus);
   }
-  const dictionaries = () => (held.dictionaries ??= remember(loadDictionaries(db), () => (held.dictionaries = null)));
+  const dictionaries = () => (held.dictionaries ??= remember(loadDictionaries(from), () => (held.dictionaries = null)));
   return { menus, dictionaries };
 }
 

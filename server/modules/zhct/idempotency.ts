@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
-import type { Db } from "../../db";
+import { readerOf, type Db } from "../../db";
 import { insertRow, preparedQuery } from "../../db/prepared";
 import { startLeasedJob } from "./autoCharge";
 import { inLedgerTransaction, type Trx } from "./ledger";
@@ -81,7 +81,9 @@ export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (t
     markReplayed(ctx);
     return JSON.parse(row.response) as T;
   };
-  const first = await find(db);
+  // A committed answer is replayed without joining the ledger's group; a key written by a group still open is not
+  // seen here, and is found by the look-up inside the transaction (SQLite) or by its unique index (PostgreSQL).
+  const first = await find(readerOf(db));
   if (first) return answer(first);
   try {
     return await inLedgerTransaction(db, dialect, async (trx) => {

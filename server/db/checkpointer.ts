@@ -1,0 +1,58 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { logDatabaseFault } from "./faults";
+
+/**
+ * SQLite's WAL checkpoints, off the event loop (decision 050). By default the connection that commits past 1,000 WAL
+ * pages copies them into the database file and syncs it, inside that COMMIT: at the counter one group in ten waited
+ * 10–30 ms for it, and every answer of the group with it. A worker thread with a connection of its own copies what
+ * was committed every CHECKPOINT_EVERY_MS (PASSIVE: it waits for no reader or writer); the writer's own checkpoint
+ * stays as a bound, at WRITER_CHECKPOINT_PAGES, for when the worker falls behind and to restart the WAL from its
+ * beginning, which only the writer can do when every page is copied: a busy writer rarely leaves the worker that
+ * moment.
+ */
+export const CHECKPOINT_EVERY_MS = 25;
+export const WRITER_CHECKPOINT_PAGES = 10_000;
+
+// CommonJS run by the worker: better-sqlite3 is loaded by the path the server resolved, so the worker needs no
+// module of ours (the server is one bundle).
+const WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+db.pragma("synchronous = FULL");
+let failed = false;
+const timer = setInterval(() => {
+  try {
+    db.pragma("wal_checkpoint(PASSIVE)");
+    failed = false;
+  } catch (error) {
+    if (!failed) parentPort.postMessage(String(error && error.stack || error));
+    failed = true;
+  }
+}, workerData.everyMs);
+parentPort.on("message", () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(path: string): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  const worker = new Worker(WORKER, { eval: true, workerData: { driver, path, everyMs: CHECKPOINT_EVERY_MS } });
+  worker.unref();
+  worker.on("message", (message: string) => logDatabaseFault(new Error(`WAL checkpoint: ${message}`)));
+  worker.on("error", (error) => logDatabaseFault(error));
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  return {
+    stop: async () => {
+      worker.postMessage("stop");
+      await exited;
+    },
+  };
+}
