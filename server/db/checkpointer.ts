@@ -51,6 +51,9 @@ export function startCheckpointer(path: string): Checkpointer {
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
     stop: async () => {
+      // Unreferenced, the worker would not keep the process alive while it is awaited: a script whose last work is
+      // closing the database would end there, before whatever follows the close.
+      worker.ref();
       worker.postMessage("stop");
       await exited;
     },
