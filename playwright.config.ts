@@ -9,7 +9,8 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // scripts/test.sh reads the JSON report to know the run reached its end (E2E_REPORT).
+  reporter: [["list"], ...(process.env.E2E_REPORT ? [["json", { outputFile: process.env.E2E_REPORT }] as const] : [])],
   outputDir: `test-results/e2e-artifacts-${E2E_PORTS.main}`,
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORTS.main}`,

@@ -11,6 +11,10 @@ const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 /** Each violating element as one line: the rule, its impact, the page and the element. */
 async function violations(page: Page, label: string) {
+  // A dialog fades in: axe run during its last frames reads colours blended with what lies beneath (a red button's
+  // white label at 95 % opacity measured 4.23:1), not the ones a user reads once it has settled.
+  // (A spinner's endless animation never settles and is not waited for.)
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity));
   const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
   return results.violations.flatMap((v) =>
     v.nodes.map((n) => `${label} — ${v.id} (${v.impact}): ${n.target.join(" ")}\n    ${n.html.slice(0, 200)}\n    ${n.failureSummary?.split("\n").slice(0, 3).join(" ") ?? ""}`),

@@ -17,4 +17,14 @@ echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
 echo "== vitest"; npx vitest run
 echo "== build"; npx react-router build >/dev/null
-echo "== e2e"; npx playwright test
+echo "== e2e"
+# Playwright's exit code alone passes a run that ended before its first test (a process that quit in the global
+# setup); its JSON report, written only when the run completes, must count the tests that passed.
+report=test-results/e2e-report.json
+rm -f "$report"
+E2E_REPORT="$report" npx playwright test
+node -e '
+const { stats } = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+if (!(stats.expected > 0) || stats.unexpected > 0) { console.error(`e2e: ${stats.expected} passed, ${stats.unexpected} failed`); process.exit(1); }
+console.log(`e2e: ${stats.expected} passed, ${stats.skipped} skipped, ${stats.flaky} flaky`);
+' "$report"

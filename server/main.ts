@@ -7,7 +7,7 @@ import { createGzip } from "node:zlib";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import "../resources/z";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { migrateToLatest, openDatabase } from "./db";
+import { migrateToLatest, openDatabase, startServing } from "./db";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { startOutboxDispatcher } from "./modules/zhct/outbox";
@@ -100,6 +100,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
         const demo = await seedDemo(database.db, { password: config.CANTEEN_DEMO_PASSWORD });
         console.log(`示例食堂已生成：用户名 ${demo.userName}，密码${config.CANTEEN_DEMO_PASSWORD ? "取自 CANTEEN_DEMO_PASSWORD" : ` ${demo.password}`}（首次登录后须修改）；${demo.orders} 笔订单，${demo.seconds.toFixed(0)} 秒`);
       }
+      await startServing(database);
       return seeded;
     })
     .catch(async (error: unknown) => {

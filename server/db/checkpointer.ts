@@ -6,10 +6,11 @@ import { logDatabaseFault } from "./faults";
  * SQLite's WAL checkpoints, off the event loop (decision 050). By default the connection that commits past 1,000 WAL
  * pages copies them into the database file and syncs it, inside that COMMIT: at the counter one group in ten waited
  * 10–30 ms for it, and every answer of the group with it. A worker thread with a connection of its own copies what
- * was committed every CHECKPOINT_EVERY_MS (PASSIVE: it waits for no reader or writer); the writer's own checkpoint
- * stays as a bound, at WRITER_CHECKPOINT_PAGES, for when the worker falls behind and to restart the WAL from its
- * beginning, which only the writer can do when every page is copied: a busy writer rarely leaves the worker that
- * moment.
+ * was committed every CHECKPOINT_EVERY_MS (PASSIVE: it waits for no reader or writer). Once the server serves
+ * (`startServing`), the writer's own checkpoint waits for WRITER_CHECKPOINT_PAGES: it bounds the WAL when the worker
+ * falls behind, and it restarts the WAL from its beginning, which SQLite does only for a writer that finds every page
+ * copied, a moment a busy writer rarely leaves the worker; by then the worker has copied all but the last few
+ * milliseconds.
  */
 export const CHECKPOINT_EVERY_MS = 25;
 export const WRITER_CHECKPOINT_PAGES = 10_000;

@@ -130,7 +130,6 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   let reader: Db | null = null;
   let checkpointer: Checkpointer | null = null;
   if (path !== ":memory:") {
-    sqlite.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
     checkpointer = startCheckpointer(path);
   }
   if (path !== ":memory:") {
@@ -144,6 +143,18 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   }
   // Migrations run in transactions and the seed only adds what is missing; busy_timeout orders two processes.
   return { db, dialect: "sqlite", close: async () => (await checkpointer?.stop(), await reader?.destroy(), await db.destroy()), exclusive: (work) => work() };
+}
+
+/**
+ * The start-up's writes (migrations, seed) are done: on SQLite the WAL they left (several MB after a first start) is
+ * copied and emptied, and from now on the writer leaves the copying to the checkpointer up to
+ * WRITER_CHECKPOINT_PAGES (decision 050). Until then the writer keeps SQLite's default of 1,000 pages, so a start
+ * needs no more room on disk than it did.
+ */
+export async function startServing(handle: DatabaseHandle): Promise<void> {
+  if (handle.dialect !== "sqlite") return;
+  await sql`pragma wal_checkpoint(truncate)`.execute(handle.db);
+  await sql.raw(`pragma wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`).execute(handle.db);
 }
 
 const readers = new WeakMap<Db, () => Db>();
