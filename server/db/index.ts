@@ -131,8 +131,6 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   let checkpointer: Checkpointer | null = null;
   if (path !== ":memory:") {
     checkpointer = startCheckpointer(path);
-  }
-  if (path !== ":memory:") {
     readers.set(db, () => {
       if (reader) return reader;
       const readOnly = new SQLite(path, { readonly: true });

@@ -100,10 +100,11 @@ export function setLockedMonthCheck(check: LockedMonthCheck): void {
  * Runs `work` in one transaction. On PostgreSQL a plain transaction: `post`'s conditional UPDATE locks the account
  * row and re-checks the balance. On SQLite the work joins a group commit (decision 037): the movements waiting when
  * the connection comes free, and those that arrive while the group is young (decision 050), run one after another,
- * each in a SAVEPOINT of one BEGIN IMMEDIATE transaction, and the group ends in one COMMIT (one disk sync with `synchronous = FULL`). A movement that throws rolls back only its
- * savepoint; every promise settles only after the COMMIT has returned, so nothing is acknowledged before it is on
- * disk. IMMEDIATE takes the write lock first, so two processes on one file queue on busy_timeout instead of one
- * failing with SQLITE_BUSY when its read turns into a write.
+ * each in a SAVEPOINT of one BEGIN IMMEDIATE transaction, and the group ends in one COMMIT (one disk sync with
+ * `synchronous = FULL`). A movement that throws rolls back only its savepoint; every promise settles only after the
+ * COMMIT has returned, so nothing is acknowledged before it is on disk. IMMEDIATE takes the write lock first, so two
+ * processes on one file queue on busy_timeout instead of one failing with SQLITE_BUSY when its read turns into a
+ * write.
  */
 export async function inLedgerTransaction<T>(db: Db, dialect: Dialect, work: (trx: Trx) => Promise<T>): Promise<T> {
   if (dialect === "postgres") return db.transaction().execute(work);
