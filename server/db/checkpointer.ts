@@ -28,7 +28,7 @@ const timer = setInterval(() => {
     db.pragma("wal_checkpoint(PASSIVE)");
     failed = false;
   } catch (error) {
-    if (!failed) parentPort.postMessage(String(error && error.stack || error));
+    if (!failed) parentPort.postMessage({ code: error && error.code, message: String(error && error.message || error) });
     failed = true;
   }
 }, workerData.everyMs);
@@ -47,7 +47,8 @@ export function startCheckpointer(path: string): Checkpointer {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
   const worker = new Worker(WORKER, { eval: true, workerData: { driver, path, everyMs: CHECKPOINT_EVERY_MS } });
   worker.unref();
-  worker.on("message", (message: string) => logDatabaseFault(new Error(`WAL checkpoint: ${message}`)));
+  // With its SQLite code, so a full disk is logged as one (存储空间不足) whichever connection meets it first.
+  worker.on("message", ({ code, message }: { code?: string; message: string }) => logDatabaseFault(Object.assign(new Error(`WAL 检查点：${message}`), { code })));
   worker.on("error", (error) => logDatabaseFault(error));
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
