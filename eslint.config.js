@@ -19,6 +19,12 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly" } },
   },
   { files: ["scripts/**/*.mjs"], languageOptions: { globals: globals.node } },
+  // A test's un-awaited expectation or step passes whatever happens: the rule needs the types, so only tests pay for them.
+  {
+    files: ["tests/**/*.{ts,tsx}", "e2e/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { "@typescript-eslint/no-floating-promises": "error" },
+  },
   // The three floors of ARCHITECTURE.md: each imports only from the floors below it.
   {
     files: ["resources/**"],

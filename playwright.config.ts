@@ -5,6 +5,7 @@ export default defineConfig({
   testDir: "./e2e",
   globalSetup: "./e2e/support/global-setup.ts",
   fullyParallel: false,
+  forbidOnly: true,
   workers: 2,
   retries: 0,
   timeout: 30_000,

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 
@@ -9,5 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one fewer than the cores: one file at a time on CI's two. The suites wait on the database
+    // (PostgreSQL's own process, fsyncs) as much as they compute, so the cores take one each.
+    maxWorkers: Math.max(2, availableParallelism()),
+    allowOnly: false,
   },
 });

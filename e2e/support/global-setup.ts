@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import SQLite from "better-sqlite3";
 import { migrateToLatest, openDatabase } from "../../server/db";
 import { DEFAULT_TENANT_ID, seed } from "../../server/db/seed";
 import { createUserAccount } from "../../server/modules/auth/userAccounts";
@@ -71,7 +72,12 @@ export default async function globalSetup() {
     // The journeys of the `react-router-serve` project run against the standard server (decision 020).
     { port: E2E_PORTS.serve, file: join(dir, "serve.db"), captcha: "off" as const, command: "serve" as const },
   ];
-  for (const server of servers) await prepareDatabase(server.file);
+  // The three start from the same data: it is seeded once and copied.
+  const [first, ...others] = servers;
+  await prepareDatabase(first.file);
+  const source = new SQLite(first.file);
+  for (const server of others) source.prepare("VACUUM INTO ?").run(server.file);
+  source.close();
   const started = servers.map((s) => ({ ...s, ...startServer(s.port, s.file, s.captcha, s.command) }));
   await Promise.all(started.map((s) => waitForHealth(s.port, s.child, s.log)));
   return async () => {
