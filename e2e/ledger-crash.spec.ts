@@ -1,51 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import * as http from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import SQLite from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { adminSession, postgresSchema, postgresUrl, processPorts, send, spawnServer, stopServer, waitHealthy, type Answer } from "./support/processes";
-
-/** What the database holds after the crash: each account's balance and the sum of its ledger lines, and the keys. */
-interface Database {
-  url: string;
-  accounts(): Promise<Array<{ balance: number; ledger: number }>>;
-  keys(): Promise<Set<string>>;
-  dispose(): Promise<void>;
-}
-
-const ACCOUNTS = "select a.balance as balance, coalesce((select sum(l.amount) from user_account_ledger l where l.tenant_id = a.tenant_id and l.account_id = a.id), 0) as ledger from user_account a";
-const KEYS = "select idempotency_key as k from user_account_ledger where idempotency_key is not null";
-
-async function sqliteDatabase(): Promise<Database> {
-  const dir = mkdtempSync(join(tmpdir(), "canteen-ledger-crash-"));
-  const url = join(dir, "canteen.db");
-  const read = <T>(text: string) => {
-    const db = new SQLite(url, { readonly: true });
-    try {
-      return db.prepare(text).all() as T[];
-    } finally {
-      db.close();
-    }
-  };
-  return {
-    url,
-    accounts: async () => read<{ balance: number; ledger: number }>(ACCOUNTS).map((r) => ({ balance: Number(r.balance), ledger: Number(r.ledger) })),
-    keys: async () => new Set(read<{ k: string }>(KEYS).map((r) => r.k)),
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-async function postgresDatabase(): Promise<Database> {
-  const pgSchema = await postgresSchema();
-  const q = (text: string) => pgSchema.query(text.replace(/user_account_ledger/g, `${pgSchema.schema}.user_account_ledger`).replace(/from user_account a/g, `from ${pgSchema.schema}.user_account a`));
-  return {
-    url: pgSchema.url,
-    accounts: async () => (await q(ACCOUNTS)).rows.map((r) => ({ balance: Number(r.balance), ledger: Number(r.ledger) })),
-    keys: async () => new Set((await q(KEYS)).rows.map((r) => r.k as string)),
-    dispose: () => pgSchema.drop(),
-  };
-}
+import { processDatabase } from "./support/databases";
+import { adminSession, postgresUrl, processPorts, send, spawnServer, stopServer, waitHealthy, type Answer } from "./support/processes";
 
 for (const dialect of ["sqlite", "postgres"] as const) {
   test.describe(`SIGKILL during top-ups on ${dialect}`, () => {
@@ -53,7 +9,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
     test.setTimeout(120_000);
 
     test("no acknowledged top-up is lost, the ledger equals the balances, and retrying with the same keys tops up exactly once", async () => {
-      const database = dialect === "sqlite" ? await sqliteDatabase() : await postgresDatabase();
+      const database = await processDatabase(dialect, "canteen-ledger-crash-");
       let server = spawnServer(processPorts.a, { DATABASE_URL: database.url });
       try {
         await waitHealthy(server);

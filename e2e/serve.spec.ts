@@ -145,7 +145,7 @@ test.describe("react-router-serve", () => {
     try {
       const exited = await busy.exited;
       expect(exited.code, busy.output()).toBe(1);
-      const lines = busy.output().trim().split("\n").filter((l) => !/^(首次启动|警告)：/.test(l));
+      const lines = busy.output().trim().split("\n").filter((l) => !/^(首次启动|警告)：|^实例编号 \d+$/.test(l));
       expect(lines, busy.output()).toHaveLength(1);
       expect(lines[0]).toMatch(/^启动失败：.*端口/);
       expect(busy.output()).not.toMatch(/^\s+at /m);

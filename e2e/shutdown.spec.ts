@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import * as http from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import SQLite from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { adminSession, postgresSchema, postgresUrl, processPorts, send, spawnServer, stopServer, waitHealthy, type Answer } from "./support/processes";
+import { processDatabase } from "./support/databases";
+import { adminSession, postgresUrl, processPorts, send, spawnServer, stopServer, waitHealthy, type Answer } from "./support/processes";
 
 const DEADLINE_SECONDS = 5;
 
@@ -15,45 +12,13 @@ interface Sent {
   error?: string;
 }
 
-interface Database {
-  url: string;
-  storedCodes(): Promise<Set<string>>;
-  dispose(): Promise<void>;
-}
-
-async function sqliteDatabase(): Promise<Database> {
-  const dir = mkdtempSync(join(tmpdir(), "canteen-shutdown-"));
-  const url = join(dir, "canteen.db");
-  return {
-    url,
-    storedCodes: async () => {
-      const db = new SQLite(url, { readonly: true });
-      try {
-        return new Set((db.prepare("select org_code from org").all() as { org_code: string }[]).map((r) => r.org_code));
-      } finally {
-        db.close();
-      }
-    },
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-async function postgresDatabase(): Promise<Database> {
-  const pgSchema = await postgresSchema();
-  return {
-    url: pgSchema.url,
-    storedCodes: async () => new Set((await pgSchema.query(`select org_code from ${pgSchema.schema}.org`)).rows.map((r) => r.org_code as string)),
-    dispose: () => pgSchema.drop(),
-  };
-}
-
 for (const dialect of ["sqlite", "postgres"] as const) {
   test.describe(`SIGTERM on ${dialect}`, () => {
     test.skip(dialect === "postgres" && !postgresUrl, "TEST_DATABASE_URL is not set");
     test.setTimeout(90_000);
 
     test("answers every request received, closes kept-alive connections, loses no acknowledged write and exits 0 within the deadline", async () => {
-      const database = dialect === "sqlite" ? await sqliteDatabase() : await postgresDatabase();
+      const database = await processDatabase(dialect, "canteen-shutdown-");
       const server = spawnServer(processPorts.a, { DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: String(DEADLINE_SECONDS) });
       try {
         await waitHealthy(server);
@@ -116,7 +81,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         expect(lateAnswer.headers.connection).toBe("close");
         for (const s of sent.filter((s) => s.answer && s.sentAt > stoppingAt)) expect(s.answer?.headers.connection).toBe("close");
 
-        const stored = await database.storedCodes();
+        const stored = new Set((await database.rows<{ org_code: string }>("select org_code from org")).map((r) => r.org_code));
         const acknowledged = sent.filter((s) => s.answer?.body?.status === 200).map((s) => s.code);
         expect(acknowledged.filter((c) => !stored.has(c))).toEqual([]);
       } finally {

@@ -19,8 +19,8 @@ async function startFails(env: Record<string, string>, options: { uid?: number }
 function expectOneChineseLine(result: { code: number | null; lines: string[]; output: string }, what: RegExp) {
   expect(result.code, result.output).not.toBe(0);
   expect(result.code, result.output).not.toBeNull();
-  // The notices of a first start (the admin's password, captcha off) may come before it.
-  const errorLines = result.lines.filter((line) => !/^(首次启动|警告)：/.test(line));
+  // The notices of a first start (the admin's password, captcha off, the instance number) may come before it.
+  const errorLines = result.lines.filter((line) => !/^(首次启动|警告)：|^实例编号 \d+$/.test(line));
   expect(errorLines, result.output).toHaveLength(1);
   expect(errorLines[0]).toMatch(/^启动失败：/);
   expect(errorLines[0]).toMatch(what);

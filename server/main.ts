@@ -107,15 +107,13 @@ export async function prepare(config: Config): Promise<AppHandler> {
       await database.close().catch(() => {});
       throw error;
     });
-  // One process on SQLite keeps instance number 0; instances sharing PostgreSQL each lease their own.
-  let lease: InstanceLease | null = null;
-  if (database.dialect === "postgres") {
-    lease = await holdInstanceNumber(database.db, database.dialect).catch(async (error: unknown) => {
-      await database.close().catch(() => {});
-      throw error;
-    });
-    console.log(`实例编号 ${lease.number}`);
-  }
+  // Every process leases its own instance number, on SQLite too: two processes on one file (one starting while the
+  // other stops, or run side by side) made the same ids in the same millisecond.
+  const lease: InstanceLease = await holdInstanceNumber(database.db, database.dialect).catch(async (error: unknown) => {
+    await database.close().catch(() => {});
+    throw error;
+  });
+  console.log(`实例编号 ${lease.number}`);
   if (seeded.adminPassword) {
     console.log(
       config.CANTEEN_ADMIN_PASSWORD
@@ -196,7 +194,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const release = async () => {
     await dispatcher.stop();
     for (const job of jobs) await job.stop().catch(() => {});
-    await lease?.release().catch((error: unknown) => logDatabaseFault(error));
+    await lease.release().catch((error: unknown) => logDatabaseFault(error));
     await database.close();
   };
   return { respond, onError, release };

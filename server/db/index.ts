@@ -139,8 +139,12 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
       return (reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(readOnly) }) }));
     });
   }
-  // Migrations run in transactions and the seed only adds what is missing; busy_timeout orders two processes.
-  return { db, dialect: "sqlite", close: async () => (await checkpointer?.stop(), await reader?.destroy(), await db.destroy()), exclusive: (work) => work() };
+  return {
+    db,
+    dialect: "sqlite",
+    close: async () => (await checkpointer?.stop(), await reader?.destroy(), await db.destroy()),
+    exclusive: (work) => (path === ":memory:" ? work() : withSqliteStartupLock(path, work)),
+  };
 }
 
 /**
@@ -182,6 +186,33 @@ async function withStartupLock<T>(clientConfig: pg.ClientConfig, work: () => Pro
     return await work();
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Processes starting at once on one SQLite file take turns to migrate and seed. Kysely's migrator takes no lock on
+ * SQLite and runs a migration's statements each on its own (no transaction), so two first starts both created the
+ * same tables and one stopped with "table … already exists"; two seeds could both find the first admin missing.
+ * The turn is an exclusive lock on a file of its own beside the database (`<file>-start-lock`, empty), held by a
+ * connection of its own: not the database's write lock, which the migrations and the seed need for their writes.
+ * SQLite's locks are the operating system's, so a process that dies holding the turn releases it. Waiting polls
+ * rather than using busy_timeout, which would block the event loop.
+ */
+async function withSqliteStartupLock<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const lock = new SQLite(`${path}-start-lock`, { timeout: 0 });
+  try {
+    for (;;) {
+      try {
+        lock.exec("begin exclusive");
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    return await work();
+  } finally {
+    lock.close();
   }
 }
 
