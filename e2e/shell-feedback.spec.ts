@@ -1,10 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Route } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { e2eUsers } from "./support/servers";
 import { atWidth, cookie, expectNoReactErrors, signInTo, WIDTHS } from "./support/shell";
 
 const SAVE = "**/api/v1/auth/user/saveSettings";
+// app/components/shell/Feedback.tsx and app/lib/request.ts
 const MASK_DELAY_MS = 500;
+const MESSAGE_DURATION_MS = 5_000;
 const { shellAdmin, clerk } = e2eUsers;
 
 /** A browser call through the request wrapper: switching a setting saves it. */
@@ -16,6 +18,46 @@ async function saveASetting(page: Page) {
 async function closeSettings(page: Page) {
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toHaveCount(0);
+}
+
+/**
+ * Lets React finish what the page has queued (a click's render, a timer's update, their effects): its scheduler runs
+ * them in tasks it posts as messages, queued before the ones posted here.
+ */
+async function settle(page: Page) {
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        }),
+    );
+  }
+}
+
+/** Holds every page-data load until released; `started` resolves with the first one held. */
+async function holdLoads(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const held = new Promise<void>((resolve) => (started = resolve));
+  const handler = async (route: Route) => {
+    started();
+    await released;
+    await route.continue();
+  };
+  await page.route("**/*.data*", handler);
+  return {
+    started: held,
+    release: async () => {
+      release();
+      // Removed once the held loads have gone on: removed sooner, a held route is settled without its handler, whose
+      // continue then throws.
+      await page.unrouteAll({ behavior: "wait" });
+    },
+  };
 }
 
 const envelope = (status: number, message: string) => ({ status: 200, contentType: "application/json", body: JSON.stringify({ status, message, data: null }) });
@@ -30,6 +72,8 @@ for (const { name, width } of WIDTHS) {
     const user = width > 992 ? shellAdmin : clerk;
 
     test("the loading mask shows 数据加载中 for slow loads only", async ({ page }) => {
+      // The mask waits on the page's clock: paused, a held load lasts exactly as long as the test moves the clock.
+      await page.clock.install();
       await signInTo(page, user, "/admin/dashboard");
       await page.evaluate(() => {
         (window as unknown as { maskSeen: boolean }).maskSeen = false;
@@ -37,39 +81,79 @@ for (const { name, width } of WIDTHS) {
           if (document.querySelector("[data-testid=loading-mask]")) (window as unknown as { maskSeen: boolean }).maskSeen = true;
         }).observe(document.body, { childList: true, subtree: true });
       });
-      // A load faster than the mask's delay never shows it.
-      await page.getByRole("button", { name: "用户菜单" }).click();
-      const started = Date.now();
-      await page.getByRole("menuitem", { name: "个人中心" }).click();
-      await expect(page.getByRole("heading", { name: "个人资料" })).toBeVisible();
-      const took = Date.now() - started;
-      if (took < MASK_DELAY_MS - 100) expect(await page.evaluate(() => (window as unknown as { maskSeen: boolean }).maskSeen)).toBe(false);
-
-      // The load is held long enough that a busy machine still sees the mask: one assertion checks it is shown
-      // with its text, as two could straddle the moment it goes.
-      await page.route("**/*.data*", async (route) => {
-        await new Promise((r) => setTimeout(r, 4000));
-        await route.continue();
-      });
-      await page.getByTestId("tag").first().click();
+      const maskSeen = () => page.evaluate(() => (window as unknown as { maskSeen: boolean }).maskSeen);
       const mask = page.getByTestId("loading-mask");
+      await page.getByRole("button", { name: "用户菜单" }).click();
+      const profile = page.getByRole("menuitem", { name: "个人中心" });
+      await expect(profile).toBeVisible();
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+
+      // A load that ends 1 ms before the mask's delay never shows it, then or later.
+      let load = await holdLoads(page);
+      await profile.click();
+      await load.started;
+      await settle(page);
+      await page.clock.runFor(MASK_DELAY_MS - 1);
+      await settle(page);
+      await expect(mask).toHaveCount(0);
+      await load.release();
+      await expect(page.getByRole("heading", { name: "个人资料" })).toBeVisible();
+      await settle(page);
+      await page.clock.runFor(MASK_DELAY_MS * 4);
+      await settle(page);
+      expect(await maskSeen()).toBe(false);
+
+      // A load still going at the delay shows it, with its text, until it ends.
+      load = await holdLoads(page);
+      await page.getByTestId("tag").first().click();
+      await load.started;
+      await settle(page);
+      await page.clock.runFor(MASK_DELAY_MS - 1);
+      await settle(page);
+      await expect(mask).toHaveCount(0);
+      await page.clock.runFor(1);
       await expect(mask.filter({ hasText: /^数据加载中$/ })).toBeVisible();
+      await load.release();
       await expect(page).toHaveURL(/\/admin\/dashboard$/);
       await expect(mask).toHaveCount(0);
     });
 
     test("a status other than 200 shows the server's message (or Error) in red for 5 s", async ({ page }) => {
+      // The message closes on the page's clock: paused once the settings are open, the test moves it.
+      await page.clock.install();
       await signInTo(page, user, "/admin/dashboard");
       await page.route(SAVE, (route) => route.fulfill(envelope(409, "数据已被他人修改，请刷新后重试")));
-      await saveASetting(page);
+      await page.getByRole("button", { name: "系统布局配置" }).click();
+      const setting = page.getByRole("dialog").getByText("固定 Header", { exact: true });
+      await expect(setting).toBeVisible();
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+      await setting.click();
       const message = page.getByTestId("error-message");
+      // The first message loads the notifications' code, which React reveals after a throttle on the same clock: moved
+      // on in steps until the message is there. Its closing timer started within the last step.
+      const STEP_MS = 50;
+      const stepUntil = (count: number) =>
+        expect
+          .poll(
+            async () => {
+              await page.clock.runFor(STEP_MS);
+              await settle(page);
+              return message.count();
+            },
+            { intervals: [10] },
+          )
+          .toBe(count);
+      await stepUntil(1);
+      const shownAt = await page.evaluate(() => Date.now());
       await expect(message).toHaveText("数据已被他人修改，请刷新后重试");
       await expect(message).toHaveCSS("--notification-color", /.+/);
-      const shownAt = Date.now();
-      await page.waitForTimeout(3500);
+      await page.clock.runFor(MESSAGE_DURATION_MS - STEP_MS - 1);
+      await settle(page);
       await expect(message).toBeVisible();
-      await expect(message).toHaveCount(0, { timeout: 4000 });
-      expect(Date.now() - shownAt).toBeLessThan(8000);
+      // Then it closes, its fade-out on the same clock.
+      await stepUntil(0);
+      expect((await page.evaluate(() => Date.now())) - shownAt).toBeLessThan(MESSAGE_DURATION_MS + 1000);
+      await page.clock.resume();
       await expect(page.getByTestId("logout-confirm").getByRole("dialog")).toHaveCount(0);
 
       await page.unroute(SAVE);
@@ -120,7 +204,8 @@ for (const { name, width } of WIDTHS) {
         setTimeout(() => {
           throw new Error("e2e: something broke");
         });
-        Promise.reject(new Error("e2e: a promise nobody caught"));
+        // Left unhandled on purpose: the error log must catch what nobody else does.
+        void Promise.reject(new Error("e2e: a promise nobody caught"));
       });
       await page.getByTestId("error-log-button").click();
       const log = page.getByTestId("error-log").getByRole("dialog");

@@ -4,8 +4,8 @@ import { seed } from "../../server/db/seed";
 import { createApi, type Api } from "../../server/http/api";
 import type { Envelope } from "../../server/http/envelope";
 import { encodeLoginField } from "../../server/modules/auth/session";
-import { createTestDatabase, type TestDatabase } from "./db";
-import type { Dialect } from "../../server/db";
+import { createTestDatabase, openAgain, type TestDatabase } from "./db";
+import type { DatabaseHandle, Dialect } from "../../server/db";
 
 export const ADMIN_PASSWORD = "Initial-Pass-2026";
 export const ORIGIN = "http://canteen.test";
@@ -35,13 +35,9 @@ export interface CallResult<T> {
   headers: Headers;
 }
 
-export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
-  const config = loadConfig({ CANTEEN_CAPTCHA: "off", LOGIN_RATE_PER_MINUTE: "1000", ...env });
-  await seed(database.db, { adminPassword: ADMIN_PASSWORD });
-  let captcha = "ABCD";
-  const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha });
-  const call = async <T>(method: "GET" | "POST", path: string, options: CallOptions = {}): Promise<CallResult<T>> => {
+/** Calls `api` as a client would: a web Request in, the status and the parsed envelope out. */
+function callerOf(api: Api): TestApp["call"] {
+  return async <T>(method: "GET" | "POST", path: string, options: CallOptions = {}): Promise<CallResult<T>> => {
     const headers = new Headers(options.headers);
     if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
     if (options.cookie) headers.set("Cookie", options.cookie);
@@ -55,6 +51,31 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     const json = /^application\/json/.test(response.headers.get("Content-Type") ?? "");
     return { http: response.status, body: (json ? JSON.parse(text) : null) as Envelope<T>, headers: response.headers };
   };
+}
+
+export interface OtherInstance {
+  database: DatabaseHandle;
+  call: TestApp["call"];
+  close(): Promise<void>;
+}
+
+/**
+ * A second instance on the test app's database, as a second process would be: connections (a pool on PostgreSQL, a
+ * writer and a reader on SQLite) and per-database caches of its own, its own API; only the database is shared.
+ */
+export async function openAnotherInstance(app: TestApp): Promise<OtherInstance> {
+  const database = await openAgain(app.database);
+  const api = createApi({ db: database.db, dialect: database.dialect, config: app.config, captchaText: () => "ABCD" });
+  return { database, call: callerOf(api), close: () => database.close() };
+}
+
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({ CANTEEN_CAPTCHA: "off", LOGIN_RATE_PER_MINUTE: "1000", ...env });
+  await seed(database.db, { adminPassword: ADMIN_PASSWORD });
+  let captcha = "ABCD";
+  const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha });
+  const call = callerOf(api);
   return {
     api,
     database,

@@ -10,16 +10,26 @@ export const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "p
 
 export interface TestDatabase extends DatabaseHandle {
   url: string;
+  /** PostgreSQL: the suite's schema. */
+  schema?: string;
   destroy(): Promise<void>;
 }
 
-/** A database of its own for one suite: a temporary SQLite file or a PostgreSQL schema, removed afterwards. */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/** The same database opened again, as another process would: connections of its own, nothing else shared. */
+export function openAgain(database: TestDatabase): Promise<DatabaseHandle> {
+  return openDatabase(database.url, database.schema ? { schema: database.schema } : {});
+}
+
+/**
+ * A database of its own for one suite: a temporary SQLite file or a PostgreSQL schema, removed afterwards; migrated
+ * unless `migrate` is false.
+ */
+export async function createTestDatabase(dialect: Dialect, { migrate = true } = {}): Promise<TestDatabase> {
   if (dialect === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "canteen-test-"));
     const url = join(dir, "test.db");
     const handle = await openDatabase(url);
-    await migrateToLatest(handle.db);
+    if (migrate) await migrateToLatest(handle.db);
     return {
       ...handle,
       url,
@@ -36,10 +46,11 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = await openDatabase(url, { schema });
-  await migrateToLatest(handle.db);
+  if (migrate) await migrateToLatest(handle.db);
   return {
     ...handle,
     url,
+    schema,
     destroy: async () => {
       await handle.close();
       const client = new pg.Client({ connectionString: url });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ID_INSTANCES, IdGenerator } from "../../server/db";
 import { claimInstanceNumber, holdInstanceNumber } from "../../server/db/instanceLease";
-import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
+import { createTestDatabase, dialects, openAgain, type TestDatabase } from "../helpers/db";
 
 const ID_EPOCH = Date.UTC(2024, 0, 1);
 const instanceOf = (id: number) => Math.floor(id / 64) % 64;
@@ -72,8 +72,14 @@ for (const dialect of dialects) {
 
     test("instances claiming at once get different numbers, the lowest free ones", async () => {
       await database.db.deleteFrom("instance_lease").execute();
-      const claimed = await Promise.all(["a", "b", "c", "d"].map((holder) => claimInstanceNumber(database.db, dialect, holder)));
-      expect([...claimed].sort()).toEqual([0, 1, 2, 3]);
+      // Each with connections of its own, as instances starting at once have.
+      const instances = await Promise.all(["a", "b", "c", "d"].map(async (holder) => ({ holder, handle: await openAgain(database) })));
+      try {
+        const claimed = await Promise.all(instances.map(({ holder, handle }) => claimInstanceNumber(handle.db, dialect, holder)));
+        expect([...claimed].sort()).toEqual([0, 1, 2, 3]);
+      } finally {
+        await Promise.all(instances.map(({ handle }) => handle.close()));
+      }
     });
 
     test("a lease that is not renewed expires and its number is claimed again; a held one is renewed", async () => {

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MenuNode, UserBrief, UserInfo } from "../../resources/auth";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import { newId } from "../../server/db";
-import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
-import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, loginAs, openAnotherInstance, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createUser } from "../helpers/fixtures";
 
@@ -21,12 +20,12 @@ for (const dialect of dialects) {
     let roleId: number;
     let menuIds: Map<string, number>;
 
-    async function info(token: string) {
-      const result = await app.call<UserInfo>("GET", "/api/v1/auth/user/info", { token });
+    async function info(token: string, on: Pick<TestApp, "call"> = app) {
+      const result = await on.call<UserInfo>("GET", "/api/v1/auth/user/info", { token });
       expect(result.body.status).toBe(200);
       return result.body.data;
     }
-    const permissions = async (token: string) => flatten((await info(token)).menuTreeList).map((m) => m.permission ?? m.menuPath).sort();
+    const permissions = async (token: string, on: Pick<TestApp, "call"> = app) => flatten((await info(token, on)).menuTreeList).map((m) => m.permission ?? m.menuPath).sort();
 
     beforeAll(async () => {
       app = await createTestApp(dialect);
@@ -96,13 +95,20 @@ for (const dialect of dialects) {
 
     test("another instance's write is seen through the shared counter, and only through it", async () => {
       await info(clerk);
-      const { db } = app.database;
-      // A write this instance did not make: without the counter it keeps its cached tree…
-      await db.insertInto("role_menu").values({ tenant_id: DEFAULT_TENANT_ID, role_id: roleId, menu_id: menuIds.get("auth:org:update") as number }).execute();
-      expect(await permissions(clerk)).not.toContain("auth:org:update");
-      // …and the other instance's transaction adds one to it, as every write path does.
-      await bumpShellGeneration(db);
-      expect(await permissions(clerk)).toContain("auth:org:update");
+      const other = await openAnotherInstance(app);
+      try {
+        // A grant made by SQL on the other instance's connection, which does not count: the other instance, with
+        // nothing cached, shows it; this one keeps its cached tree…
+        await other.database.db.insertInto("role_menu").values({ tenant_id: DEFAULT_TENANT_ID, role_id: roleId, menu_id: menuIds.get("auth:org:update") as number }).execute();
+        expect(await permissions(clerk, other)).toContain("auth:org:update");
+        expect(await permissions(clerk)).not.toContain("auth:org:update");
+        // …until the other instance writes through its API, whose transaction adds one to the counter.
+        const granted = await other.call("POST", "/api/v1/auth/role/assignMenu", { token: admin, body: { roleId, menuIds: ["auth:org:view", "auth:org:create", "auth:org:update", "auth:org:delete"].map((p) => menuIds.get(p)) } });
+        expect(granted.body.status).toBe(200);
+        expect(await permissions(clerk)).toEqual(["/admin/auth", "auth:org:create", "auth:org:delete", "auth:org:update", "auth:org:view"]);
+      } finally {
+        await other.close();
+      }
     });
 
     test("users of the same roles get the same shell; a new role assignment is seen at once", async () => {

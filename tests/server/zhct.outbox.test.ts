@@ -64,7 +64,7 @@ for (const dialect of dialects) {
       await expect(app.database.db.transaction().execute((trx) => enqueueMessage(trx, { tenantId: 1, recipientName: "", content: "x" }))).rejects.toMatchObject({ message: outboxMessages.recipient });
     });
 
-    test("two dispatchers racing over the same outbox send every message exactly once", async () => {
+    test("three dispatchers racing over the same outbox send every message exactly once", async () => {
       await clearOutbox();
       await app.database.db.transaction().execute(async (trx) => {
         for (let i = 0; i < 30; i++) await enqueueMessage(trx, { tenantId: i % 2 ? DEFAULT_TENANT_ID : other.tenantId, recipientName: `人员${i}`, content: `消息${i}` });
