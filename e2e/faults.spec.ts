@@ -41,8 +41,11 @@ test.describe("PostgreSQL ends the server's connections", () => {
       };
       const writers = [0, 1, 2, 3].map(writer);
       let ended = 0;
+      const done = () => results.filter((r) => r.answer || r.error).length;
       for (let round = 0; round < 5; round++) {
-        await new Promise((r) => setTimeout(r, 400));
+        // Each cut lands among writes: a few more have ended since the last one.
+        const before = done();
+        await expect.poll(done, { timeout: 20_000 }).toBeGreaterThanOrEqual(before + 4);
         ended += await terminate();
       }
       const lastCut = Date.now();
@@ -52,7 +55,9 @@ test.describe("PostgreSQL ends the server's connections", () => {
         if ((await create(`REC${Date.now()}`)).body?.status === 200) recoveredAt = Date.now();
         else await new Promise((r) => setTimeout(r, 100));
       }
-      await new Promise((r) => setTimeout(r, 500));
+      // The writers go on past the recovery before they stop.
+      const recovered = done();
+      await expect.poll(done, { timeout: 20_000 }).toBeGreaterThanOrEqual(recovered + 4);
       writing = false;
       await Promise.all(writers);
 

@@ -265,7 +265,8 @@ test.describe("react-router-serve", () => {
         agent.destroy();
       };
       const writers = [0, 1, 2].map(writer);
-      await new Promise((r) => setTimeout(r, 1500));
+      // The signal comes while writes are in flight: once each writer has had a few answered.
+      await expect.poll(() => sent.filter((s) => s.status !== undefined).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(15);
       signalAt = Date.now();
       server.child.kill("SIGTERM");
       const { code, at } = await server.exited;

@@ -55,7 +55,8 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         };
         let signalAt = Number.POSITIVE_INFINITY;
         const writers = [0, 1, 2, 3].map(writer);
-        await new Promise((r) => setTimeout(r, 1500));
+        // The signal comes while writes are in flight: once each writer has had a few answered.
+        await expect.poll(() => sent.filter((s) => s.answer).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(20);
         signalAt = Date.now();
         server.child.kill("SIGTERM");
         const { code, at } = await server.exited;

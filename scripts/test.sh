@@ -40,6 +40,7 @@ for i in 0 1 2; do
   fi
 done
 [ "$failed" = 0 ] || exit 1
+cat test-results/lint.log
 
 vitest_report=test-results/vitest-report.json
 e2e_report=test-results/e2e-report.json
