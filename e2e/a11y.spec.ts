@@ -56,18 +56,18 @@ test("the sign-in page, with and without its captcha, has no WCAG 2.1 A/AA viola
   await expectNone(page, "/login (captcha)");
 });
 
-/** Signed in once per worker: each screen of the walk is a test of its own, and a sign-in each would double the walk. */
+/** Signed in once per worker: each screen of the walk is a test of its own, and a sign-in each would add a hundred. */
 const walk = test.extend<object, { walkerState: string }>({
-  storageState: ({ walkerState }, use) => use(walkerState),
+  storageState: ({ walkerState }, provide) => provide(walkerState),
   walkerState: [
-    async ({ browser }, use, workerInfo) => {
+    async ({ browser }, provide, workerInfo) => {
       const page = await browser.newPage({ baseURL: workerInfo.project.use.baseURL });
       const { a11y } = e2eUsers;
       await signInFresh(page, a11y.userName, a11y.password, "/admin/dashboard");
       const file = join(workerInfo.project.outputDir, `a11y-walker-${workerInfo.workerIndex}.json`);
       await page.context().storageState({ path: file });
       await page.close();
-      await use(file);
+      await provide(file);
     },
     { scope: "worker" },
   ],
