@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as http from "node:http";
 import pg from "pg";
+import { workerDatabase } from "../../tests/helpers/db";
 import { E2E_PORTS } from "./servers";
 
 /** Ports for the servers these specs start themselves (the shared ones are E2E_PORTS.main and .captcha). */
@@ -84,10 +85,12 @@ export async function stopServer(server: ServerProcess): Promise<void> {
 /** A schema of its own on the test PostgreSQL, as DATABASE_URL (search_path and a name to find its connections by). */
 export async function postgresSchema(): Promise<{ schema: string; url: string; appName: string; drop(): Promise<void>; query: (text: string, values?: unknown[]) => Promise<pg.QueryResult> }> {
   const schema = `e2e_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
+  // A database per Playwright worker, as vitest has (tests/helpers/db.ts says why).
+  const database = await workerDatabase(postgresUrl as string, `e2e_${process.env.TEST_PARALLEL_INDEX ?? 0}`);
+  const admin = new pg.Client({ connectionString: database });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
-  const url = new URL(postgresUrl as string);
+  const url = new URL(database);
   url.searchParams.set("options", `-c search_path=${schema}`);
   url.searchParams.set("application_name", schema);
   return {

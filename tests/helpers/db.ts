@@ -15,6 +15,37 @@ export interface TestDatabase extends DatabaseHandle {
   destroy(): Promise<void>;
 }
 
+const workerDatabases = new Map<string, Promise<string>>();
+
+/**
+ * The address of a PostgreSQL database for one test worker, created on first use beside the one `url` names. Kysely's
+ * migrator reads the catalog of every schema in its database, and a schema that another worker drops meanwhile fails
+ * that read ("schema … does not exist"); in a database of its own a worker meets only its own schemas, one at a time.
+ */
+export function workerDatabase(url: string, worker: string): Promise<string> {
+  let created = workerDatabases.get(worker);
+  if (!created) {
+    created = (async () => {
+      const name = `canteen_test_${worker}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`create database ${name}`);
+      } catch (error) {
+        // 42P04: it exists already, from an earlier run.
+        if ((error as { code?: string }).code !== "42P04") throw error;
+      } finally {
+        await admin.end();
+      }
+      const address = new URL(url);
+      address.pathname = `/${name}`;
+      return address.toString();
+    })();
+    workerDatabases.set(worker, created);
+  }
+  return created;
+}
+
 /** The same database opened again, as another process would: connections of its own, nothing else shared. */
 export function openAgain(database: TestDatabase): Promise<DatabaseHandle> {
   return openDatabase(database.url, database.schema ? { schema: database.schema } : {});
@@ -39,7 +70,7 @@ export async function createTestDatabase(dialect: Dialect, { migrate = true } = 
       },
     };
   }
-  const url = process.env.TEST_DATABASE_URL as string;
+  const url = await workerDatabase(process.env.TEST_DATABASE_URL as string, `vitest_${process.env.VITEST_POOL_ID ?? 0}`);
   const schema = `test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
