@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import type { MenuNode } from "../resources/auth";
@@ -56,18 +55,21 @@ test("the sign-in page, with and without its captcha, has no WCAG 2.1 A/AA viola
   await expectNone(page, "/login (captcha)");
 });
 
-/** Signed in once per worker: each screen of the walk is a test of its own, and a sign-in each would add a hundred. */
-const walk = test.extend<object, { walkerState: string }>({
-  storageState: ({ walkerState }, provide) => provide(walkerState),
-  walkerState: [
+/**
+ * One signed-in page per worker walks its share of the screens, a test each. A page per test would sign in again and
+ * fetch and compile the scripts and the shell's data each time, with a cold cache no user has.
+ */
+const walk = test.extend<object, { walker: Page }>({
+  walker: [
     async ({ browser }, provide, workerInfo) => {
-      const page = await browser.newPage({ baseURL: workerInfo.project.use.baseURL });
+      const { baseURL, locale, viewport } = workerInfo.project.use;
+      // axe analyses pages of a context made with newContext, not of browser.newPage's own.
+      const context = await browser.newContext({ baseURL, locale, viewport });
+      const page = await context.newPage();
       const { a11y } = e2eUsers;
       await signInFresh(page, a11y.userName, a11y.password, "/admin/dashboard");
-      const file = join(workerInfo.project.outputDir, `a11y-walker-${workerInfo.workerIndex}.json`);
-      await page.context().storageState({ path: file });
-      await page.close();
-      await provide(file);
+      await provide(page);
+      await context.close();
     },
     { scope: "worker" },
   ],
@@ -101,7 +103,7 @@ test("the walk below covers every screen of the admin's menu", async ({ request 
 });
 
 for (const path of walkedPages) {
-  walk(`${path}, with its list's create page and first row's edit page, has no WCAG 2.1 A/AA violation`, async ({ page }) => {
+  walk(`${path}, with its list's create page and first row's edit page, has no WCAG 2.1 A/AA violation`, async ({ walker: page }) => {
     test.setTimeout(120_000);
     await open(page, path);
     const found = await violations(page, path);
