@@ -1,4 +1,5 @@
 import ExcelJS from "exceljs";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
@@ -111,4 +112,14 @@ test("the print view of 充值机汇总: the report alone, its filters in the he
   await expect(sheet.getByTestId("report-table").locator("tbody tr").first()).toContainText("后台");
   await expect(sheet.getByTestId("report-totals")).toContainText("170.00");
   await page.screenshot({ path: "test-results/screenshots/report-charge-machine-print-1280.png", fullPage: true });
+});
+
+test("充值机汇总's pie, drawn from this day's top-ups, has no WCAG 2.1 A/AA violation: its legend speaks, the pie is hidden and takes no focus", async ({ page }) => {
+  await signInFresh(page, clerk.userName, clerk.password, `/report/chargemachine/index?from=${today}&to=${today}`);
+  const chart = page.getByTestId("report-chart");
+  await expect(chart.locator(".recharts-pie-sector").first()).toBeVisible();
+  // The legend: the operator who made the three top-ups, 170.00, all of it.
+  await expect(chart).toContainText(`${clerk.userName}170.00100.0%`);
+  const results = await new AxeBuilder({ page }).include("[data-testid=report-chart]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(" | ")}`)).toEqual([]);
 });

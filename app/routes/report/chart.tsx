@@ -43,9 +43,10 @@ function PieSlices({ slices, format }: { slices: Array<{ name: string; value: nu
   const sum = slices.reduce((s, p) => s + p.value, 0) || 1;
   return (
     <Group justify="center" gap={48} wrap="wrap">
-      {/* The legend beside it says in text what each slice draws; recharts' sectors are images without a name. */}
+      {/* The legend beside it says in text what each slice draws; recharts' sectors are images without a name,
+          and its pie layer takes focus (rootTabIndex 0) for keyboard tooltips the legend makes needless. */}
       <div aria-hidden="true">
-        <PieChart size={200} w={240} h={240} withLabels labelsPosition="inside" labelsType="percent" withTooltip valueFormatter={format} data={slices} />
+        <PieChart size={200} w={240} h={240} withLabels labelsPosition="inside" labelsType="percent" withTooltip valueFormatter={format} data={slices} pieProps={{ rootTabIndex: -1 }} />
       </div>
       <Stack gap={6}>
         {slices.map((p) => (
