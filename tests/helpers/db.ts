@@ -26,7 +26,8 @@ export function workerDatabase(url: string, worker: string): Promise<string> {
   let created = workerDatabases.get(worker);
   if (!created) {
     created = (async () => {
-      const name = `canteen_test_${worker}`;
+      // Runs that share a machine (E2E_PORT_BASE tells them apart) share its PostgreSQL too: a database per run and worker.
+      const name = `canteen_test_${process.env.E2E_PORT_BASE ?? 3210}_${worker}`;
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
       try {
