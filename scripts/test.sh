@@ -27,6 +27,7 @@ phase() { echo "== $1 ($((SECONDS - started)) s)"; }
 # The three read the sources and write nothing the others read (typegen's types come first), so they share the cores.
 phase "typecheck, lint, build"
 npx react-router typegen >/dev/null
+node scripts/check-decisions.mjs
 pids=()
 npx tsc > test-results/typecheck.log 2>&1 & pids+=($!)
 npx eslint . > test-results/lint.log 2>&1 & pids+=($!)
