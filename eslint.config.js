@@ -18,7 +18,7 @@ export default tseslint.config(
   {
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly" } },
   },
-  { files: ["scripts/**/*.mjs"], languageOptions: { globals: globals.node } },
+  { files: ["scripts/**/*.mjs", "*.cjs"], languageOptions: { globals: globals.node } },
   // A test's un-awaited expectation or step passes whatever happens: the rule needs the types, so only tests pay for them.
   {
     files: ["tests/**/*.{ts,tsx}", "e2e/**/*.ts"],

@@ -15,7 +15,7 @@ import pg from "pg";
 import { reports } from "../resources/report/index";
 import { loadConfig } from "../server/config";
 import { migrateToLatest, openDatabase } from "../server/db";
-import { seedDemo } from "../server/db/demo";
+import { seedDemo } from "../server/modules/zhct/demo";
 import { seed } from "../server/db/seed";
 import { createApi } from "../server/http/api";
 import { encodeLoginField } from "../server/modules/auth/session";

@@ -1,19 +1,21 @@
 /**
  * `npm run seed:demo`: migrates the configured database (DATABASE_URL, SQLite file by default) and adds the demo
- * canteen (server/db/demo.ts, decision 035). Refused when the demo tenant is already there. Options by environment:
+ * canteen (server/modules/zhct/demo.ts, decision 035). Refused when the demo tenant is already there. Options by environment:
  * DEMO_DINERS (2000), DEMO_DAYS (90), DEMO_SEED (15); the demo admin's password is CANTEEN_DEMO_PASSWORD or the
  * documented default, to be changed at the first sign-in.
  */
 import { loadConfig } from "../server/config";
 import { migrateToLatest, openDatabase } from "../server/db";
-import { DemoExistsError, seedDemo } from "../server/db/demo";
+import { DemoExistsError, seedDemo } from "../server/modules/zhct/demo";
 import { seed } from "../server/db/seed";
+import { runRequestedRecounts } from "../server/modules/projections";
 
 const config = loadConfig();
 const handle = await openDatabase(config.DATABASE_URL);
 try {
   await handle.exclusive(async () => {
     await migrateToLatest(handle.db);
+    await runRequestedRecounts(handle.db);
     const first = await seed(handle.db, { adminPassword: config.CANTEEN_ADMIN_PASSWORD });
     if (first.adminPassword && !config.CANTEEN_ADMIN_PASSWORD) console.log(`首次初始化：管理员账号 admin，一次性密码 ${first.adminPassword}（首次登录后须修改）`);
   });

@@ -24,18 +24,19 @@ mkdir -p test-results
 started=$SECONDS
 phase() { echo "== $1 ($((SECONDS - started)) s)"; }
 
-# The three read the sources and write nothing the others read (typegen's types come first), so they share the cores.
-phase "typecheck, lint, build"
+# The four read the sources and write nothing the others read (typegen's types come first), so they share the cores.
+phase "typecheck, lint, build, import rules"
 npx react-router typegen >/dev/null
 node scripts/check-decisions.mjs
 pids=()
 npx tsc > test-results/typecheck.log 2>&1 & pids+=($!)
 npx eslint . > test-results/lint.log 2>&1 & pids+=($!)
 npx react-router build > test-results/build.log 2>&1 & pids+=($!)
+npm run --silent deps > test-results/deps.log 2>&1 & pids+=($!)
 failed=0
-for i in 0 1 2; do
+for i in 0 1 2 3; do
   if ! wait "${pids[$i]}"; then
-    log=(test-results/typecheck.log test-results/lint.log test-results/build.log)
+    log=(test-results/typecheck.log test-results/lint.log test-results/build.log test-results/deps.log)
     echo "-- ${log[$i]}" >&2; cat "${log[$i]}" >&2
     failed=1
   fi

@@ -8,6 +8,7 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import "../resources/z";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { migrateToLatest, openDatabase, startServing } from "./db";
+import { runRequestedRecounts } from "./modules/projections";
 import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { startOutboxDispatcher } from "./modules/zhct/outbox";
@@ -17,7 +18,7 @@ import { startDefaultOrderScheduler } from "./modules/zhct/defaultOrders";
 import { startPointsExpiryScheduler } from "./modules/zhct/points";
 import { startNoShowScheduler } from "./modules/zhct/bookings";
 import { seed } from "./db/seed";
-import { seedDemo } from "./db/demo";
+import { seedDemo } from "./modules/zhct/demo";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
@@ -94,6 +95,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const seeded = await database
     .exclusive(async () => {
       await migrateToLatest(database.db);
+      await runRequestedRecounts(database.db);
       const seeded = await seed(database.db, { adminPassword: config.CANTEEN_ADMIN_PASSWORD });
       // The first admin was just made, so the database was empty: the only start that seeds the demo by itself.
       if (seeded.adminPassword && config.CANTEEN_DEMO) {

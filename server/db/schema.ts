@@ -1,7 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { zhctResources } from "../../resources/index";
 import type { holiday } from "../../resources/sys/holiday";
-import type { LedgerDayFigure } from "../modules/zhct/ledgerDays";
 import type { DeclaredRow, DeclaredTables } from "./declared";
 
 /** Columns every table keeps: epoch milliseconds and the acting user's id. */
@@ -433,6 +432,8 @@ export interface Database extends Declared {
   ledger_day: LedgerDayTable;
   points_order_day: PointsOrderDayTable;
   shell_generation: ShellGenerationTable;
+  /** Projections a migration asked to have counted after the migrations (migrations/recounts.ts). */
+  projection_recount: { name: string };
 }
 
 /** The counter of what users' shells show (migration 0024, decision 019). */
@@ -543,6 +544,8 @@ export interface OrderDayTable {
  * The ledger's lines per China day (`day_no`: days since 1970-01-01) and shard of the diners (`shardOf`, one of 16), one
  * column per account and business type, in fen, and the lines per account; kept by `post` (migration 0038).
  */
+/** A figure of a kept ledger day: an account's lines and amount of one business type (migration 0038). */
+export type LedgerDayFigure = `${"cash" | "subsidy"}_${"lines" | "top_up" | "refund" | "consume" | "reversal" | "grant" | "clear" | "consume_return"}`;
 export type LedgerDayTable = { tenant_id: number; day_no: number; shard: number } & { [F in LedgerDayFigure]: Generated<number> };
 
 /** Counter and device sales per order day, restaurant and meal type, kept by pay, cancel and refunds (migration 0037). */

@@ -1,9 +1,9 @@
 import { sql, type RawBuilder } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { reports } from "../../resources/report/index";
-import { DemoExistsError, seedDemo, type DemoResult } from "../../server/db/demo";
+import { DemoExistsError, seedDemo, type DemoResult } from "../../server/modules/zhct/demo";
 import { dinedPage } from "../../server/modules/report/dinerPeriods";
-import type { Filters } from "../../server/modules/report/engine";
+import type { Filters } from "../../server/modules/report/query";
 import { userFoodPage } from "../../server/modules/report/queries-attendance";
 import { dayOf, dayStart } from "../../server/modules/zhct/months";
 import { createTestApp, loginAs, type TestApp } from "../helpers/api";

@@ -6,6 +6,8 @@ import { recountPointsOrderDays } from "../../server/modules/zhct/pointsOrderDay
 import { BusiType, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
 import { dayOf, dayStart, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
 import { TICKET_PAY_FLAGS } from "../../server/modules/zhct/payments";
+import { requestRecount } from "../../server/db/migrations/recounts";
+import { runRequestedRecounts } from "../../server/modules/projections";
 import { PointsChange, postPoints } from "../../server/modules/zhct/points";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
@@ -275,6 +277,35 @@ for (const dialect of dialects) {
         .where("occurred_at", "<", dayStart(today) + 86_400_000)
         .executeTakeFirstOrThrow();
       expect(Number(daily.totals.net)).toBe(Number(lines.sum));
+    });
+
+    test("projections a migration asks to have counted are counted after the migrations, each once, by today's code (decision 058)", async () => {
+      const a = await diner();
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: a, amount: 5_000 });
+      const order = await pay(a, 1);
+      await ok(`${Z}/mealOrder/cancel`, { id: order.orderId });
+      await pay(a, 2);
+      const before = await kept();
+      expect(before.ledgerDays.length).toBeGreaterThan(0);
+      // As on a database that had lines before these projections existed: the kept rows are missing.
+      const db = app.database.db;
+      for (const table of ["diner_month_ledger", "diner_month_points", "diner_month_order", "diner_day_order", "diner_place_month", "order_day", "swipe_day", "ledger_day", "points_order_day"] as const) {
+        await db.deleteFrom(table).execute();
+      }
+      expect((await kept()).ledgerDays).toEqual([]);
+      await requestRecount(db, "pointsOrderDays");
+      await requestRecount(db, "dinerMonths", "orderDays", "ledgerDays", "dinerPlaceMonths");
+      // A second request of one already asked for is one request.
+      await requestRecount(db, "ledgerDays");
+      expect((await runRequestedRecounts(db)).sort()).toEqual(["dinerMonths", "dinerPlaceMonths", "ledgerDays", "orderDays", "pointsOrderDays"]);
+      expect(await kept()).toEqual(before);
+      expect(await db.selectFrom("projection_recount").selectAll().execute()).toEqual([]);
+      expect(await runRequestedRecounts(db)).toEqual([]);
+      // A name no code keeps stops the start-up and stays asked for.
+      await requestRecount(db, "noSuchProjection");
+      await expect(runRequestedRecounts(db)).rejects.toThrow("noSuchProjection");
+      expect(await db.selectFrom("projection_recount").select("name").execute()).toEqual([{ name: "noSuchProjection" }]);
+      await db.deleteFrom("projection_recount").execute();
     });
   });
 }

@@ -5,14 +5,8 @@ import { Form } from "react-router";
 import { filterFields, type ResourceDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import classes from "./FilterBar.module.css";
-import type { Option, RelationSource } from "./relation-search";
+import type { RelationFilterData } from "./relation-search";
 import { PlainButton } from "~/components/PlainButton";
-
-/** A relation filter as the list's loader sends it: where to search, and the chosen row (with its name) if any. */
-export interface RelationFilterData {
-  source: RelationSource;
-  selected: Option | null;
-}
 
 /**
  * A GET form: filtering works before JavaScript loads, and the filtered list is a URL to bookmark.

@@ -1,6 +1,5 @@
 import { Select } from "@mantine/core";
-import type { RelationFilterData } from "./FilterBar";
-import { useRelationSearch } from "./relation-search";
+import { useRelationSearch, type RelationFilterData } from "./relation-search";
 
 /** The relation filter once its code has loaded: a searchable picker whose value is the GET form's field. */
 export default function RelationFilterSelect({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {

@@ -15,6 +15,12 @@ export interface RelationSource {
   only?: string;
 }
 
+/** A relation filter as the list's loader sends it: where to search, and the chosen row (with its name) if any. */
+export interface RelationFilterData {
+  source: RelationSource;
+  selected: Option | null;
+}
+
 export function relationSource(
   target: Pick<ResourceDef, "module" | "entity" | "labelField" | "fields">,
   where?: { field: string; values: readonly string[] },

@@ -7,7 +7,8 @@ import { apiPath, listFields, listView, permissionCode, resourceKey, type Resour
 import { findResource } from "../../../resources/index";
 import { importMessages, type ImportReport } from "../../../resources/imports";
 import type { Route } from "./+types/list";
-import { FilterBar, type RelationFilterData } from "~/components/resource/FilterBar";
+import { FilterBar } from "~/components/resource/FilterBar";
+import type { RelationFilterData } from "~/components/resource/relation-search";
 import { ImportPanel } from "~/components/resource/ImportPanel";
 import { relationSource } from "~/components/resource/relation-search";
 import { ResourceEditor } from "~/components/resource/ResourceEditor";

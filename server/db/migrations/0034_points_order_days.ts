@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
-import { recountPointsOrderDays } from "../../modules/zhct/pointsOrderDays";
+import { requestRecount } from "./recounts";
 
 /**
  * 积分订单统计 at volume (issue 15, decision 040 addendum): it joined a month's earning and take-back lines (700,000
  * for 20,000 diners) to their orders on every view (2.6 s). The orders' points per order day and restaurant are kept
  * instead by `postPoints` (server/modules/zhct/pointsOrderDays.ts). An order without a restaurant is kept under 0.
- * The existing lines are counted here once.
+ * The existing lines are counted once, after the migrations (./recounts.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
@@ -20,7 +20,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("taken_back", "bigint", (c) => c.notNull())
     .addPrimaryKeyConstraint("points_order_day_pkey", ["tenant_id", "order_date", "restaurant_id"])
     .execute();
-  await recountPointsOrderDays(db);
+  await requestRecount(db, "pointsOrderDays");
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,6 +1,5 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
-import { recountDinerMonths } from "../../modules/zhct/dinerMonths";
-import { recountOrderDays } from "../../modules/zhct/orderDays";
+import { requestRecount } from "./recounts";
 
 /**
  * 刷卡统计 at volume (issue 15, decision 043): it counted a month of orders, with the distinct diners of each day,
@@ -9,8 +8,8 @@ import { recountOrderDays } from "../../modules/zhct/orderDays";
  * (server/modules/zhct/orderDays.ts), and each diner's days and months gain their sales that count, so a period's
  * diners are read as the other per-diner reports read theirs (decision 041).
  *
- * The counts of migrations 0035 (the diners' days and months) and 0036 (the orders' days) run here now, once, after
- * these columns exist: they write them.
+ * The counts of migrations 0035 (the diners' days and months) and 0036 (the orders' days) are asked for here, after
+ * these columns exist, and run once after the migrations (./recounts.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
@@ -27,8 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("swipe_day_pkey", ["tenant_id", "order_date", "restaurant_id", "meal_type"]);
   await (db.getExecutor().adapter instanceof PostgresAdapter ? table : table.modifyEnd(sql`without rowid`)).execute();
   for (const days of ["diner_day_order", "diner_month_order"]) await db.schema.alterTable(days).addColumn("swipes", "bigint", (c) => c.notNull().defaultTo(0)).execute();
-  await recountDinerMonths(db, [3, 4, 5, 7]);
-  await recountOrderDays(db);
+  await requestRecount(db, "dinerMonths", "orderDays");
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
-import { recountDinerPlaceMonths } from "../../modules/zhct/dinerMonths";
+import { requestRecount } from "./recounts";
 
 /**
  * 食堂消费次数统计 at volume (issue 15, decision 047): its diners per restaurant, stall and meal type are distinct over
@@ -7,7 +7,7 @@ import { recountDinerPlaceMonths } from "../../modules/zhct/dinerMonths";
  * Each diner's month is kept per place instead, by pay, cancel and refunds in the order's own transaction (one more row
  * of the diner's own, so no two diners wait for each other). A period is its whole months plus or minus the orders of
  * the days at its edges. On SQLite the rows live in their key (WITHOUT ROWID), as the other kept tables do. The
- * existing orders are counted here once.
+ * existing orders are counted once, after the migrations (./recounts.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("amount", "bigint", (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint("diner_place_month_pkey", ["tenant_id", "month", "restaurant_id", "stall_id", "meal_type", "user_info_id"]);
   await (db.getExecutor().adapter instanceof PostgresAdapter ? table : table.modifyEnd(sql`without rowid`)).execute();
-  await recountDinerPlaceMonths(db);
+  await requestRecount(db, "dinerPlaceMonths");
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,7 @@ import type { Db } from "../../db";
 import { COUNTED_MEALS } from "../zhct/dinerMonths";
 import { notCountedStatuses } from "../zhct/orderDays";
 import { dayOf, dayStart, monthRange, nextMonth } from "../zhct/months";
-import type { Filters } from "./engine";
+import type { Filters } from "./query";
 
 /**
  * A period of order dates per diner, read from the days and months the orders keep (decision 041): its whole months

@@ -11,6 +11,7 @@ import { escapeCell, loadDicts } from "../resource/export";
 import { MONTH_PATTERN, monthOf, monthRange } from "../zhct/months";
 import { parsePeriod } from "../zhct/reports";
 import { minuteOf, reportQueries } from "./queries";
+import type { Filters, Row } from "./query";
 
 /**
  * The report engine (decision 030): one path for every declared report — its filters checked against the
@@ -47,30 +48,6 @@ export function parseMonths(input: { fromMonth?: string; toMonth?: string }, now
   return { fromMonth, toMonth, from: `${fromMonth}-01`, to: last, start, end };
 }
 
-export type Row = Record<string, string | number | null>;
-
-/** The checked filters a query reads. Ids are the tenant's own (checked), days are China days. */
-export interface Filters {
-  from: string;
-  to: string;
-  /** Epoch ms of `from`'s start and the day after `to`. */
-  start: number;
-  end: number;
-  restaurantId?: number;
-  stallId?: number;
-  deptId?: number;
-  mealType?: string;
-  payFlag?: string;
-  accountType?: string;
-  userCode?: string;
-  userInfoId?: number;
-  /** A month range (reports with `monthRange`): `from`–`to` are then its first and last day. */
-  fromMonth?: string;
-  toMonth?: string;
-  staffType?: string;
-  ticketType?: string;
-}
-
 export interface ReportAnswer {
   name: string;
   title: string;
@@ -91,16 +68,6 @@ export interface ReportAnswer {
   generatedText: string;
 }
 
-export interface QueryResult {
-  rows: Row[];
-  /** Totals computed by the query itself (when rows are limited); otherwise summed from the rows. */
-  totals?: Row;
-  truncated?: number;
-  /** Rows were left out but not counted. */
-  more?: boolean;
-}
-
-export type ReportQuery = (db: Db, tenantId: number, filters: Filters) => Promise<QueryResult>;
 
 const filterField = (f: ReportFilter): FieldDef =>
   f.kind === "enum"

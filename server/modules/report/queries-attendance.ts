@@ -4,7 +4,7 @@ import type { Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { BusiType } from "../zhct/ledger";
 import { notCountedStatuses, SWIPE_SOURCES } from "../zhct/orderDays";
-import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
+import type { Filters, QueryResult, ReportQuery, Row } from "./query";
 import { dinedPage, periodDiners, periodKept, placePeriods, type PlacePeriod } from "./dinerPeriods";
 import { codePointOrder, dinersOf, orgNames, ROW_LIMIT, sumOf, zhOrder } from "./helpers";
 

@@ -4,7 +4,7 @@ import { BusiType } from "../zhct/ledger";
 import { dayOf, monthOf, nextMonth } from "../zhct/months";
 import { PointsChange } from "../zhct/points";
 import { ApprovedStatus } from "../zhct/tickets";
-import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
+import type { Filters, QueryResult, ReportQuery, Row } from "./query";
 import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf, zhOrder } from "./helpers";
 
 /**

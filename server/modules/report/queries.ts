@@ -7,7 +7,7 @@ import { ORDER_DOC_TYPE } from "../zhct/payments";
 import { dayNoOf, dayOfNo, LEDGER_DAY_ACCOUNTS, ledgerDaySums } from "../zhct/ledgerDays";
 import { notCountedStatuses } from "../zhct/orderDays";
 import { chargeDaily } from "../zhct/reports";
-import type { Filters, QueryResult, ReportQuery, Row } from "./engine";
+import type { Filters, QueryResult, ReportQuery, Row } from "./query";
 import { deptPeriods, dinerPeriods, periodKept } from "./dinerPeriods";
 import { attendanceQueries } from "./queries-attendance";
 import { codePointOrder, minuteOf, orgNames, ROW_LIMIT, sumOf, zhOrder } from "./helpers";

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { runPrepared } from "../../db/prepared";
-import type { Database } from "../../db/schema";
+import type { Database, LedgerDayFigure } from "../../db/schema";
 import { inTransaction } from "../../db/transaction";
 
 /**
@@ -23,9 +23,8 @@ const OFFSET_MS = 8 * 3600_000;
 const ACCOUNTS = ["cash", "subsidy"] as const;
 /** The column of each business type, by its value in the dictionary busiType (ledger.ts's BusiType). */
 const BUSI_COLUMNS = ["top_up", "refund", "consume", "reversal", "grant", "clear", "consume_return"] as const;
-
 type Account = (typeof ACCOUNTS)[number];
-export type LedgerDayFigure = `${Account}_${(typeof BUSI_COLUMNS)[number] | "lines"}`;
+
 
 /**
  * The shard of a diner: their id's millisecond plus its sequence, modulo the shards. An id is milliseconds × 4096 +

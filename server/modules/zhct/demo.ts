@@ -1,20 +1,20 @@
 import { CompiledQuery, PostgresAdapter, sql } from "kysely";
-import { hashPassword } from "../auth/password";
-import { BusiType, PAY_FLAG_AUTO } from "../modules/zhct/ledger";
-import { ORDER_DOC_TYPE, OrderStatus, TICKET_PAY_FLAGS } from "../modules/zhct/payments";
-import { addMonths, PointsChange } from "../modules/zhct/points";
-import { GenerateResult } from "../modules/zhct/defaultOrders";
-import { TAKEAWAY } from "../modules/zhct/delivery";
-import { recountDinerMonths, recountDinerPlaceMonths } from "../modules/zhct/dinerMonths";
-import { recountFoodSales } from "../modules/zhct/foodSales";
-import { recountLedgerDays } from "../modules/zhct/ledgerDays";
-import { recountOrderDays } from "../modules/zhct/orderDays";
-import { recountPointsOrderDays } from "../modules/zhct/pointsOrderDays";
-import { dayOf, dayStart, monthRange } from "../modules/zhct/months";
-import { generateMonth, makeFormal } from "../modules/zhct/monthSettle";
-import { TENANT_ADMIN_ROLE } from "../modules/sys/tenant";
-import { ID_EPOCH, type Db } from "./index";
-import type { Database } from "./schema";
+import { hashPassword } from "../../auth/password";
+import { BusiType, PAY_FLAG_AUTO } from "./ledger";
+import { ORDER_DOC_TYPE, OrderStatus, TICKET_PAY_FLAGS } from "./payments";
+import { addMonths, PointsChange } from "./points";
+import { GenerateResult } from "./defaultOrders";
+import { TAKEAWAY } from "./delivery";
+import { recountDinerMonths, recountDinerPlaceMonths } from "./dinerMonths";
+import { recountFoodSales } from "./foodSales";
+import { recountLedgerDays } from "./ledgerDays";
+import { recountOrderDays } from "./orderDays";
+import { recountPointsOrderDays } from "./pointsOrderDays";
+import { dayOf, dayStart, monthRange } from "./months";
+import { generateMonth, makeFormal } from "./monthSettle";
+import { TENANT_ADMIN_ROLE } from "../sys/tenant";
+import { ID_EPOCH, type Db } from "../../db";
+import type { Database } from "../../db/schema";
 
 /**
  * The demo canteen (issue 15, decision 035): a tenant of its own with three restaurants, their stalls, foods, meal

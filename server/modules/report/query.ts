@@ -1,0 +1,40 @@
+import type { Db } from "../../db";
+
+/**
+ * What a report's query is given and gives back: the engine (./engine.ts) calls the queries (./queries*.ts) with
+ * these, and they know nothing else of it.
+ */
+export type Row = Record<string, string | number | null>;
+
+/** The checked filters a query reads. Ids are the tenant's own (checked), days are China days. */
+export interface Filters {
+  from: string;
+  to: string;
+  /** Epoch ms of `from`'s start and the day after `to`. */
+  start: number;
+  end: number;
+  restaurantId?: number;
+  stallId?: number;
+  deptId?: number;
+  mealType?: string;
+  payFlag?: string;
+  accountType?: string;
+  userCode?: string;
+  userInfoId?: number;
+  /** A month range (reports with `monthRange`): `from`–`to` are then its first and last day. */
+  fromMonth?: string;
+  toMonth?: string;
+  staffType?: string;
+  ticketType?: string;
+}
+
+export interface QueryResult {
+  rows: Row[];
+  /** Totals computed by the query itself (when rows are limited); otherwise summed from the rows. */
+  totals?: Row;
+  truncated?: number;
+  /** Rows were left out but not counted. */
+  more?: boolean;
+}
+
+export type ReportQuery = (db: Db, tenantId: number, filters: Filters) => Promise<QueryResult>;
