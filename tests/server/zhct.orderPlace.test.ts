@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import * as repair from "../../server/db/migrations/0042_order_restaurant_repair";
 import { dayOf } from "../../server/modules/zhct/months";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
@@ -124,6 +125,53 @@ for (const dialect of dialects) {
       const slot = await ok(`${Z}/deliveryTime/create`, { mealTimesId: lunch, slotName: "午餐送达", beginTime: "11:30", endTime: "12:00", capacity: 10, status: "1" });
       const takeaway = await ok(`${Z}/mealOrder/place`, { userInfoId: d, amount: 1500, mealTimesId: lunch, orderType: "3", deliveryPointId: point.id, deliveryTimeId: slot.id });
       expect(await order(takeaway.orderId)).toMatchObject({ restaurantId: four, orderType: "3" });
+    });
+
+    test("migration 0042 repairs the orders written without a restaurant where the meal time or the device tells, leaves the rest unknown, and recounts the kept days", async () => {
+      const d = await diner();
+      const five = await org("五号餐厅", "restaurant");
+      const lunch = await mealTime(five);
+      const noodles = await org("粉档", "stall", five);
+      const [atFive, atNoodles] = [`POS-F-${uid()}`, `POS-N-${uid()}`];
+      await ok("/api/v1/sys/device/create", { deviceCode: atFive, deviceName: "五号餐厅结算台", deviceType: "box", orgId: five, status: "1" });
+      await ok("/api/v1/sys/device/create", { deviceCode: atNoodles, deviceName: "粉档结算台", deviceType: "box", orgId: noodles, status: "1" });
+      const byMeal = await ok(PAY, { userInfoId: d, amount: 100, mealTimesId: lunch });
+      const byDevice = await ok(PAY, { userInfoId: d, amount: 200, deviceCode: atFive });
+      const byStallDevice = await ok(PAY, { userInfoId: d, amount: 400, deviceCode: atNoodles });
+      const byCounter = await ok(PAY, { userInfoId: d, amount: 800, restaurantId: five });
+      const ids = [byMeal, byDevice, byStallDevice, byCounter].map((o) => o.orderId as number);
+      const db = app.database.db;
+      // As the orders were written before issue 38: no restaurant, no stall.
+      await db.updateTable("meal_order").set({ restaurant_id: null, stall_id: null }).where("tenant_id", "=", tenant.tenantId).where("id", "in", ids).execute();
+      const unknown = async () => Number((await db.selectFrom("meal_order").select((eb) => eb.fn.countAll<number>().as("n")).where("tenant_id", "=", tenant.tenantId).where("user_info_id", "=", d).where("restaurant_id", "is", null).executeTakeFirstOrThrow()).n);
+      const before = await unknown();
+      expect(before).toBe(4);
+
+      await repair.up(db);
+      const rows = await db.selectFrom("meal_order").select(["id", "restaurant_id", "stall_id"]).where("id", "in", ids).execute();
+      const placeOf = (id: number) => rows.find((r) => r.id === id);
+      expect([ids.map((id) => placeOf(id)?.restaurant_id), ids.map((id) => placeOf(id)?.stall_id)]).toEqual([
+        [five, five, five, null],
+        [null, null, noodles, null],
+      ]);
+      // Three repaired; the counter's sale names nothing that tells where it was sold.
+      expect(before - (await unknown())).toBe(3);
+      expect(await unknown()).toBe(1);
+      expect(await order(byStallDevice.orderId)).toMatchObject({ restaurantName: "五号餐厅", stallId: noodles });
+      // The kept days count the repaired orders at their restaurant (订单日汇总 reads them), the unknown ones under 0.
+      const kept = await db.selectFrom("order_day").select(["restaurant_id", (eb) => eb.fn.sum<number>("paid").as("paid")]).where("tenant_id", "=", tenant.tenantId).where("restaurant_id", "in", [0, five]).groupBy("restaurant_id").execute();
+      const unplaced = await db.selectFrom("meal_order").select((eb) => eb.fn.sum<number>("paid_amount").as("paid")).where("tenant_id", "=", tenant.tenantId).where("restaurant_id", "is", null).executeTakeFirstOrThrow();
+      expect(Object.fromEntries(kept.map((k) => [Number(k.restaurant_id), Number(k.paid)]))).toEqual({ 0: Number(unplaced.paid), [five]: 700 });
+      const places = await db.selectFrom("diner_place_month").select(["restaurant_id", "stall_id", "amount"]).where("tenant_id", "=", tenant.tenantId).where("user_info_id", "=", d).orderBy("amount").execute();
+      expect(places.map((p) => [Number(p.restaurant_id), Number(p.stall_id), Number(p.amount)])).toEqual([
+        [five, 0, 100],
+        [five, 0, 200],
+        [five, noodles, 400],
+        [0, 0, 800],
+      ]);
+      // A second run finds nothing more to repair.
+      await repair.up(db);
+      expect(await unknown()).toBe(1);
     });
   });
 }
