@@ -50,6 +50,9 @@ test("the person picker tells two 张伟 apart by code and department, and finds
   await page.getByRole("textbox", { name: "充值金额" }).fill("12.00");
   await page.getByRole("button", { name: "确认充值" }).click();
   await expect(page).toHaveURL(/\/zhct\/useraccountcharge\/receipt\/\d+$/);
+  // The receipt names the canteen (the tenant, no receipt title set), not the product (issue 38).
+  await expect(page.getByTestId("receipt-title")).toHaveText("默认租户");
+  await expect(page.getByTestId("receipt").locator('td[data-field="人员"]')).toHaveText(`张伟（ZW-${run}-2）`);
   const accounts = await api.get(`/api/v1/zhct/userAccount/findPage?userInfoId=${second.id}`);
   expect(accounts.data.records.reduce((s: number, a: { balance: number }) => s + a.balance, 0)).toBe(1200);
 
