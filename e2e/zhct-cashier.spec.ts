@@ -145,6 +145,28 @@ test("the cashier charges three diners in a row by keyboard alone, refuses a los
   await expect(page.getByRole("button", { name: "查询" })).toBeHidden();
 });
 
+test("a sale by amount at 一号餐厅 keeps its restaurant: 订单管理's list and detail show it (issue 38)", async ({ page, request }) => {
+  const api = await apiAs(request, clerk.userName, clerk.password);
+  await signInFresh(page, clerk.userName, clerk.password, "/zhct/cashier/index?mealTimesId=0");
+  await untilHydrated(page);
+  await expect(page.getByRole("combobox", { name: "餐厅" })).toHaveText(/一号餐厅/);
+  await expect(page.getByRole("combobox", { name: "餐次" })).toHaveValue("0");
+  await codeField(page).fill("PC0001");
+  await page.getByRole("textbox", { name: "金额（元）" }).fill("3.5");
+  await codeField(page).press("Enter");
+  await expect(page.getByTestId("result")).toHaveAttribute("data-state", "paid");
+  await expect(page.getByTestId("paid-amount")).toHaveText("¥3.50");
+  const orders = await api.get("/api/v1/zhct/mealOrder/findPage?pageSize=100");
+  const sale = orders.data.records.find((o: { amount: number; mealTimesId: number | null }) => o.amount === 350 && o.mealTimesId === null) as { id: number; orderNo: string };
+  expect(sale, JSON.stringify(orders.data.records)).toBeTruthy();
+
+  await page.goto("/zhct/mealorder/index");
+  await expect(page.getByRole("row").filter({ hasText: sale.orderNo })).toContainText("一号餐厅");
+  await page.goto(`/zhct/mealorder/detail/${sale.id}`);
+  await expect(page.getByText("餐厅：一号餐厅")).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/order-restaurant-detail-1024.png`, fullPage: true });
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

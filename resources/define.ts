@@ -86,6 +86,11 @@ export interface ResourceDef {
   fields: FieldDef[];
   /** The field that names a row in pickers and messages. */
   labelField: string;
+  /**
+   * Fields a picker shows after the label, so rows of one name are told apart (two diners called 张伟: their 人员编号
+   * and 部门); those searchable by `like` are searched as well as the label (a diner found by code).
+   */
+  labelDetail?: string[];
   defaultSort?: { field: string; dir: "asc" | "desc" };
   /** What the screens offer; the API offers the same. */
   actions: ResourceAction[];

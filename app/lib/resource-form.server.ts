@@ -3,7 +3,7 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import { formFields, resourceKey, type ResourceDef } from "../../resources/define";
 import { formSchema } from "../../resources/forms";
 import { findResource } from "../../resources/index";
-import { relationSource, type RelationSource } from "~/components/resource/relation-search";
+import { optionLabel, relationSource, type RelationSource } from "~/components/resource/relation-search";
 import { apiCall } from "./api.server";
 import { apiPath } from "./resource.server";
 import { flashCookie } from "./session.server";
@@ -29,11 +29,12 @@ export async function loadForm(request: Request, context: AppLoadContext, def: R
   for (const field of formFields(def).filter((f) => (f.type === "relation" || f.type === "treeParent") && f.relation)) {
     const target = findResource(field.relation as string);
     if (!target) continue;
-    sources[field.name] = relationSource(target, field.relationWhere);
+    const source = relationSource(target, field.relationWhere);
+    sources[field.name] = source;
     // A picker limited to one kind (restaurants among the orgs) offers only that kind.
     const only = field.relationWhere?.values.length === 1 ? { [field.relationWhere.field]: field.relationWhere.values[0] } : {};
     const page = await apiCall<{ records: Row[] }>(request, context, "GET", apiPath(target, "findPage"), { query: { pageSize: 100, ...only } });
-    const list = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: String(r[target.labelField]) }));
+    const list = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: optionLabel(source, r) }));
     const current = record?.[field.name];
     if (current !== null && current !== undefined && !list.some((o) => o.value === String(current))) {
       list.unshift({ value: String(current), label: String(record?.[`${field.name}Label`] ?? current) });

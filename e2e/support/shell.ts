@@ -78,7 +78,10 @@ export async function pick(page: Page, label: string, option: string, within: Pa
   const box = within.getByRole("textbox", { name: label });
   await box.click();
   await box.fill(option);
-  await page.getByRole("listbox", { name: label }).getByRole("option", { name: option, exact: true }).click();
+  // A picker may name a row with details after its label (a diner: 张伟（P-0012 · 财务部）, issue 38); `option` is
+  // the whole name or the label before them.
+  const escaped = option.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  await page.getByRole("listbox", { name: label }).getByRole("option", { name: new RegExp(`^${escaped}(（[^（）]*）)?$`) }).click();
 }
 
 /** A form's date field (the browser's own, type=date) by its label; `fill` takes YYYY-MM-DD. */

@@ -16,6 +16,7 @@ export const userInfo = defineResource({
   menuTitle: "人员管理",
   scope: "tenant",
   labelField: "userName",
+  labelDetail: ["userCode", "deptId"],
   defaultSort: { field: "userCode", dir: "asc" },
   actions: ["create", "update", "export", "import"],
   workflowActions: { audit: "审核" },

@@ -42,6 +42,7 @@ import * as swipeDays from "./migrations/0037_swipe_days";
 import * as ledgerDays from "./migrations/0038_ledger_days";
 import * as dinerPlaceMonths from "./migrations/0039_diner_place_months";
 import * as mealOrderDinerDayIndex from "./migrations/0040_meal_order_diner_day_index";
+import * as orderRestaurantRepair from "./migrations/0042_order_restaurant_repair";
 import * as projectionRecount from "./migrations/0046_projection_recount";
 import type { Database } from "./schema";
 
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   "0038_ledger_days": ledgerDays,
   "0039_diner_place_months": dinerPlaceMonths,
   "0040_meal_order_diner_day_index": mealOrderDinerDayIndex,
+  "0042_order_restaurant_repair": orderRestaurantRepair,
   "0046_projection_recount": projectionRecount,
 };
 

@@ -6,11 +6,15 @@ export interface Option {
   label: string;
 }
 
-/** Where a relation's choices come from: the target's findPage, its label, and whether the label can be searched. */
+/** Where a relation's choices come from: the target's findPage, its label, and the fields a search looks in. */
 export interface RelationSource {
   findPage: string;
   labelField: string;
   searchable: boolean;
+  /** The filters a typed text is tried against (the label, and its searchable details: a diner's name or code). */
+  searchFields?: string[];
+  /** The record's keys shown after the label (`labelDetail`; a relation's by its `…Label`). */
+  detail?: string[];
   /** A fixed filter every search carries (`&orgType=restaurant`): the one kind the server accepts. */
   only?: string;
 }
@@ -22,15 +26,27 @@ export interface RelationFilterData {
 }
 
 export function relationSource(
-  target: Pick<ResourceDef, "module" | "entity" | "labelField" | "fields">,
+  target: Pick<ResourceDef, "module" | "entity" | "labelField" | "labelDetail" | "fields">,
   where?: { field: string; values: readonly string[] },
 ): RelationSource {
+  const fieldOf = (name: string) => target.fields.find((f) => f.name === name);
+  const detail = target.labelDetail ?? [];
+  const searchFields = [target.labelField, ...detail].filter((name) => fieldOf(name)?.filter === "like");
   return {
     findPage: apiPath(target, "findPage"),
     labelField: target.labelField,
-    searchable: target.fields.find((f) => f.name === target.labelField)?.filter === "like",
+    searchable: searchFields.length > 0,
+    searchFields,
+    detail: detail.map((name) => (fieldOf(name)?.type === "relation" ? `${name}Label` : name)),
     only: where?.values.length === 1 ? `&${where.field}=${encodeURIComponent(where.values[0])}` : "",
   };
+}
+
+/** A record as a picker names it: `张伟（P-0012 · 财务部）`, its label and the details it has. */
+export function optionLabel(source: Pick<RelationSource, "labelField" | "detail">, record: Record<string, unknown>): string {
+  const detail = (source.detail ?? []).map((key) => record[key]).filter((v) => v !== null && v !== undefined && v !== "");
+  const label = String(record[source.labelField] ?? "");
+  return detail.length ? `${label}（${detail.map(String).join(" · ")}）` : label;
 }
 
 /**
@@ -53,11 +69,16 @@ export function useRelationSearch(source: RelationSource | null, initialOptions:
   const fetchOptions = useCallback(
     async (text: string) => {
       if (!source) return;
-      const filter = text && source.searchable ? `&${source.labelField}=${encodeURIComponent(text)}` : "";
-      const response = await fetch(`${source.findPage}?pageSize=50${filter}${source.only ?? ""}`);
-      const envelope = (await response.json()) as { status: number; data: { records: Array<Record<string, unknown>> } };
-      if (envelope.status !== 200) return;
-      const found = envelope.data.records.map((r) => ({ value: String(r.id), label: String(r[source.labelField]) }));
+      // A text is looked for in each searchable field (a diner's name or code), one request each, answers merged.
+      const filters = text && source.searchable ? (source.searchFields ?? [source.labelField]).map((field) => `&${field}=${encodeURIComponent(text)}`) : [""];
+      const pages = await Promise.all(
+        filters.map(async (filter) => {
+          const response = await fetch(`${source.findPage}?pageSize=50${filter}${source.only ?? ""}`);
+          const envelope = (await response.json()) as { status: number; data: { records: Array<Record<string, unknown>> } };
+          return envelope.status === 200 ? envelope.data.records : [];
+        }),
+      );
+      const found = pages.flat().map((r) => ({ value: String(r.id), label: optionLabel(source, r) }));
       setOptions((current) => [...current, ...found].filter((o, i, all) => all.findIndex((x) => x.value === o.value) === i));
     },
     [source],

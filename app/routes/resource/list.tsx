@@ -10,7 +10,7 @@ import type { Route } from "./+types/list";
 import { FilterBar } from "~/components/resource/FilterBar";
 import type { RelationFilterData } from "~/components/resource/relation-search";
 import { ImportPanel } from "~/components/resource/ImportPanel";
-import { relationSource } from "~/components/resource/relation-search";
+import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { ResourceEditor } from "~/components/resource/ResourceEditor";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     let selected: RelationFilterData["selected"] = null;
     if (chosen && /^\d{1,15}$/.test(chosen)) {
       const row = await apiCall<Row>(request, context, "GET", apiPath(target, "getInfo"), { query: { id: chosen } });
-      selected = { value: chosen, label: row.status === 200 && row.data ? String(row.data[target.labelField]) : chosen };
+      selected = { value: chosen, label: row.status === 200 && row.data ? optionLabel(relationSource(target), row.data) : chosen };
     }
     relations[field.name] = { source: relationSource(target, field.relationWhere), selected };
   }

@@ -18,6 +18,8 @@ type Summary = {
   restaurantName: string | null;
   cashierId: number | null;
   cashierName: string | null;
+  /** The canteen the slip is printed for (tenant parameter zhct.receipt.title, else the tenant name). */
+  title: string;
   restaurants: Array<{ id: number; name: string }>;
   cashiers: Array<{ id: number; name: string }>;
   totals: Totals;
@@ -133,8 +135,8 @@ export default function CashierPrint({ loaderData }: Route.ComponentProps) {
           <Title order={4} ta="center">
             营业汇总
           </Title>
-          <Text size="sm" ta="center" c="dimmed">
-            {t.appTitle}
+          <Text size="sm" ta="center" c="dimmed" data-testid="summary-title">
+            {summary.title}
           </Text>
           <Divider my={6} variant="dashed" />
           <Text size="sm">餐厅：{summary.restaurantName ?? "全部餐厅"}</Text>

@@ -91,6 +91,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     ...(diner.matched === "card" && diner.card ? { cardNo: diner.card.cardNo } : { userInfoId: diner.userInfoId }),
     ...(sale.items.length ? { items: sale.items } : { amount: sale.amount }),
     ...(sale.mealTimesId ? { mealTimesId: sale.mealTimesId } : {}),
+    // The counter's restaurant: a sale by amount has no meal time to name it, and the reports by restaurant need it.
+    ...(sale.restaurantId ? { restaurantId: sale.restaurantId } : {}),
     payFlag: Number(sale.payFlag),
   };
   const paid = await apiCall<Paid>(request, context, "POST", PAY, { body, headers: { "Idempotency-Key": sale.idempotencyKey } });

@@ -6,7 +6,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { userAccountCharge as def, userInfo } from "../../../resources/zhct/ledger";
 import { chargeFormSchema } from "../../../resources/zhct/ledgerForms";
 import type { Route } from "./+types/charge-form";
-import { relationSource } from "~/components/resource/relation-search";
+import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
@@ -28,10 +28,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const chosen = url.searchParams.get("userInfoId") ?? "";
   const page = await apiCall<Page>(request, context, "GET", "/api/v1/zhct/userInfo/findPage", { query: { pageSize: 100 } });
   if (page.status === 403) throw data(null, { status: 401 });
-  const diners = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: `${String(r.userName)}（${String(r.userCode)}）` }));
+  const diners = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: optionLabel(DINER_SOURCE, r) }));
   if (chosen && !diners.some((o) => o.value === chosen)) {
     const one = await apiCall<Record<string, unknown>>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: chosen } });
-    if (one.status === 200) diners.unshift({ value: chosen, label: `${String(one.data.userName)}（${String(one.data.userCode)}）` });
+    if (one.status === 200) diners.unshift({ value: chosen, label: optionLabel(DINER_SOURCE, one.data) });
   }
   // One key per form shown: a second click or a resent form does not move the money twice.
   return { kind, diners, chosen, idempotencyKey: crypto.randomUUID() };

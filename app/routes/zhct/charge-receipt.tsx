@@ -19,8 +19,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userAccountCharge/getInfo", { query: { id: params.id } });
   if (result.status === 403) throw data(null, { status: 401 });
   if (result.status !== 200) throw data(result.message, { status: 404 });
-  const diner = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: String(result.data.userInfoId) } });
-  return { charge: result.data, diner: diner.status === 200 ? diner.data : null };
+  const [diner, head] = await Promise.all([
+    apiCall<Row>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: String(result.data.userInfoId) } }),
+    apiCall<{ title: string; operatorName: string | null }>(request, context, "GET", "/api/v1/zhct/userAccountCharge/receipt", { query: { id: params.id } }),
+  ]);
+  // The canteen's title and the operator's name (issue 38); the record's own operator if the head cannot be read.
+  const receipt = head.status === 200 ? head.data : { title: "", operatorName: (result.data.operatorName as string | null) ?? null };
+  return { charge: result.data, diner: diner.status === 200 ? diner.data : null, receipt };
 }
 
 export function meta() {
@@ -29,7 +34,7 @@ export function meta() {
 
 /** The printable receipt of a top-up, refund or reversal: the shell and buttons are hidden in print. */
 export default function ChargeReceipt({ loaderData }: Route.ComponentProps) {
-  const { charge, diner } = loaderData;
+  const { charge, diner, receipt } = loaderData;
   const dicts = useDicts();
   const busi = dictLabel(dicts, "busiType", charge.busiType);
   const rows: Array<[string, string]> = [
@@ -40,7 +45,7 @@ export default function ChargeReceipt({ loaderData }: Route.ComponentProps) {
     ["金额", `${formatFen(Number(charge.amount))} 元`],
     ["变动后余额", `${formatFen(Number(charge.balanceAfter))} 元`],
     ["支付方式", dictLabel(dicts, "userAccountFlag", charge.payFlag)],
-    ["操作人", String(charge.operatorName ?? "")],
+    ["操作人", receipt.operatorName ?? ""],
     ["时间", formatTime(Number(charge.chargedAt))],
     ["备注", String(charge.remark ?? "")],
   ];
@@ -58,8 +63,8 @@ export default function ChargeReceipt({ loaderData }: Route.ComponentProps) {
         <Title order={3} ta="center">
           {busi}回单
         </Title>
-        <Text size="sm" c="dimmed" ta="center">
-          {t.appTitle}
+        <Text size="sm" c="dimmed" ta="center" data-testid="receipt-title">
+          {receipt.title}
         </Text>
         <Divider my="sm" />
         <Table withRowBorders={false} verticalSpacing={4}>

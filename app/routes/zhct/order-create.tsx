@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { mealOrder as def } from "../../../resources/zhct/orders";
 import { userInfo } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/order-create";
-import { relationSource } from "~/components/resource/relation-search";
+import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
@@ -68,10 +68,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     items = mine.flatMap((m) => m.items.filter((i) => !seen.has(i.foodId) && seen.add(i.foodId)).map((i) => ({ ...i, menu: m.typeName })));
   }
   const diners = (await apiCall<Page>(request, context, "GET", "/api/v1/zhct/userInfo/findPage", { query: { pageSize: 100 } })).data?.records ?? [];
-  const dinerOptions = diners.map((r) => ({ value: String(r.id), label: `${String(r.userName)}（${String(r.userCode)}）` }));
+  const dinerOptions = diners.map((r) => ({ value: String(r.id), label: optionLabel(DINER_SOURCE, r) }));
   if (chosenDiner && !dinerOptions.some((o) => o.value === chosenDiner)) {
     const one = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: chosenDiner } });
-    if (one.status === 200) dinerOptions.unshift({ value: chosenDiner, label: `${String(one.data.userName)}（${String(one.data.userCode)}）` });
+    if (one.status === 200) dinerOptions.unshift({ value: chosenDiner, label: optionLabel(DINER_SOURCE, one.data) });
   }
   // One key per form shown: a second click or a resent form charges once.
   return { date, mealTimes, chosen, items, dinerOptions, chosenDiner, idempotencyKey: crypto.randomUUID() };

@@ -6,7 +6,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { pointsAdjustFormSchema, userAccountIntegralDetail as def } from "../../../resources/zhct/points";
 import { userInfo } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/points-adjust";
-import { relationSource } from "~/components/resource/relation-search";
+import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
 import { t } from "~/lib/messages";
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const chosen = new URL(request.url).searchParams.get("userInfoId") ?? "";
   const page = await apiCall<Page>(request, context, "GET", "/api/v1/zhct/userInfo/findPage", { query: { pageSize: 50 } });
   if (page.status === 403) throw data(null, { status: 401 });
-  const label = (r: Row) => `${String(r.userName)}（${String(r.userCode)}）`;
+  const label = (r: Row) => optionLabel(DINER_SOURCE, r);
   const diners = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: label(r) }));
   let balance: number | null = null;
   if (/^\d{1,16}$/.test(chosen)) {

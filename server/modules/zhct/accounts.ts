@@ -12,6 +12,7 @@ import { recordOperation } from "../resource/operationLog";
 import { idempotent } from "./idempotency";
 import { BusiType, ledgerMessages, ledgerSettings, openAccounts, openAccountsOf, post, reverse, type AccountType, type Trx } from "./ledger";
 import { isUniqueViolation } from "../../db/faults";
+import { receiptTitle, staffName } from "./settings";
 
 export const accountMessages = {
   dinerMissing: ledgerMessages.dinerMissing,
@@ -283,6 +284,16 @@ async function audit(ctx: SessionContext, input: z.output<typeof auditBody>) {
   return { id: input.id, auditStatus: input.auditStatus };
 }
 
+/** A top-up receipt's head (issue 38): the canteen's title and the operator's name, not the product's or a login. */
+async function chargeReceipt(ctx: SessionContext, id: number) {
+  const tenantId = ctx.session.tenantId;
+  const row = await ctx.services.db.selectFrom("user_account_charge").select(["created_by", "operator_name"]).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+  if (!row) throw new ApiError(Status.NOT_FOUND, "充值记录不存在");
+  const [title, operatorName] = await Promise.all([receiptTitle(ctx.services.db, tenantId), staffName(ctx.services.db, tenantId, row.created_by)]);
+  // The operator is the user who wrote it (created_by); operator_name keeps the login they signed in with.
+  return { title, operatorName: operatorName ?? row.operator_name };
+}
+
 const C = "/api/v1/zhct";
 const CARD_MOVES = [
   { action: "reportLoss", label: "挂失", summary: "挂失：正常 → 挂失（挂失的卡不能支付）", from: [CardStatus.NORMAL], to: CardStatus.LOST },
@@ -306,6 +317,14 @@ export const accountEndpoints: Endpoint[] = [
     access: permission(permissionCode(userAccountCharge, "charge")),
     body: chargeBody,
     handle: (ctx, { body }) => charge(session(ctx), body, "charge"),
+  }),
+  endpoint({
+    method: "GET",
+    path: `${C}/userAccountCharge/receipt`,
+    summary: "回单抬头：{ title（租户参数 zhct.receipt.title，未设为租户名称）, operatorName（经办人真实姓名，无则为登录名） }",
+    access: permission(permissionCode(userAccountCharge, "view")),
+    query: z.strictObject({ id: recordId("充值记录", "请选择充值记录") }),
+    handle: (ctx, { query }) => chargeReceipt(session(ctx), query.id as number),
   }),
   endpoint({
     method: "POST",

@@ -522,6 +522,7 @@ export async function reserve(ctx: SessionContext, values: Row) {
       pay(ctx, {
         userInfoId: r.userInfoId,
         amount: r.amount,
+        restaurantId: plan.restaurant_id,
         source: "admin",
         orderType: ORDER_TYPE_ORDERING,
       }),
@@ -559,8 +560,10 @@ export async function pickUp(ctx: SessionContext, id: number) {
   const today = dayOf(ctx.now);
   if (row.order_date !== today) throw new ApiError(Status.CONFLICT, bookingMessages.pickUpDay(String(row.order_date)));
   if (row.order_id == null) {
+    // Sold at the plan's restaurant (the reports by restaurant count it there).
+    const plan = await planOf(ctx, row.plan_id as number);
     await reservationPayment.run({ ctx, kind: "pickUp", id }, () =>
-      pay(ctx, { userInfoId: row.user_info_id as number, amount: Number(row.amount), source: "admin", orderType: ORDER_TYPE_ORDERING }),
+      pay(ctx, { userInfoId: row.user_info_id as number, amount: Number(row.amount), restaurantId: plan?.restaurant_id ?? null, source: "admin", orderType: ORDER_TYPE_ORDERING }),
     );
   } else {
     await idempotent(ctx, { id }, async (trx) => {

@@ -7,6 +7,7 @@ import type { Db } from "../../db";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { fieldError } from "../../http/envelope";
 import { dayOf, dayStart } from "./months";
+import { receiptTitle, staffName } from "./settings";
 
 /**
  * A cashier's shift or day (decision 023): the orders taken at the counter (`meal_order`, source cashier) whose
@@ -126,7 +127,9 @@ export async function cashierSummary(db: Db, tenantId: number, input: z.output<t
     restaurantId,
     restaurantName: restaurants.find((r) => r.id === restaurantId)?.org_name ?? null,
     cashierId,
-    cashierName: cashierUser?.user_name ?? null,
+    // The slip names the canteen and the cashier as people read them (issue 38), not the product and a login.
+    title: await receiptTitle(db, tenantId),
+    cashierName: cashierUser ? await staffName(db, tenantId, cashierUser.id) : null,
     restaurants: restaurants.map((r) => ({ id: r.id, name: r.org_name })),
     cashiers,
     totals,

@@ -43,6 +43,9 @@ export const paymentMessages = {
   mealTimeMissing: "所选餐次不存在",
   outsideMealTime: "不在就餐时间",
   restaurantNotAllowed: "该人员不能在此餐厅就餐",
+  restaurantMissing: "所选餐厅不存在",
+  restaurantOtherMealTime: "所选餐厅与餐次所属餐厅不一致",
+  stallMissing: "所选档口不存在或不属于该餐厅",
   /** `day`: an order for a later day (a default order made the day before) names it; else 今日. */
   notOnMenu: (food: number | string, day?: string) => `菜品（${food}）不在本餐次${day ? ` ${day} 当天` : "今日"}已发布的菜单中`,
   countLimit: (day?: string) => `${day ? `${day} 当天` : "今日"}已达就餐次数上限`,
@@ -111,7 +114,7 @@ export interface PaymentFacts {
   items: PaymentItem[];
   /** Null for an amount-only sale (a snack bar, a shop). */
   mealTime: { id: number; name: string; mealType: string; restaurantId: number } | null;
-  /** The meal time's restaurant; null for an amount-only sale. */
+  /** Where it was sold (`placeOf`): the meal time's restaurant, else the one the channel or its device names; null if none does. */
   restaurantId: number | null;
   stallId: number | null;
   /** China day the order is for, `2026-05-31`: the day of the sale, or a later day ordered ahead (`PayInput.orderDate`). */
@@ -212,6 +215,8 @@ export const payBody = z.strictObject({
     .max(MAX_ITEMS, `一次最多 ${MAX_ITEMS} 种菜品`)
     .nullish(),
   mealTimesId: field("mealTimesId", "餐次", "relation", { min: 1 }),
+  restaurantId: field("restaurantId", "餐厅", "relation", { min: 1 }),
+  stallId: field("stallId", "档口", "relation", { min: 1 }),
   payFlag: field("payFlag", "支付方式", "enum", { dict: "userAccountFlag" }),
   deviceCode: field("deviceCode", "设备编号", "text", { max: 64 }),
   orderType: field("orderType", "订单类型", "enum", { dict: "orderType" }),
@@ -227,6 +232,12 @@ export interface PayInput {
   amount?: number | null;
   items?: Array<{ foodId: number; quantity: number }> | null;
   mealTimesId?: number | null;
+  /**
+   * Where it was sold, for a sale without a meal time (an amount at the counter, a booking's price): the counter's
+   * restaurant. A meal time names its own restaurant, and a device its own (its 所属餐厅 or 档口).
+   */
+  restaurantId?: number | null;
+  stallId?: number | null;
   payFlag?: number | string | null;
   deviceCode?: string | null;
   /** Default cashier. */
@@ -284,6 +295,52 @@ const payingDiner = preparedQuery("pay diner", (trx: Trx, tenantId: number, user
 const payingMealTime = preparedQuery("pay meal time", (trx: Trx, tenantId: number, mealTimesId: number) =>
   trx.selectFrom("meal_times").select(["id", "meal_time_name", "meal_type", "restaurant_id", "begin_time", "end_time", "status"]).where("tenant_id", "=", tenantId).where("id", "=", mealTimesId),
 );
+
+const placeOrg = preparedQuery("pay place org", (trx: Trx, tenantId: number, orgId: number) =>
+  trx.selectFrom("org").select(["id", "parent_id", "org_type"]).where("tenant_id", "=", tenantId).where("id", "=", orgId),
+);
+const deviceOrg = preparedQuery("pay device org", (trx: Trx, tenantId: number, deviceCode: string) =>
+  trx
+    .selectFrom("device")
+    .innerJoin("org", (j) => j.onRef("org.tenant_id", "=", "device.tenant_id").onRef("org.id", "=", "device.org_id"))
+    .select(["org.id", "org.parent_id", "org.org_type"])
+    .where("device.tenant_id", "=", tenantId)
+    .where("device.device_code", "=", deviceCode),
+);
+
+/**
+ * Where a sale happened (issue 38): the meal time's restaurant; else the restaurant (or stall) the channel names (the
+ * counter's, a booking plan's); else the device's 所属餐厅 — a device placed at a stall sells for the stall's
+ * restaurant. The stall: the dishes' own when they share one, else the one named, else the device's. The reports by
+ * restaurant and stall read these, so a sale without a meal time must not lose them. A place the tenant does not have
+ * is refused naming the field; an unknown device code names no place (charge machines send free codes).
+ */
+async function placeOf(trx: Trx, tenantId: number, input: PayInput, mealTime: PaymentFacts["mealTime"], items: PaymentItem[]): Promise<{ restaurantId: number | null; stallId: number | null }> {
+  let named: number | null = null;
+  if (input.restaurantId) {
+    const [org] = await placeOrg(trx, tenantId, input.restaurantId);
+    if (!org || org.org_type !== "restaurant") throw fieldError("restaurantId", paymentMessages.restaurantMissing);
+    if (mealTime && mealTime.restaurantId !== org.id) throw fieldError("restaurantId", paymentMessages.restaurantOtherMealTime);
+    named = org.id;
+  }
+  let namedStall: { id: number; restaurantId: number | null } | null = null;
+  if (input.stallId) {
+    const [org] = await placeOrg(trx, tenantId, input.stallId);
+    const within = mealTime?.restaurantId ?? named;
+    if (!org || org.org_type !== "stall" || (within !== null && org.parent_id !== within)) throw fieldError("stallId", paymentMessages.stallMissing);
+    namedStall = { id: org.id, restaurantId: org.parent_id };
+  }
+  let device: { restaurantId: number | null; stallId: number | null } = { restaurantId: null, stallId: null };
+  if (input.deviceCode) {
+    const [org] = await deviceOrg(trx, tenantId, input.deviceCode);
+    if (org?.org_type === "restaurant") device = { restaurantId: org.id, stallId: null };
+    else if (org?.org_type === "stall") device = { restaurantId: org.parent_id, stallId: org.id };
+  }
+  const restaurantId = mealTime?.restaurantId ?? named ?? namedStall?.restaurantId ?? device.restaurantId;
+  const dishesStall = items.length && items.every((i) => i.stallId === items[0].stallId) ? items[0].stallId : null;
+  const stallId = dishesStall ?? namedStall?.id ?? (device.restaurantId === restaurantId ? device.stallId : null);
+  return { restaurantId, stallId };
+}
 
 /** The diner's meals of the day (a pay limit's most meals per day): every meal type's, or one meal type's. */
 const mealsOfDayQuery = (trx: Trx, tenantId: number, userInfoId: number, date: string) =>
@@ -415,6 +472,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     if (Number(before) + amount > limit.maxAmountPerMeal) throw new ApiError(Status.CONFLICT, mealTime ? paymentMessages.mealAmountLimit : paymentMessages.dayAmountLimit(laterDay));
   }
   const accounts = [...limit.accounts].sort((a, b) => (a === b ? 0 : (a === "subsidy") === subsidyFirst ? -1 : 1));
+  const place = await placeOf(trx, tenantId, input, mealTime, items);
 
   const orderId = newId();
   const orderNo = orderNoOf(orderId);
@@ -430,8 +488,8 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
     amount,
     items,
     mealTime,
-    restaurantId: mealTime?.restaurantId ?? null,
-    stallId: items.length && items.every((i) => i.stallId === items[0].stallId) ? items[0].stallId : null,
+    restaurantId: place.restaurantId,
+    stallId: place.stallId,
     date,
     orderType: Number(input.orderType ?? 1),
     delivery: { pointId: input.deliveryPointId ?? null, timeId: input.deliveryTimeId ?? null },
@@ -910,7 +968,7 @@ export const paymentEndpoints: Endpoint[] = [
     path: "/api/v1/zhct/cashier/pay",
     resource: "zhct/mealOrder",
     summary:
-      "收银：{ cardNo 或 userInfoId, amount（分）或 items: [{ foodId, quantity }], mealTimesId, payFlag（默认 0）, deviceCode } → { orderId, orderNo, amount, balance }（balance 为人员各账户合计）；终端应始终带 Idempotency-Key（重试只扣一次）；拒绝为 409（卡、限额、余额）或 400（输入）",
+      "收银：{ cardNo 或 userInfoId, amount（分）或 items: [{ foodId, quantity }], mealTimesId, restaurantId, stallId, payFlag（默认 0）, deviceCode } → { orderId, orderNo, amount, balance }（balance 为人员各账户合计）；订单的餐厅取餐次所属餐厅，无餐次时取 restaurantId（或档口所属餐厅），再无则取设备的所属餐厅；终端应始终带 Idempotency-Key（重试只扣一次）；拒绝为 409（卡、限额、余额）或 400（输入）",
     access: permission(permissionCode(mealOrder, "pay")),
     body: payBody,
     handle: (ctx, { body }) => pay(session(ctx), { ...(body as PayInput), source: "cashier" }),
