@@ -281,7 +281,11 @@ for (const dialect of dialects) {
       const logged = (await app.call<Page>("GET", `/api/v1/sys/operationLog/findPage?entityId=${roomId}`, { token })).body.data.records[0];
       expect(log(2, "时间").value).toEqual(new Date(Number(logged.time) + 8 * 3600_000));
       expect(log(2, "时间").numFmt).toBe("yyyy-mm-dd hh:mm:ss");
-      expect(log(2, "数据 ID").value).toBe(roomId);
+      // An id is text: a spreadsheet would print a 15-digit number as 1.23457E+14.
+      expect(log(2, "数据 ID").value).toBe(String(roomId));
+      expect(log(2, "数据类型").value).toBe("包间");
+      expect(log(2, "操作").value).toBe("新增");
+      expect(log(2, "变更内容").value).toBe(`包间名称: 导出厅；所属餐厅: ${restaurantId}；容纳人数: 20；状态: 有效`);
     });
 
     test("a user without the permission codes is refused every action", async () => {

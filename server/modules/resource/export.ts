@@ -1,7 +1,8 @@
 import { PassThrough, Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { builtInDicts } from "../../../resources/dicts";
-import { listFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
+import { isCount, listFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
+import type { ValueText } from "../../../resources/operations";
 import type { SessionContext } from "../../http/endpoint";
 import { CHINA_OFFSET_MS } from "../../../resources/chinaTime";
 import { findPage, type PageQuery } from "./engine";
@@ -16,9 +17,19 @@ export function escapeCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
+const chinaTime = (millis: number) => new Date(millis).toLocaleString("zh-CN", { hour12: false, timeZone: "Asia/Shanghai" });
+
+/** How the operation log's codes read in a file (`FieldDef.show`), as the page reads them. */
+const valueText = (dicts: Map<string, Map<string, string>>): ValueText => ({
+  dict: (code, value) => dicts.get(code)?.get(String(value)) ?? String(value),
+  money: (fen) => (fen / 100).toFixed(2),
+  time: chinaTime,
+});
+
 function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, string>>): string {
   const value = record[field.name];
   if (value === null || value === undefined) return "";
+  if (field.show) return field.show(value, record, valueText(dicts));
   switch (field.type) {
     case "enum":
       return dicts.get(field.dict ?? "")?.get(String(value)) ?? String(value);
@@ -27,7 +38,7 @@ function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, s
     case "money":
       return (Number(value) / 100).toFixed(2);
     case "datetime":
-      return new Date(Number(value)).toLocaleString("zh-CN", { hour12: false, timeZone: "Asia/Shanghai" });
+      return chinaTime(Number(value));
     case "relation":
     case "treeParent":
       return String(record[`${field.name}Label`] ?? value);
@@ -48,7 +59,7 @@ function cellValue(field: FieldDef, record: Row, dicts: Map<string, Map<string, 
     case "money":
       return Number(value) / 100;
     case "number":
-      return Number(value);
+      return isCount(field) ? Number(value) : escapeCell(String(value));
     case "datetime":
       return new Date(Number(value) + CHINA_OFFSET_MS);
     case "date": {
