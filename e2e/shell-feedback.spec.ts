@@ -12,7 +12,7 @@ const { shellAdmin, clerk } = e2eUsers;
 /** A browser call through the request wrapper: switching a setting saves it. */
 async function saveASetting(page: Page) {
   await page.getByRole("button", { name: "系统布局配置" }).click();
-  await page.getByRole("dialog").getByText("固定 Header", { exact: true }).click();
+  await page.getByRole("dialog").getByText("固定顶栏", { exact: true }).click();
 }
 
 async function closeSettings(page: Page) {
@@ -124,7 +124,7 @@ for (const { name, width } of WIDTHS) {
       await signInTo(page, user, "/admin/dashboard");
       await page.route(SAVE, (route) => route.fulfill(envelope(409, "数据已被他人修改，请刷新后重试")));
       await page.getByRole("button", { name: "系统布局配置" }).click();
-      const setting = page.getByRole("dialog").getByText("固定 Header", { exact: true });
+      const setting = page.getByRole("dialog").getByText("固定顶栏", { exact: true });
       await expect(setting).toBeVisible();
       await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
       await setting.click();
@@ -158,13 +158,13 @@ for (const { name, width } of WIDTHS) {
 
       await page.unroute(SAVE);
       await page.route(SAVE, (route) => route.fulfill(envelope(500, "")));
-      await page.getByRole("dialog").getByText("固定 Header", { exact: true }).click();
+      await page.getByRole("dialog").getByText("固定顶栏", { exact: true }).click();
       await expect(message).toHaveText("Error");
 
       // A network failure shows its message too.
       await page.unroute(SAVE);
       await page.route(SAVE, (route) => route.abort("connectionrefused"));
-      await page.getByRole("dialog").getByText("固定 Header", { exact: true }).click();
+      await page.getByRole("dialog").getByText("固定顶栏", { exact: true }).click();
       await expect(message.filter({ hasText: "Network Error" })).toBeVisible();
       await page.unroute(SAVE);
       await closeSettings(page);

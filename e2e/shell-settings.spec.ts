@@ -37,11 +37,11 @@ for (const { name, width, mobile } of WIDTHS) {
       await expect(page.getByTestId("tags-view")).toBeVisible();
       let drawer = await openSettings(page);
 
-      await toggle(page, drawer, "开启 Tags-View");
+      await toggle(page, drawer, "显示标签页");
       await expect(page.getByTestId("tags-view")).toHaveCount(0);
       expect(await serverHtml(page, "/admin/dashboard")).not.toContain('data-testid="tags-view"');
 
-      await toggle(page, drawer, "固定 Header");
+      await toggle(page, drawer, "固定顶栏");
       await expect.poll(() => page.getByTestId("app-header").evaluate((el) => getComputedStyle(el).position)).toBe("absolute");
       expect(await serverHtml(page, "/admin/dashboard")).toMatch(/data-static="true"/);
 
@@ -57,7 +57,7 @@ for (const { name, width, mobile } of WIDTHS) {
       else await expect(page.getByTestId("sidebar")).toBeInViewport();
       if (!mobile) {
         await expect(page.getByTestId("sidebar-logo")).toBeVisible();
-        await toggle(page, drawer, "侧边栏 Logo");
+        await toggle(page, drawer, "侧边栏显示标志");
         await expect(page.getByTestId("sidebar-logo")).toHaveCount(0);
       }
 
@@ -76,9 +76,9 @@ for (const { name, width, mobile } of WIDTHS) {
       drawer = await openSettings(page);
       await drawer.getByRole("button", { name: "主题色 #1890ff" }).click();
       await drawer.getByText("顶部菜单", { exact: true }).click();
-      await toggle(page, drawer, "开启 Tags-View");
-      await toggle(page, drawer, "固定 Header");
-      if (!mobile) await toggle(page, drawer, "侧边栏 Logo");
+      await toggle(page, drawer, "显示标签页");
+      await toggle(page, drawer, "固定顶栏");
+      if (!mobile) await toggle(page, drawer, "侧边栏显示标志");
       await expect.poll(() => primary(page)).toBe("#1890ff");
       await expect(page.getByTestId("tags-view")).toBeVisible();
       await expect(page.getByTestId("app-shell")).toHaveAttribute("data-nav", "top");

@@ -1,3 +1,4 @@
+import type { ValueText } from "./operations";
 
 /**
  * One declaration per entity drives the API (schemas, filters, permission codes), the list screen and the
@@ -59,6 +60,22 @@ export interface FieldDef {
    * org of type restaurant). The server refuses any other; the form's picker offers only those when there is one.
    */
   relationWhere?: { field: string; values: readonly string[] };
+  /**
+   * How lists and exports read a stored value that is a code for the API's clients (the operation log's entity and
+   * changes): given the row, and how dictionaries, money and times read where it is shown.
+   */
+  show?: (value: unknown, record: Record<string, unknown>, text: ValueText) => string;
+  /** A number that names rather than counts (a version): shown without thousands separators, exported as text. */
+  plain?: boolean;
+}
+
+/**
+ * A number field that counts or measures (people, portions, grams), shown with thousands separators and exported as
+ * a number. Ids (`…Id`, a reversal's `reversalOf`) and numbers declared `plain` name a row: shown as they are, and
+ * exported as text, as a spreadsheet would print a 15-digit id as 3.75879E+14.
+ */
+export function isCount(field: FieldDef): boolean {
+  return field.type === "number" && !field.plain && !/(Id|Of)$/.test(field.name);
 }
 
 export const SECRET_MASK = "******";
@@ -180,7 +197,7 @@ export function sortableFields(def: ResourceDef): string[] {
 }
 
 /** What a list page draws of a field: its column, its cell and its filter (see `listView`). */
-const LIST_VIEW_KEYS = ["name", "label", "type", "dict", "relation", "relationWhere", "list", "filter", "sortable", "secret"] as const satisfies readonly (keyof FieldDef)[];
+const LIST_VIEW_KEYS = ["name", "label", "type", "dict", "relation", "relationWhere", "list", "filter", "sortable", "secret", "plain"] as const satisfies readonly (keyof FieldDef)[];
 
 /**
  * The declaration as a list page's data carries it (issue 17: it travels in every list page): the fields that are a

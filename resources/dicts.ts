@@ -65,7 +65,18 @@ const table = {
   userInfoAuditStatus: { name: "审核状态", items: [[0, "未审核"], [1, "通过"], [2, "不通过"]] },
   cutImageStatus: { name: "切图状态", items: [[0, "未确认"], [1, "已添加"]] },
   cutImageSource: { name: "切图来源", items: [["order", "订单"], ["detect", "识别"]] },
-  operationAction: { name: "操作类型", items: [["create", "新增"], ["update", "修改"], ["delete", "删除"]] },
+  // Every action the operation log records (recordOperation's), so the log names each in words; card moves log their label.
+  operationAction: {
+    name: "操作类型",
+    items: [
+      ["create", "新增"], ["update", "修改"], ["delete", "删除"], ["assignRole", "分配角色"], ["resetPasswd", "重置密码"],
+      ["assignWarehouse", "分配仓库"], ["assignRestaurant", "分配餐厅"], ["assignMenu", "分配菜单"], ["setting", "参数设置"],
+      ["report", "识别上报"], ["mark", "标记"], ["relabel", "改标确认"], ["confirm", "确认"], ["pickUp", "取餐"], ["cancel", "取消"],
+      ["charge", "充值"], ["refund", "退款"], ["reverse", "冲正"], ["audit", "审核"], ["pay", "支付"], ["resend", "重发"],
+      ["run", "立即执行"], ["process", "处理"], ["revoke", "撤销"], ["generate", "生成"], ["formal", "转正式"], ["approve", "审批通过"],
+      ["reject", "驳回"], ["adjust", "积分调整"], ["batchCreate", "批量生成"], ["bind", "绑定"], ["release", "解绑"],
+    ],
+  },
   navigationMode: { name: "导航模式", items: [["top", "顶部菜单"], ["left", "侧边菜单"]] },
   exceptionLevel: { name: "异常级别", items: [[1, "提示"], [2, "警告"], [3, "错误"], [4, "严重"]] },
   holidayType: { name: "日期类型", items: [[1, "节假日"], [2, "调休工作日"]] },

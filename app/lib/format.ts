@@ -1,4 +1,6 @@
 import { CHINA_OFFSET_MS } from "../../resources/chinaTime";
+import { dictLabel, type DictOption } from "../../resources/dicts";
+import type { ValueText } from "../../resources/operations";
 
 /** Spec §9: a 10-digit timestamp is seconds. */
 export function toMillis(time: number | string): number {
@@ -32,4 +34,15 @@ export function formatTime(time: number | string | null | undefined, pattern = "
 export function formatFen(fen: number | null | undefined): string {
   if (fen === null || fen === undefined) return "";
   return (fen / 100).toLocaleString("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** A count (orders, people, rows) with thousands separators, as money is shown. */
+export function formatCount(count: number | null | undefined): string {
+  if (count === null || count === undefined) return "";
+  return count.toLocaleString("zh-CN", { maximumFractionDigits: 2 });
+}
+
+/** How the operation log's codes read on a page (`FieldDef.show`): dictionaries by label, money in yuan, China time. */
+export function valueText(dicts: Record<string, DictOption[]>): ValueText {
+  return { dict: (code, value) => dictLabel(dicts, code, value), money: formatFen, time: formatTime };
 }

@@ -4,7 +4,7 @@ import { data, Link } from "react-router";
 import { dailyOrderDetail, dailyOrderSummary, chargeDailyReport, userConsumption, reportPath } from "../../resources/report/index";
 import type { Route } from "./+types/dashboard";
 import { apiCall } from "~/lib/api.server";
-import { formatFen, formatTime } from "~/lib/format";
+import { formatCount, formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
 
@@ -12,6 +12,7 @@ interface Overview {
   userCount: number;
   roleCount: number;
   orgCount: number;
+  roleNames: string[];
   recentLogins: Array<{ time: number; ip: string | null; result: string; message: string }>;
 }
 
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The canteen's figures are the reports'; a user who may not open them sees the page without them.
   const canteen = await apiCall<Canteen>(request, context, "GET", "/api/v1/report/dashboard");
   return {
-    user: { name: user.realName || user.userName, tenantName: user.tenantName, roles: user.roles },
+    user: { name: user.realName || user.userName, tenantName: user.tenantName, roles: overview.data.roleNames },
     overview: overview.data,
     canteen: canteen.status === 200 ? canteen.data : null,
   };
@@ -88,11 +89,11 @@ function Trend({ trend, from, today }: { trend: Canteen["trend"]; from: string; 
 function CanteenToday({ canteen }: { canteen: Canteen }) {
   const today = canteen.today;
   const figures = [
-    { key: "orders", label: "今日订单", value: String(canteen.orders), unit: "笔", to: `${reportPath(dailyOrderDetail)}?${day(today)}` },
+    { key: "orders", label: "今日订单", value: formatCount(canteen.orders), unit: "笔", to: `${reportPath(dailyOrderDetail)}?${day(today)}` },
     { key: "net", label: "今日实收", value: formatFen(canteen.net), unit: "元", to: `${reportPath(dailyOrderSummary)}?${day(today)}` },
-    { key: "topUp", label: "今日充值", value: formatFen(canteen.topUp), unit: `元 · ${canteen.topUpCount} 笔`, to: `${reportPath(chargeDailyReport)}?${day(today)}` },
-    { key: "activeDiners", label: "今日就餐人数", value: String(canteen.activeDiners), unit: "人", to: `${reportPath(userConsumption)}?${day(today)}` },
-    { key: "complaintsWaiting", label: "待处理申诉", value: String(canteen.complaintsWaiting), unit: "条", to: "/zhct/mealordercomplaints/index?status=0" },
+    { key: "topUp", label: "今日充值", value: formatFen(canteen.topUp), unit: `元 · ${formatCount(canteen.topUpCount)} 笔`, to: `${reportPath(chargeDailyReport)}?${day(today)}` },
+    { key: "activeDiners", label: "今日就餐人数", value: formatCount(canteen.activeDiners), unit: "人", to: `${reportPath(userConsumption)}?${day(today)}` },
+    { key: "complaintsWaiting", label: "待处理申诉", value: formatCount(canteen.complaintsWaiting), unit: "条", to: "/zhct/mealordercomplaints/index?status=0" },
   ];
   return (
     <>
@@ -138,7 +139,7 @@ function CanteenToday({ canteen }: { canteen: Canteen }) {
                       </Anchor>
                     )}
                   </Table.Td>
-                  <Table.Td ta="right">{m.orders}</Table.Td>
+                  <Table.Td ta="right">{formatCount(m.orders)}</Table.Td>
                   <Table.Td ta="right">{formatFen(m.net)}</Table.Td>
                 </Table.Tr>
               ))}
@@ -178,7 +179,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   {label}
                 </Text>
                 <Text fw={700} fz={28} data-testid={`stat-${key}`}>
-                  {overview[key]}
+                  {formatCount(overview[key])}
                 </Text>
               </div>
               <Icon size={36} color="var(--mantine-primary-color-filled)" stroke={1.5} />

@@ -4,7 +4,7 @@ import { lazy, useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { MenuNode } from "../../resources/auth";
 import type { Route } from "./+types/shell";
-import { ComplaintNotifications, useComplaintAlert } from "~/components/shell/ComplaintAlert";
+import { COMPLAINTS_VIEW, ComplaintNotifications, useComplaintAlert } from "~/components/shell/ComplaintAlert";
 import { ErrorLog, LoadingMask, LogoutConfirm } from "~/components/shell/Feedback";
 import { MenuIcon } from "~/components/shell/menuIcon";
 import type { ShellSettings } from "~/components/shell/SettingsDrawer";
@@ -19,6 +19,7 @@ import { StatusPage } from "~/components/StatusPage";
 import { apiCall } from "~/lib/api.server";
 import { activeSubsystemFor, flatten, menuForPath, pageTitle, routeAllowed, subsystemTree, visibleMenus, type SubsystemInfo } from "~/lib/menus";
 import { t } from "~/lib/messages";
+import { usePermissions } from "~/lib/permissions";
 import { HOME_PATH } from "~/lib/paths";
 import { request } from "~/lib/request";
 import { hasTokenCookie, PUBLIC_PATHS, requireUserInfo } from "~/lib/session.server";
@@ -142,7 +143,8 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
   useEffect(() => {
     loadedFor = { subsystemId: shell.subsystemId, allMenus: menuTreeList, subsystems: shell.subsystems };
   }, [shell.subsystemId, shell.subsystems, menuTreeList]);
-  useComplaintAlert(user.userId);
+  const can = usePermissions();
+  useComplaintAlert(user.userId, user.pwdSecurityLevel !== 0 && can(COMPLAINTS_VIEW));
 
   const settings: ShellSettings = {
     tagsView: user.settings.tagsView,

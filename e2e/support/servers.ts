@@ -57,4 +57,6 @@ export const e2eUsers = {
   settleRptClerk: { userName: "settlerpt.clerk", password: "Settle-Rpt-2026", roleIds: [923], pwdSecurityLevel: 2, tenantId: 913, realName: "结算员" },
   // e2e/report-bank.spec.ts: a statement compared with the online payments of its own tenant (shell-fixtures bankTenant).
   bankClerk: { userName: "bank.clerk", password: "Bank-Clerk-2026", roleIds: [925], pwdSecurityLevel: 2, tenantId: 915, realName: "对账员" },
+  // e2e/shown.spec.ts: the operation log, counts and wide tables of a tenant of its own (shell-fixtures shownTenant).
+  shownClerk: { userName: "shown.clerk", password: "Shown-Clerk-2026", roleIds: [941], pwdSecurityLevel: 2, tenantId: 931, realName: "显示员" },
 } as const;

@@ -32,6 +32,8 @@ export const shellFixture = {
   settleReportTenant: { tenantId: 913, roleId: 923 },
   // e2e/report-bank.spec.ts: its statement matches only the online payments and top-ups of its own tenant.
   bankTenant: { tenantId: 915, roleId: 925 },
+  // e2e/shown.spec.ts: what the screens show (operation log in words, counts, wide tables), in a tenant of its own.
+  shownTenant: { tenantId: 931, roleId: 941 },
   menus: {
     blank: { id: stableId("e2e:blank"), name: "图片资源（新窗口）", path: "/admin/sys/imageobj/index" },
     iframe: { id: stableId("e2e:iframe"), name: "内嵌看板", path: "/admin/dashboard" },
@@ -142,6 +144,11 @@ export async function prepareShellFixtures(db: Db) {
   const bank = shellFixture.bankTenant;
   await db.insertInto("tenant").values({ id: bank.tenantId, tenant_name: "对账测试食堂", tenant_code: "bank", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
   await role(db, bank.tenantId, bank.roleId, "admin", "admin");
+  const shown = shellFixture.shownTenant;
+  await db.insertInto("tenant").values({ id: shown.tenantId, tenant_name: "显示测试食堂", tenant_code: "shown", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
+  await role(db, shown.tenantId, shown.roleId, "admin", "admin");
+  // Named as a user reads it: the dashboard shows a role's name, not its code.
+  await db.updateTable("role").set({ role_name: "食堂管理员" }).where("id", "=", shown.roleId).execute();
 }
 
 /** Runs after the users exist: the side-bar user navigates by the side. */

@@ -23,7 +23,7 @@ export const appVersion = defineResource({
       max: 50,
       pattern: { regex: /^\d+(\.\d+){0,3}([-+][0-9A-Za-z.]+)?$/, message: "版本名称格式如 1.2.3" },
     },
-    { name: "versionCode", label: "版本号", type: "number", required: true, sortable: true, min: 1, max: 2_000_000_000 },
+    { name: "versionCode", label: "版本号", type: "number", required: true, sortable: true, min: 1, max: 2_000_000_000, plain: true },
     { name: "fileType", label: "文件类型", type: "enum", dict: "appVersionFileType", required: true, filter: "eq", defaultValue: "apk" },
     { name: "fileUrl", label: "安装包", type: "file", required: true, max: 500 },
     { name: "fileSize", label: "文件大小（字节）", type: "number", min: 0, max: 9_000_000_000_000 },

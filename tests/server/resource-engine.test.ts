@@ -249,6 +249,45 @@ for (const dialect of dialects) {
       expect(sheet.getRow(4).getCell(2).value).toBe("厨师09");
     });
 
+    test("XLSX export: money, counts, dates and times are cells a spreadsheet sums and filters", async () => {
+      const call = async (path: string, body: Record<string, unknown>) => {
+        const answer = await app.call<{ id: number }>("POST", path, { token, body });
+        expect(answer.body.status, answer.body.message).toBe(200);
+        return answer.body.data.id;
+      };
+      const restaurantId = await call("/api/v1/auth/org/create", { orgName: "导出餐厅", orgType: "restaurant", sort: 0, status: "1" });
+      const roomId = await call("/api/v1/zhct/room/create", { roomName: "导出厅", restaurantId, capacity: 20, status: "1" });
+      await call("/api/v1/zhct/roomReservation/create", {
+        roomId, reserveDate: "2030-05-06", beginTime: "11:30", endTime: "13:00", organizer: "王经理", attendees: 12, standardPerHead: 123456, reserveStatus: "1",
+      });
+      const download = async (path: string) => {
+        const response = await app.api.handle(new Request(`http://canteen.test${path}`, { headers: { Authorization: `Bearer ${token}` } }), "127.0.0.1");
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load((await response.arrayBuffer()) as never);
+        const sheet = workbook.worksheets[0];
+        const header = (sheet.getRow(1).values as unknown[]).slice(1);
+        return (row: number, label: string) => sheet.getRow(row).getCell(header.indexOf(label) + 1);
+      };
+      const reservation = await download(`/api/v1/zhct/roomReservation/export?format=xlsx&roomId=${roomId}`);
+      expect(reservation(2, "餐标（元/人）").value).toBe(1234.56);
+      expect(reservation(2, "餐标（元/人）").numFmt).toBe("#,##0.00");
+      expect(reservation(2, "就餐人数").value).toBe(12);
+      expect(reservation(2, "预约日期").value).toEqual(new Date(Date.UTC(2030, 4, 6)));
+      expect(reservation(2, "预约日期").numFmt).toBe("yyyy-mm-dd");
+      expect(reservation(2, "包间").value).toBe("导出厅");
+
+      // A time is the China wall clock: 08:00 UTC is 16:00 in Beijing.
+      const log = await download(`/api/v1/sys/operationLog/export?format=xlsx&entityId=${roomId}`);
+      const logged = (await app.call<Page>("GET", `/api/v1/sys/operationLog/findPage?entityId=${roomId}`, { token })).body.data.records[0];
+      expect(log(2, "时间").value).toEqual(new Date(Number(logged.time) + 8 * 3600_000));
+      expect(log(2, "时间").numFmt).toBe("yyyy-mm-dd hh:mm:ss");
+      // An id is text: a spreadsheet would print a 15-digit number as 1.23457E+14.
+      expect(log(2, "数据 ID").value).toBe(String(roomId));
+      expect(log(2, "数据类型").value).toBe("包间");
+      expect(log(2, "操作").value).toBe("新增");
+      expect(log(2, "变更内容").value).toBe(`包间名称: 导出厅；所属餐厅: ${restaurantId}；容纳人数: 20；状态: 有效`);
+    });
+
     test("a user without the permission codes is refused every action", async () => {
       await createUser(app, { userName: `plain-${dialect}`, password: "Plain-Pass-2026", roleIds: [] });
       const plain = await loginAs(app, `plain-${dialect}`, "Plain-Pass-2026");

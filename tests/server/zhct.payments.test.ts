@@ -389,6 +389,8 @@ for (const dialect of dialects) {
       const info = (await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row & { payments: Row[] };
       expect(info).toMatchObject({ refundedAmount: 300, orderStatus: "3" });
       expect(info.payments.map((p) => [p.busiType, p.amount])).toEqual([["2", -800], ["6", 300]]);
+      // The ledger line names the complaint in words, not by its code (mealOrderComplaints#id).
+      expect(info.payments[1].remark).toBe(`部分退款（订餐申诉 ${complaint.id}）：属实，退 3 元`);
       // A complaint named only by its order number finds the order; the rest of the order is refundable once.
       const second = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.orderNo, content: "再次申诉" });
       expect((await call(`${Z}/mealOrderComplaints/process`, { id: second.id, result: "processed", reply: "全退", refundAmount: 501 })).http).toBe(409);

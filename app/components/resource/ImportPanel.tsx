@@ -4,6 +4,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { apiPath, type ResourceDef } from "../../../resources/define";
 import type { ImportReport } from "../../../resources/imports";
+import { formatCount } from "~/lib/format";
 
 interface Props {
   def: ResourceDef;
@@ -67,8 +68,8 @@ export function ImportPanel({ def, report, error, closeHref }: Props) {
         {report && (
           <Alert color={report.invalid ? "orange" : "green"} variant="light" role="status" data-testid="import-summary">
             {report.invalid
-              ? `共 ${report.total} 行，${report.valid} 行正确，${report.invalid} 行有误${report.dryRun ? "" : "，未导入任何数据"}。请修改后重新选择文件。`
-              : `检查通过：共 ${report.total} 行，可以导入。`}
+              ? `共 ${formatCount(report.total)} 行，${formatCount(report.valid)} 行正确，${formatCount(report.invalid)} 行有误${report.dryRun ? "" : "，未导入任何数据"}。请修改后重新选择文件。`
+              : `检查通过：共 ${formatCount(report.total)} 行，可以导入。`}
           </Alert>
         )}
         {report && report.errors.length > 0 && (

@@ -3,6 +3,7 @@ import { usePagination } from "@mantine/hooks";
 import { IconChevronLeft, IconChevronRight, IconChevronsLeft, IconChevronsRight } from "~/components/icons";
 import { PAGE_SIZES } from "../../../resources/define";
 import classes from "./ListPagination.module.css";
+import { formatCount } from "~/lib/format";
 
 const CONTROLS = [
   { key: "first", label: "第一页", Icon: IconChevronsLeft },
@@ -52,7 +53,7 @@ export function ListPagination({
     <div className={classes.bar}>
       <div className={classes.sizes}>
         <span>
-          共 {total}
+          共 {formatCount(total)}
           {capped ? "+" : ""} 条 · 每页
         </span>
         {PAGE_SIZES.map((size) => (

@@ -3,6 +3,7 @@ import { IconBaselineDensityLarge, IconBaselineDensityMedium, IconBaselineDensit
 import { useState } from "react";
 import { useLocation, type FetcherWithComponents } from "react-router";
 import { listFields, sortableFields, type FieldDef, type ResourceDef } from "../../../resources/define";
+import { findResource } from "../../../resources/index";
 import type { TablePrefs } from "../../../resources/auth";
 import type { DictOption } from "../../../resources/dicts";
 import { FieldValue, blankCellClass, isBlank } from "./cells";
@@ -53,7 +54,9 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
   const [density, setDensity] = useState<Density>(prefs?.density ?? "md");
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
 
-  const allFields = listFields(def);
+  // A field's `show` (the operation log's words for its codes) is a function, which loader data does not carry.
+  const declared = findResource(prefsKey)?.fields;
+  const allFields = listFields(def).map((field) => ({ ...field, show: declared?.find((f) => f.name === field.name)?.show }));
   const fields = allFields.filter((field) => !hidden.includes(field.name));
   const sortable = new Set(sortableFields(def));
   const ids = records.map((record) => record.id);
@@ -83,6 +86,7 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
       return next;
     });
   const DensityIcon = DENSITY_ICON[density];
+  const edge = `${classes.sticky} ${classes.edge}`;
 
   return (
     <>
@@ -134,12 +138,12 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
           </Tooltip>
         </div>
       </div>
-      <div className={classes.scroll}>
-        <table className={`${Table.classes.table} ${classes.table}`} data-density={density}>
+      <div className={classes.scroll} data-testid="table-scroll">
+        <table className={`${Table.classes.table} ${classes.table}`} data-density={density} data-select={canDelete || undefined}>
           <thead>
             <tr>
               {canDelete && (
-                <th className={classes.narrow}>
+                <th className={`${classes.narrow} ${classes.sticky}`}>
                   <SelectCheckbox
                     label="全选本页"
                     checked={ids.length > 0 && chosen.length === ids.length}
@@ -148,8 +152,8 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
                   />
                 </th>
               )}
-              {fields.map((field) => (
-                <th key={field.name} aria-sort={field.name === sortField ? (sortDir === "asc" ? "ascending" : "descending") : undefined}>
+              {fields.map((field, i) => (
+                <th key={field.name} className={i === 0 ? edge : undefined} aria-sort={field.name === sortField ? (sortDir === "asc" ? "ascending" : "descending") : undefined}>
                   {sortable.has(field.name) ? <SortLink field={field} active={field.name === sortField} dir={sortDir} /> : field.label}
                 </th>
               ))}
@@ -167,17 +171,17 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
               records.map((record) => (
                 <tr key={record.id} data-selected={selected.has(record.id) || undefined}>
                   {canDelete && (
-                    <td>
+                    <td className={`${classes.narrow} ${classes.sticky}`}>
                       <SelectCheckbox label="选择此行" checked={selected.has(record.id)} onChange={() => toggle(record.id)} />
                     </td>
                   )}
-                  {fields.map((field) =>
+                  {fields.map((field, i) =>
                     isBlank(record[field.name]) ? (
-                      <td key={field.name} className={blankCellClass}>
+                      <td key={field.name} className={i === 0 ? `${blankCellClass} ${edge}` : blankCellClass}>
                         —
                       </td>
                     ) : (
-                      <td key={field.name}>
+                      <td key={field.name} className={i === 0 ? edge : undefined}>
                         <FieldValue field={field} record={record} dicts={dicts} />
                       </td>
                     ),

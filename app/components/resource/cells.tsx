@@ -1,7 +1,7 @@
-import type { FieldDef } from "../../../resources/define";
+import { isCount, type FieldDef } from "../../../resources/define";
 import { dictLabel, isInactive, type DictOption } from "../../../resources/dicts";
 import classes from "./cells.module.css";
-import { formatFen, formatTime } from "~/lib/format";
+import { formatCount, formatFen, formatTime, valueText } from "~/lib/format";
 
 type Row = Record<string, unknown>;
 
@@ -17,6 +17,16 @@ export const blankCellClass = classes.dimmed;
 export function FieldValue({ field, record, dicts }: { field: FieldDef; record: Row; dicts: Record<string, DictOption[]> }) {
   const value = record[field.name];
   if (isBlank(value)) return <span className={classes.dimmed}>—</span>;
+  if (field.show) {
+    const shown = field.show(value, record, valueText(dicts));
+    return field.type === "longText" ? (
+      <span className={classes.clamp} title={shown}>
+        {shown}
+      </span>
+    ) : (
+      <>{shown}</>
+    );
+  }
   switch (field.type) {
     case "enum": {
       const label = dictLabel(dicts, field.dict ?? "", value);
@@ -30,6 +40,8 @@ export function FieldValue({ field, record, dicts }: { field: FieldDef; record: 
       return <>{value ? "是" : "否"}</>;
     case "money":
       return <>{formatFen(Number(value))}</>;
+    case "number":
+      return <>{isCount(field) ? formatCount(Number(value)) : String(value)}</>;
     case "datetime":
       return <>{formatTime(value as number)}</>;
     case "relation":

@@ -7,6 +7,8 @@ import { request, RequestError } from "~/lib/request";
 export const COMPLAINT_POLL_MS = 300_000;
 export const COMPLAINTS_PATH = "/zhct/mealordercomplaints/index?status=0";
 const NOTIFIED_KEY = "complaintsNotifiedAt";
+/** The count's permission: `permissionCode(mealOrderComplaints, "view")`, spelled out so the shell loads no declaration. */
+export const COMPLAINTS_VIEW = "zhct:mealOrderComplaints:view";
 
 const ComplaintContainer = lazy(() => import("./ComplaintNotices").then((m) => ({ default: m.ComplaintContainer })));
 
@@ -26,15 +28,17 @@ export function ComplaintNotifications() {
 }
 
 /**
- * Spec §2/§4/§8: asks for the count when the shell appears and every five minutes; notifies only when the count
+ * Spec §2/§4/§8: asks for the count when the shell appears and every five minutes, only when `allowed` (the user may
+ * read complaints and need not change the password first: else the answer is a 403 no user caused); notifies only when the count
  * is not "0" and the newest complaint is later than the last one notified. A failed fetch clears the alerts and
  * says why; a status other than 200 is ignored.
  */
-export function useComplaintAlert(userId: number) {
+export function useComplaintAlert(userId: number, allowed: boolean) {
   const navigate = useNavigate();
   const navigateRef = useRef(navigate);
   navigateRef.current = navigate;
   useEffect(() => {
+    if (!allowed) return;
     const key = `${NOTIFIED_KEY}:${userId}`;
     let stopped = false;
     async function poll() {
@@ -89,5 +93,5 @@ export function useComplaintAlert(userId: number) {
       stopped = true;
       clearInterval(timer);
     };
-  }, [userId]);
+  }, [userId, allowed]);
 }

@@ -66,9 +66,9 @@ export function SettingsDrawer({ opened, onClose, settings, onChange }: Props) {
             ]}
           />
         </div>
-        <Switch label="开启 Tags-View" checked={settings.tagsView} onChange={(e) => onChange({ tagsView: e.currentTarget.checked })} />
-        <Switch label="固定 Header" checked={settings.fixedHeader} onChange={(e) => onChange({ fixedHeader: e.currentTarget.checked })} />
-        <Switch label="侧边栏 Logo" checked={settings.sidebarLogo} onChange={(e) => onChange({ sidebarLogo: e.currentTarget.checked })} />
+        <Switch label="显示标签页" checked={settings.tagsView} onChange={(e) => onChange({ tagsView: e.currentTarget.checked })} />
+        <Switch label="固定顶栏" checked={settings.fixedHeader} onChange={(e) => onChange({ fixedHeader: e.currentTarget.checked })} />
+        <Switch label="侧边栏显示标志" checked={settings.sidebarLogo} onChange={(e) => onChange({ sidebarLogo: e.currentTarget.checked })} />
         <Text size="xs" c="dimmed">
           设置保存在您的账号中，在其他终端登录时同样生效。
         </Text>

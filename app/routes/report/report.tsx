@@ -11,7 +11,7 @@ import { findReport, monthDays, reportForPath, reportParams, reportPath, type Re
 import type { Route } from "./+types/report";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
-import { formatFen } from "~/lib/format";
+import { formatCount, formatFen } from "~/lib/format";
 import { hrefWith } from "~/lib/list-url";
 import { t } from "~/lib/messages";
 import { usePermissions } from "~/lib/permissions";
@@ -78,6 +78,7 @@ const numeric = (c: ReportColumn) => c.kind === "money" || c.kind === "count";
 function cellText(c: ReportColumn, value: Cell, dicts: Record<string, DictOption[]>): string {
   if (value === null || value === undefined) return "";
   if (c.kind === "money") return formatFen(Number(value));
+  if (c.kind === "count") return formatCount(Number(value));
   if (c.kind === "enum" && c.dict) return dictLabel(dicts, c.dict, value);
   return String(value);
 }
@@ -282,7 +283,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           </Text>
           {answer.more && (
             <Alert color="yellow" variant="light" mb="xs">
-              仅显示前 {page?.total ?? answer.rows.length} 条，{answer.truncated > 0 ? `另有 ${answer.truncated} 条未显示` : "其余未显示"}（合计包含全部）；请缩小日期范围或增加筛选条件。
+              仅显示前 {formatCount(page?.total ?? answer.rows.length)} 条，{answer.truncated > 0 ? `另有 ${formatCount(answer.truncated)} 条未显示` : "其余未显示"}（合计包含全部）；请缩小日期范围或增加筛选条件。
             </Alert>
           )}
           {/* A region a keyboard can scroll sideways (focusable, named), as the report may be wider than the screen. */}

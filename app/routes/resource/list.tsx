@@ -17,6 +17,7 @@ import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowA
 import { ResourceTable, type Row } from "~/components/resource/ResourceTable";
 import { useExport } from "~/components/resource/useExport";
 import { apiCall } from "~/lib/api.server";
+import { formatCount } from "~/lib/format";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { useCurrentUser, usePermissions } from "~/lib/permissions";
@@ -218,8 +219,8 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         <Paper withBorder p="sm" radius="md" data-testid="export-progress">
           <Text size="sm" mb={6}>
             {exporter.progress.done
-              ? `导出完成：共 ${exporter.progress.total} 条`
-              : `正在导出 ${exporter.progress.total} 条……已接收 ${Math.round(exporter.progress.bytes / 1024)} KB`}
+              ? `导出完成：共 ${formatCount(exporter.progress.total)} 条`
+              : `正在导出 ${formatCount(exporter.progress.total)} 条……已接收 ${formatCount(Math.round(exporter.progress.bytes / 1024))} KB`}
           </Text>
           <Progress value={100} animated={!exporter.progress.done} striped={!exporter.progress.done} />
         </Paper>

@@ -24,7 +24,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { readBody } from "../../http/body";
 import { ApiError, Status } from "../../http/envelope";
 import { escapeCell } from "../resource/export";
-import { FormulaFound, isZip, readFirstSheet } from "../resource/sheet";
+import { FormulaFound, isZip, MONEY_FORMAT as MONEY, readFirstSheet } from "../resource/sheet";
 import { BusiType } from "../zhct/ledger";
 import { parsePeriod } from "../zhct/reports";
 import { minuteOf } from "./queries";
@@ -423,8 +423,6 @@ export async function compareStatement(ctx: SessionContext, query: { from?: stri
 }
 
 // ---- The XLSX ------------------------------------------------------------------------------------------------
-
-const MONEY = "#,##0.00";
 
 /** The comparison as the screen shows it: one sheet, the four groups one after another with their totals, then the overall totals. */
 export async function bankWorkbook(answer: BankAnswer): Promise<Response> {

@@ -8,6 +8,7 @@ import type { Db } from "../../db";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError } from "../../http/envelope";
 import { escapeCell, loadDicts } from "../resource/export";
+import { MONEY_FORMAT } from "../resource/sheet";
 import { MONTH_PATTERN, monthOf, monthRange } from "../zhct/months";
 import { parsePeriod } from "../zhct/reports";
 import { minuteOf, reportQueries } from "./queries";
@@ -238,7 +239,7 @@ export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer
   def.columns.forEach((c, i) => {
     const column = sheet.getColumn(i + 1);
     column.width = Math.max(12, c.label.length * 2 + 4);
-    if (c.kind === "money") column.numFmt = "#,##0.00";
+    if (c.kind === "money") column.numFmt = MONEY_FORMAT;
   });
   const bytes = await workbook.xlsx.writeBuffer();
   const fileName = `${def.title}-${answer.filters.from ?? answer.filters.fromMonth}-${answer.filters.to ?? answer.filters.toMonth}.xlsx`;

@@ -1,10 +1,13 @@
 import { PassThrough, Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { builtInDicts } from "../../../resources/dicts";
-import { listFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
+import { isCount, listFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
+import type { ValueText } from "../../../resources/operations";
 import type { SessionContext } from "../../http/endpoint";
+import { CHINA_OFFSET_MS } from "../../../resources/chinaTime";
 import { findPage, type PageQuery } from "./engine";
 import type { Row } from "./rows";
+import { DATE_FORMAT, DATETIME_FORMAT, MONEY_FORMAT } from "./sheet";
 
 const BATCH = 500;
 export const EXPORT_LIMIT = 200_000;
@@ -14,9 +17,19 @@ export function escapeCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
+const chinaTime = (millis: number) => new Date(millis).toLocaleString("zh-CN", { hour12: false, timeZone: "Asia/Shanghai" });
+
+/** How the operation log's codes read in a file (`FieldDef.show`), as the page reads them. */
+const valueText = (dicts: Map<string, Map<string, string>>): ValueText => ({
+  dict: (code, value) => dicts.get(code)?.get(String(value)) ?? String(value),
+  money: (fen) => (fen / 100).toFixed(2),
+  time: chinaTime,
+});
+
 function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, string>>): string {
   const value = record[field.name];
   if (value === null || value === undefined) return "";
+  if (field.show) return field.show(value, record, valueText(dicts));
   switch (field.type) {
     case "enum":
       return dicts.get(field.dict ?? "")?.get(String(value)) ?? String(value);
@@ -25,7 +38,7 @@ function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, s
     case "money":
       return (Number(value) / 100).toFixed(2);
     case "datetime":
-      return new Date(Number(value)).toLocaleString("zh-CN", { hour12: false, timeZone: "Asia/Shanghai" });
+      return chinaTime(Number(value));
     case "relation":
     case "treeParent":
       return String(record[`${field.name}Label`] ?? value);
@@ -33,6 +46,33 @@ function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, s
       return String(value);
   }
 }
+
+/**
+ * An XLSX cell: money, counts, dates and times as the numbers and dates a spreadsheet sums and filters (the report
+ * exports' way, `cellValue` of server/modules/report/engine.ts), the rest as the CSV's text. A time is China time:
+ * Excel's dates have no zone, so the cell holds the China wall clock as exceljs's UTC date.
+ */
+function cellValue(field: FieldDef, record: Row, dicts: Map<string, Map<string, string>>): string | number | Date | null {
+  const value = record[field.name];
+  if (value === null || value === undefined || value === "") return null;
+  switch (field.type) {
+    case "money":
+      return Number(value) / 100;
+    case "number":
+      return isCount(field) ? Number(value) : escapeCell(String(value));
+    case "datetime":
+      return new Date(Number(value) + CHINA_OFFSET_MS);
+    case "date": {
+      const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(value));
+      return day ? new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))) : escapeCell(String(value));
+    }
+    default:
+      return escapeCell(cellText(field, record, dicts));
+  }
+}
+
+/** A column's number format in the XLSX, by its field's type. */
+const NUM_FMT: Partial<Record<FieldDef["type"], string>> = { money: MONEY_FORMAT, datetime: DATETIME_FORMAT, date: DATE_FORMAT };
 
 /** The built-in dictionaries as value → label maps: they never change, so they are made once. */
 const builtInMaps = new Map(Object.entries(builtInDicts).map(([code, dict]) => [code, new Map(dict.options.map((o) => [o.value, o.label]))]));
@@ -103,12 +143,17 @@ export async function exportResponse(
   const stream = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(def.title);
-  sheet.columns = fields.map((f) => ({ header: f.label, key: f.name, width: Math.max(12, f.label.length * 2 + 4) }));
+  sheet.columns = fields.map((f) => ({
+    header: f.label,
+    key: f.name,
+    width: f.type === "datetime" ? 20 : Math.max(12, f.label.length * 2 + 4),
+    style: NUM_FMT[f.type] ? { numFmt: NUM_FMT[f.type] } : {},
+  }));
   sheet.getRow(1).font = { bold: true };
   (async () => {
     try {
       for await (const record of records(ctx, def, params, lookup)) {
-        sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, escapeCell(cellText(f, record, dicts))]))).commit();
+        sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, cellValue(f, record, dicts)]))).commit();
       }
       sheet.commit();
       await workbook.commit();

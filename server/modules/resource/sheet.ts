@@ -2,6 +2,11 @@ import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { ApiError, Status } from "../../http/envelope";
 
+/** Number formats of the XLSX the app writes: money in yuan with thousands separators, China dates and times. */
+export const MONEY_FORMAT = "#,##0.00";
+export const DATE_FORMAT = "yyyy-mm-dd";
+export const DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
+
 /** A cell holds a formula: refused, as its cached value may not be what the sheet shows. */
 export class FormulaFound extends Error {
   constructor(readonly row: number) {

@@ -26,7 +26,7 @@ export const sysEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/sys/dashboard/overview",
-    summary: "首页概览：本租户的用户、角色、机构数，本人最近的登录记录",
+    summary: "首页概览：本租户的用户、角色、机构数，本人的角色名称，本人最近的登录记录",
     access: { kind: "session" },
     handle: async (ctx) => {
       const { session } = ctx as SessionContext;
@@ -38,10 +38,20 @@ export const sysEndpoints: Endpoint[] = [
           .where("tenant_id", "=", session.tenantId)
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.n));
-      const [userCount, roleCount, orgCount, recentLogins] = await Promise.all([
+      const [userCount, roleCount, orgCount, roles, recentLogins] = await Promise.all([
         count("user"),
         count("role"),
         count("org"),
+        // The roles the session holds (their codes), by the names a user reads.
+        db
+          .selectFrom("user_role")
+          .innerJoin("role", (join) => join.onRef("role.tenant_id", "=", "user_role.tenant_id").onRef("role.id", "=", "user_role.role_id"))
+          .select("role.role_name")
+          .where("user_role.tenant_id", "=", session.homeTenantId)
+          .where("user_role.user_id", "=", session.userId)
+          .where("role.role_code", "in", session.roles.length ? session.roles : [""])
+          .orderBy("role.role_name")
+          .execute(),
         db
           .selectFrom("login_log")
           .select(["created_at", "ip", "result", "message"])
@@ -55,6 +65,7 @@ export const sysEndpoints: Endpoint[] = [
         userCount,
         roleCount,
         orgCount,
+        roleNames: roles.map((r) => r.role_name),
         recentLogins: recentLogins.map((l) => ({ time: l.created_at, ip: l.ip, result: l.result, message: l.message })),
       };
     },

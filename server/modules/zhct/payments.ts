@@ -1,6 +1,7 @@
 import { permissionCode, type FieldDef } from "../../../resources/define";
 import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
+import { documentTitle } from "../../../resources/operations";
 import { mealOrder } from "../../../resources/zhct/orders";
 import { ID_EPOCH, newId } from "../../db";
 import { insertRow, preparedQuery } from "../../db/prepared";
@@ -857,7 +858,8 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
   const accounts = (await refundableByAccount(trx, tenantId, order.id)).sort((a, b) => b.lastLine - a.lastLine);
   const inLedger = accounts.reduce((sum, a) => sum + a.fen, 0);
   if (input.amount > inLedger) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.min(refundable, inLedger)));
-  const by = input.docType ? `${input.docType}#${input.docId ?? ""}` : null;
+  // The document in words (部分退款（订餐申诉 375878613667840）), not its code: the remark is read on the diner's page.
+  const by = input.docType ? `（${documentTitle(input.docType)} ${input.docId ?? ""}）`.replace(" ）", "）") : "";
   const back: Record<AccountType, number> = { cash: 0, subsidy: 0 };
   let left = input.amount;
   for (const account of accounts) {
@@ -874,7 +876,7 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
       operatorName: ctx.session.userName,
       docType: ORDER_DOC_TYPE,
       docId: order.id,
-      remark: [input.reason ? `部分退款：${input.reason}` : "部分退款", by].filter(Boolean).join(" ").slice(0, 200),
+      remark: `部分退款${by}${input.reason ? `：${input.reason}` : ""}`.slice(0, 200),
       occurredAt: ctx.now,
     });
     back[account.accountType] += give;
