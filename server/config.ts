@@ -1,8 +1,11 @@
 import { z } from "zod";
 
+const FLAG_ON = ["on", "true", "yes", "1"] as const;
+const FLAG_OFF = ["off", "false", "no", "0"] as const;
+/** An on/off switch: operators write on/off, true/false, yes/no or 1/0 (in any case), as other tools taught them. */
 const flag = z
-  .enum(["on", "off", "true", "false", "1", "0"])
-  .transform((v) => v === "on" || v === "true" || v === "1");
+  .preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum([...FLAG_ON, ...FLAG_OFF], "须为 on 或 off"))
+  .transform((v) => (FLAG_ON as readonly string[]).includes(v));
 
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
