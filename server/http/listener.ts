@@ -2,7 +2,7 @@ import type * as http from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { createHeaders, createRequestListener, sendResponse, type ClientAddress } from "@remix-run/node-fetch-server";
-import { REFUSED_BODY_LINGER_MS } from "./body";
+import { REFUSED_BODY_LINGER_BYTES, REFUSED_BODY_LINGER_MS, REFUSED_BODY_QUIET_MS } from "./body";
 import { envelopeText } from "./envelope";
 
 /** The server's one request handler: every HTTP request, as a web Request, with the client's address. */
@@ -52,25 +52,32 @@ function pathnameOf(url: string | undefined): string | null {
 }
 
 /**
- * A 413 of a body refused part way ends its connection (`Connection: close`), but only once the rest of the body has
- * been read and dropped, for at most REFUSED_BODY_LINGER_MS: a socket closed with unread bytes is reset, and a client
- * still sending then gets a write error (EPIPE) instead of the answer. The answer's bytes go out at once; only its end
- * waits (as `lingering` does under react-router-serve, server/http/hosted.ts). Only a body without a declared length
- * can be refused part way: a declared length over the limit is refused before any of it is read, and its connection
- * ends at once (a hostile client that never sends it is not waited for).
+ * A 413 ends its connection (`Connection: close`), but only once the rest of the body has been read and dropped, as
+ * nginx's lingering close does: a socket closed with unread bytes is reset, and a client that writes its whole body
+ * before reading (most scripts and terminals) then gets a write error (EPIPE, ECONNRESET) instead of the answer. The
+ * answer's bytes go out at once; only its end waits, for the body's end, for at most REFUSED_BODY_LINGER_MS and
+ * REFUSED_BODY_LINGER_BYTES, and no longer than REFUSED_BODY_QUIET_MS of silence (a client that declared 60 MB and
+ * sends none of it is not waited for). `lingering` does the same under react-router-serve (server/http/hosted.ts).
  */
 function endRefusalAfterBody(req: http.IncomingMessage, res: http.ServerResponse) {
   const end = res.end;
   res.end = function (this: http.ServerResponse, ...args: Parameters<typeof end>) {
-    if (res.statusCode !== 413 || req.headers["content-length"] !== undefined || req.complete || req.destroyed) return end.apply(this, args);
+    if (res.statusCode !== 413 || req.complete || req.destroyed) return end.apply(this, args);
+    let dropped = 0;
     const finish = () => {
       clearTimeout(timer);
-      req.off("end", finish).off("close", finish);
+      clearTimeout(quiet);
+      req.off("data", drop).off("end", finish).off("close", finish);
       end.apply(this, args);
     };
     const timer = setTimeout(finish, REFUSED_BODY_LINGER_MS).unref();
-    req.once("end", finish).once("close", finish);
-    // node-fetch-server stopped listening when the body stream was cancelled; with no listener the rest is dropped.
+    const quiet = setTimeout(finish, REFUSED_BODY_QUIET_MS).unref();
+    const drop = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > REFUSED_BODY_LINGER_BYTES) return finish();
+      quiet.refresh();
+    };
+    req.on("data", drop).once("end", finish).once("close", finish);
     req.resume();
     return this;
   } as typeof end;
@@ -90,7 +97,13 @@ function endRefusalAfterBody(req: http.IncomingMessage, res: http.ServerResponse
  */
 export function createListener(respond: Respond, options: ListenerOptions): http.RequestListener {
   const viaFetchServer = createRequestListener(
-    async (request: Request, client: ClientAddress) => compressed(request, await respond(request, client.address)),
+    async (request: Request, client: ClientAddress) => {
+      const response = await respond(request, client.address);
+      // A body refused unread is let go of, so that its rest flows to endRefusalAfterBody's drain and not into a
+      // stream nobody reads (one already read and cancelled is locked, and stays as it is).
+      if (response.status === 413 && request.body && !request.body.locked) void request.body.cancel().catch(() => {});
+      return compressed(request, response);
+    },
     { trustProxy: options.trustProxy, onError: options.onError },
   );
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { readBody } from "../../server/http/body";
+import { adminToken, createTestApp } from "../helpers/api";
 import { ApiError, envelopeResponse } from "../../server/http/envelope";
 import { createListener, type Respond } from "../../server/http/listener";
 
@@ -162,6 +163,46 @@ describe("the server's request listener", () => {
     await vi.waitFor(() => expect(declaredAnswer).toMatch(/^HTTP\/1\.1 413/));
     await vi.waitFor(() => expect(declaredClosed).toBe(true), { timeout: 2000 });
   });
+
+  test("a client that writes a whole oversized body before reading reads the 413 envelope: 5 MB and 60 MB, JSON and multipart", async () => {
+    const app = await createTestApp("sqlite");
+    try {
+      const token = await adminToken(app);
+      const { base } = await listen((request, client) => app.api.handle(request, client));
+      const port = Number(new URL(base).port);
+      /** As a script does it: headers and the whole body written (each write waited for), and only then the answer read. */
+      const sendWhole = (type: string, size: number) =>
+        new Promise<{ answer: string; error?: string }>((resolve) => {
+          const socket = net.connect(port, "127.0.0.1");
+          let answer = "";
+          socket.on("data", (c: Buffer) => (answer += c.toString("utf8")));
+          socket.on("error", (error: NodeJS.ErrnoException) => resolve({ answer, error: error.code }));
+          socket.on("close", () => resolve({ answer }));
+          socket.pause();
+          const write = (data: string | Buffer) => new Promise<void>((done, fail) => socket.write(data, (error) => (error ? fail(error) : done())));
+          void (async () => {
+            await write(`POST /api/v1/auth/role/create HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: ${size}\r\n\r\n`);
+            const megabyte = Buffer.alloc(1024 * 1024, 0x61);
+            for (let sent = 0; sent < size; sent += megabyte.length) await write(megabyte.subarray(0, Math.min(megabyte.length, size - sent)));
+            socket.resume();
+          })().catch(() => socket.resume());
+        });
+      for (const type of ["application/json", "multipart/form-data; boundary=----x"]) {
+        for (const megabytes of [5, 60]) {
+          const { answer, error } = await sendWhole(type, megabytes * 1024 * 1024);
+          expect(error, `${type} ${megabytes} MB`).toBeUndefined();
+          expect(answer, `${type} ${megabytes} MB`).toMatch(/^HTTP\/1\.1 413/);
+          expect(answer.toLowerCase()).toContain("connection: close");
+          const [head, body] = [answer.slice(0, answer.indexOf("\r\n\r\n")), answer.slice(answer.indexOf("\r\n\r\n") + 4)];
+          // The envelope comes in one chunk when the answer is chunked.
+          const envelope = JSON.parse(/transfer-encoding: chunked/i.test(head) ? body.split("\r\n")[1] : body);
+          expect(envelope).toMatchObject({ status: 413, message: expect.stringMatching(/^请求体过大，不能超过 1 MB/) });
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 
   test("a page's request is aborted when its client goes away", async () => {
     let signal: AbortSignal | undefined;
