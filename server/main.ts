@@ -22,7 +22,7 @@ import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
 import { hostedFetch, type HostedFetch } from "./http/hosted";
-import { createListener, type Respond } from "./http/listener";
+import { answerClientError, createListener, type Respond } from "./http/listener";
 import { startupErrorMessage } from "./startupErrors";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
 
@@ -209,6 +209,7 @@ const afterPoll = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function start(config: Config = loadConfig()): Promise<RunningServer> {
   const app = await prepare(config);
   const server = http.createServer(createListener(app.respond, { trustProxy: config.TRUST_PROXY, isApiPath, onError: app.onError }));
+  server.on("clientError", answerClientError);
 
   // Requests in flight per connection, so that a shutdown can tell busy connections from idle ones.
   const inFlight = new Map<net.Socket, number>();

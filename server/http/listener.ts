@@ -1,8 +1,11 @@
-import type * as http from "node:http";
+import * as http from "node:http";
+import type * as net from "node:net";
+import type { Duplex } from "node:stream";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { createHeaders, createRequestListener, sendResponse, type ClientAddress } from "@remix-run/node-fetch-server";
 import { REFUSED_BODY_LINGER_BYTES, REFUSED_BODY_LINGER_MS, REFUSED_BODY_QUIET_MS } from "./body";
+import { messages } from "../modules/messages";
 import { envelopeText } from "./envelope";
 
 /** The server's one request handler: every HTTP request, as a web Request, with the client's address. */
@@ -81,6 +84,46 @@ function endRefusalAfterBody(req: http.IncomingMessage, res: http.ServerResponse
     req.resume();
     return this;
   } as typeof end;
+}
+
+/** Node's parser's refusals, answered as a client can read them (Node's own answers have no body). */
+const CLIENT_ERRORS: Record<string, { status: number; text: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, text: "Request Header Fields Too Large", message: messages.headersTooLarge(Math.round(http.maxHeaderSize / 1024)) },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, text: "Request Timeout", message: messages.requestTimeout },
+};
+
+/**
+ * The server's `clientError`: a request Node's parser refused (headers over `maxHeaderSize`, a malformed request) gets
+ * its envelope, and its connection lingers as a 413's does. Node's default answers and destroys the socket at once,
+ * with the rest of the client's headers unread, so the client's next write resets the connection and it never reads
+ * the 431.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === "ECONNRESET" || !socket.writable || (socket as net.Socket).bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
+  const refusal = CLIENT_ERRORS[error.code ?? ""] ?? { status: 400, text: "Bad Request", message: messages.badRequest };
+  const body = JSON.stringify({ status: refusal.status, message: refusal.message, data: null });
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${refusal.text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  let dropped = 0;
+  const close = () => {
+    clearTimeout(timer);
+    clearTimeout(quiet);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, REFUSED_BODY_LINGER_MS).unref();
+  const quiet = setTimeout(close, REFUSED_BODY_QUIET_MS).unref();
+  // The parser is gone: what still comes is read and dropped, until the client ends its side or the bounds are reached.
+  socket.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > REFUSED_BODY_LINGER_BYTES) close();
+    else quiet.refresh();
+  });
+  socket.once("end", close).once("close", close).once("error", close);
+  socket.resume();
 }
 
 /**

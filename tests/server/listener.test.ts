@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { readBody } from "../../server/http/body";
 import { adminToken, createTestApp } from "../helpers/api";
 import { ApiError, envelopeResponse } from "../../server/http/envelope";
-import { createListener, type Respond } from "../../server/http/listener";
+import { answerClientError, createListener, type Respond } from "../../server/http/listener";
 
 let server: http.Server | undefined;
 
@@ -18,6 +18,7 @@ afterEach(async () => {
 async function listen(respond: Respond, trustProxy = false) {
   const onError = vi.fn((error: unknown) => new Response(`failed: ${String(error)}`, { status: 500 }));
   server = http.createServer(createListener(respond, { trustProxy, onError, isApiPath: (p) => p.startsWith("/api/") }));
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return { base: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, onError };
 }
@@ -203,6 +204,30 @@ describe("the server's request listener", () => {
       await app.close();
     }
   }, 60_000);
+
+  test("headers over the limit get a 431 envelope that a client still writing them reads, not a reset", async () => {
+    const { base } = await listen(async () => new Response("not reached"));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<{ answer: string; error?: string }>((resolve) => {
+          const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+          let answer = "";
+          socket.on("data", (c: Buffer) => (answer += c.toString("utf8")));
+          socket.on("error", (error: NodeJS.ErrnoException) => resolve({ answer, error: error.code }));
+          socket.on("close", () => resolve({ answer }));
+          socket.pause();
+          // 256 kB of cookies, written whole before anything is read.
+          const cookies = Array.from({ length: 256 }, (_, i) => `Cookie: c${i}=${"v".repeat(1000)}\r\n`).join("");
+          socket.write(`GET /api/v1/x/info HTTP/1.1\r\nHost: 127.0.0.1\r\n${cookies}\r\n`, () => socket.resume());
+        }),
+      ),
+    );
+    for (const { answer, error } of answers) {
+      expect(error).toBeUndefined();
+      expect(answer).toMatch(/^HTTP\/1\.1 431/);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ status: 431, message: expect.stringMatching(/^请求头过大，不能超过 16 KB/), data: null });
+    }
+  });
 
   test("a page's request is aborted when its client goes away", async () => {
     let signal: AbortSignal | undefined;
