@@ -29,6 +29,8 @@ const configSchema = z.object({
   TRUST_PROXY: flag.default(false),
   LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /** Requests answered at once at most; one more is refused at once with 503 and Retry-After, not queued. */
+  MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(512),
   /** China-time hour from which the next day's default orders are made, unless a tenant's zhct.defaultOrder.generateHour says otherwise. */
   /**
    * off: this instance runs none of the timed jobs (monthly subsidy grants, default orders, points expiry, no-shows, idempotency-key pruning).

@@ -208,7 +208,9 @@ const afterPoll = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function start(config: Config = loadConfig()): Promise<RunningServer> {
   const app = await prepare(config);
-  const server = http.createServer(createListener(app.respond, { trustProxy: config.TRUST_PROXY, isApiPath, onError: app.onError }));
+  const server = http.createServer(
+    createListener(app.respond, { trustProxy: config.TRUST_PROXY, isApiPath, onError: app.onError, maxInFlight: config.MAX_REQUESTS_IN_FLIGHT }),
+  );
   server.on("clientError", answerClientError);
 
   // Requests in flight per connection, so that a shutdown can tell busy connections from idle ones.

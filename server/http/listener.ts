@@ -6,7 +6,7 @@ import { gzip } from "node:zlib";
 import { createHeaders, createRequestListener, sendResponse, type ClientAddress } from "@remix-run/node-fetch-server";
 import { REFUSED_BODY_LINGER_BYTES, REFUSED_BODY_LINGER_MS, REFUSED_BODY_QUIET_MS } from "./body";
 import { messages } from "../modules/messages";
-import { envelopeText } from "./envelope";
+import { envelopeResponse, envelopeText, Status } from "./envelope";
 
 /** The server's one request handler: every HTTP request, as a web Request, with the client's address. */
 export type Respond = (request: Request, clientAddress: string) => Promise<Response>;
@@ -18,6 +18,27 @@ export interface ListenerOptions {
   onError(error: unknown): Response;
   /** Paths the API serves; their GETs take the short path (see `createListener`). */
   isApiPath(pathname: string): boolean;
+  /** Requests answered at once at most; one more is refused with 503 and Retry-After (MAX_REQUESTS_IN_FLIGHT). */
+  maxInFlight?: number;
+  /** A read (GET, HEAD) not answered within this many milliseconds is answered 503 and Retry-After. */
+  readDeadlineMs?: number;
+}
+
+/** What a client refused for load is told to wait before it asks again. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+/** Under saturation a read is answered in this time, or refused (issue 39: no request left hanging past 10 s). */
+export const READ_DEADLINE_MS = 8000;
+
+/**
+ * The answer to a request refused for load: 503 with Retry-After, the API's envelope for an API client, a page for a
+ * browser. It is made here, before the app runs, so it costs nothing of what is scarce.
+ */
+export function busyResponse(apiClient: boolean): Response {
+  const message = messages.busy(BUSY_RETRY_AFTER_SECONDS);
+  const headers = { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+  if (apiClient) return envelopeResponse({ status: Status.SERVICE_UNAVAILABLE, message, data: null }, new Headers(headers));
+  const page = `<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="${BUSY_RETRY_AFTER_SECONDS}"><title>服务繁忙 - 智慧餐厅后台管理</title><style>body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f8f9fa;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;color:#212529}main{background:#fff;border:1px solid #dee2e6;border-radius:8px;padding:32px 40px;max-width:420px;box-shadow:0 1px 3px rgba(0,0,0,.05)}h1{font-size:20px;margin:0 0 12px}p{margin:0;color:#495057;line-height:1.6}</style></head><body><main><h1>服务繁忙</h1><p>${message}</p></main></body></html>`;
+  return new Response(page, { status: 503, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
 }
 
 const COMPRESSIBLE_RESPONSE = /^(text\/html|application\/json|text\/csv)/;
@@ -138,7 +159,30 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) 
  *
  * Behind a proxy every request takes node-fetch-server's path, which reads X-Forwarded-For, -Proto and -Host.
  */
-export function createListener(respond: Respond, options: ListenerOptions): http.RequestListener {
+export function createListener(app: Respond, options: ListenerOptions): http.RequestListener {
+  const maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
+  const readDeadlineMs = options.readDeadlineMs ?? READ_DEADLINE_MS;
+  let inFlight = 0;
+  /** A browser's navigation gets a page; an API client, a script or the app's own data requests get the envelope. */
+  const wantsPage = (pathname: string, accept: string | null) => !options.isApiPath(pathname) && (accept ?? "").includes("text/html");
+  /**
+   * A read still unanswered at its deadline is answered 503 (a saturated server left a few waiting 28 s); the work
+   * goes on and its answer, if it still comes, is dropped. A write is never cut short: its client could not tell
+   * whether it happened. Writes are bounded by `maxInFlight` instead, refused before they start.
+   */
+  const respond: Respond = (request, clientAddress) => {
+    const answer = app(request, clientAddress);
+    if (request.method !== "GET" && request.method !== "HEAD") return answer;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<Response>((resolve) => {
+      timer = setTimeout(() => resolve(busyResponse(!wantsPage(new URL(request.url).pathname, request.headers.get("Accept")))), readDeadlineMs);
+    });
+    return Promise.race([answer, deadline]).then((response) => {
+      clearTimeout(timer);
+      if (response.status === 503 && response.headers.has("Retry-After")) void answer.then((late) => late.body?.cancel().catch(() => {}), () => {});
+      return response;
+    });
+  };
   const viaFetchServer = createRequestListener(
     async (request: Request, client: ClientAddress) => {
       const response = await respond(request, client.address);
@@ -191,6 +235,16 @@ export function createListener(respond: Respond, options: ListenerOptions): http
       res.writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8" }).end("不支持该请求方法");
       return;
     }
+    // Past the limit a request is refused at once rather than queued behind the others for an unbounded time.
+    if (inFlight >= maxInFlight) {
+      const refusal = busyResponse(!wantsPage(pathnameOf(req.url) ?? "/", req.headers.accept ?? null));
+      void refusal.text().then((body) => {
+        res.writeHead(refusal.status, Object.fromEntries(refusal.headers)).end(req.method === "HEAD" ? undefined : body);
+      });
+      return;
+    }
+    inFlight++;
+    res.once("close", () => inFlight--);
     const pathname = (req.method === "GET" || req.method === "HEAD") && !options.trustProxy ? pathnameOf(req.url) : null;
     if (pathname !== null && options.isApiPath(pathname)) void serveApiRead(req, res);
     else {

@@ -11,6 +11,7 @@ export const messages = {
   headersTooLarge: (kilobytes: number) => `请求头过大，不能超过 ${kilobytes} KB（多为 Cookie 过多，请清除本站 Cookie 后重试）`,
   requestTimeout: "请求发送超时，请重试",
   badRequest: "请求格式错误",
+  busy: (seconds: number) => `服务器繁忙，请 ${seconds} 秒后重试`,
   validation: "参数校验失败",
   serverError: "服务器内部错误，请稍后再试",
   databaseUnavailable: "数据库暂时不可用，请稍后重试",

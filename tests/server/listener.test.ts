@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { readBody } from "../../server/http/body";
 import { adminToken, createTestApp } from "../helpers/api";
 import { ApiError, envelopeResponse } from "../../server/http/envelope";
-import { answerClientError, createListener, type Respond } from "../../server/http/listener";
+import { answerClientError, createListener, type ListenerOptions, type Respond } from "../../server/http/listener";
 
 let server: http.Server | undefined;
 
@@ -15,9 +15,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function listen(respond: Respond, trustProxy = false) {
+async function listen(respond: Respond, trustProxy = false, limits: Pick<ListenerOptions, "maxInFlight" | "readDeadlineMs"> = {}) {
   const onError = vi.fn((error: unknown) => new Response(`failed: ${String(error)}`, { status: 500 }));
-  server = http.createServer(createListener(respond, { trustProxy, onError, isApiPath: (p) => p.startsWith("/api/") }));
+  server = http.createServer(createListener(respond, { trustProxy, onError, isApiPath: (p) => p.startsWith("/api/"), ...limits }));
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return { base: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, onError };
@@ -227,6 +227,65 @@ describe("the server's request listener", () => {
       expect(answer).toMatch(/^HTTP\/1\.1 431/);
       expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ status: 431, message: expect.stringMatching(/^请求头过大，不能超过 16 KB/), data: null });
     }
+  });
+
+  test("past MAX_REQUESTS_IN_FLIGHT a request is refused at once: 503, Retry-After, the envelope for API clients and a page for browsers", async () => {
+    const held: Array<() => void> = [];
+    let started = 0;
+    const { base } = await listen(
+      async () => {
+        started++;
+        await new Promise<void>((resolve) => held.push(resolve));
+        return envelopeResponse(envelope);
+      },
+      false,
+      { maxInFlight: 2 },
+    );
+    const first = [exchange(`${base}/api/v1/x/findPage`), exchange(`${base}/api/v1/x/create`, { method: "POST" })];
+    await vi.waitFor(() => expect(started).toBe(2));
+    const at = Date.now();
+    const api = await exchange(`${base}/api/v1/x/findPage`);
+    const page = await exchange(`${base}/admin/auth/user/index`, { headers: { Accept: "text/html,application/xhtml+xml" } });
+    const write = await exchange(`${base}/api/v1/x/create`, { method: "POST" });
+    expect(Date.now() - at).toBeLessThan(1000);
+    for (const refused of [api, page, write]) {
+      expect(refused.status).toBe(503);
+      expect(refused.headers["retry-after"]).toBe("5");
+    }
+    expect(JSON.parse(api.body.toString("utf8"))).toEqual({ status: 503, message: "服务器繁忙，请 5 秒后重试", data: null });
+    expect(JSON.parse(write.body.toString("utf8")).message).toBe("服务器繁忙，请 5 秒后重试");
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.body.toString("utf8")).toContain("服务器繁忙，请 5 秒后重试");
+    expect(started).toBe(2);
+    // The requests let in are answered as usual, and once they are, the next is let in.
+    held.forEach((release) => release());
+    for (const answer of await Promise.all(first)) expect(answer.status).toBe(200);
+    const after = exchange(`${base}/api/v1/x/findPage`);
+    await vi.waitFor(() => expect(held.length).toBe(3));
+    held[2]();
+    expect((await after).status).toBe(200);
+  });
+
+  test("a read not answered by its deadline gets 503 and Retry-After; a write is never cut short", async () => {
+    const { base } = await listen(
+      async () => {
+        await new Promise((r) => setTimeout(r, 600));
+        return envelopeResponse(envelope);
+      },
+      false,
+      { readDeadlineMs: 150 },
+    );
+    const at = Date.now();
+    const read = await exchange(`${base}/api/v1/x/findPage`);
+    expect(Date.now() - at).toBeLessThan(550);
+    expect(read.status).toBe(503);
+    expect(read.headers["retry-after"]).toBe("5");
+    expect(JSON.parse(read.body.toString("utf8")).message).toBe("服务器繁忙，请 5 秒后重试");
+    const page = await exchange(`${base}/admin/dashboard`, { headers: { Accept: "text/html" } });
+    expect(page.status).toBe(503);
+    expect(page.body.toString("utf8")).toContain("<title>服务繁忙");
+    const write = await exchange(`${base}/api/v1/x/create`, { method: "POST" });
+    expect(write.status).toBe(200);
   });
 
   test("a page's request is aborted when its client goes away", async () => {
