@@ -21,9 +21,17 @@ const sourceTime = Math.max(...sources.map(newest), ...inputs.map((f) => statSyn
 // `--no-build` serves the build as it is (benchmarks and e2e build once, then start servers).
 const mayBuild = !process.argv.includes("--no-build");
 if (mayBuild && (!existsSync(entry) || statSync(entry).mtimeMs < sourceTime)) {
-  console.log("正在构建……");
-  const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  console.log("正在构建……（约需一两分钟）");
+  const began = Date.now();
+  // The build's own output (Rollup's notes on comments it drops, React Router's future flags, empty chunks) is for
+  // developers, who run `npm run build`; an operator sees it only when the build fails.
+  const result = spawnSync("npx", ["react-router", "build"], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? `${result.error.message}\n` : ""}`);
+    console.error("构建失败，原因见上");
+    process.exit(result.status ?? 1);
+  }
+  console.log(`构建完成（${Math.round((Date.now() - began) / 1000)} 秒）`);
 }
 
 if (process.argv.includes("--build-only")) process.exit(0);

@@ -1,8 +1,11 @@
 import { z } from "zod";
 
+const FLAG_ON = ["on", "true", "yes", "1"] as const;
+const FLAG_OFF = ["off", "false", "no", "0"] as const;
+/** An on/off switch: operators write on/off, true/false, yes/no or 1/0 (in any case), as other tools taught them. */
 const flag = z
-  .enum(["on", "off", "true", "false", "1", "0"])
-  .transform((v) => v === "on" || v === "true" || v === "1");
+  .preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum([...FLAG_ON, ...FLAG_OFF], "须为 on 或 off"))
+  .transform((v) => (FLAG_ON as readonly string[]).includes(v));
 
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -26,6 +29,8 @@ const configSchema = z.object({
   TRUST_PROXY: flag.default(false),
   LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /** Requests answered at once at most; one more is refused at once with 503 and Retry-After, not queued. */
+  MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(512),
   /** China-time hour from which the next day's default orders are made, unless a tenant's zhct.defaultOrder.generateHour says otherwise. */
   /**
    * off: this instance runs none of the timed jobs (monthly subsidy grants, default orders, points expiry, no-shows, idempotency-key pruning).

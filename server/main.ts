@@ -23,7 +23,7 @@ import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
 import { hostedFetch, type HostedFetch } from "./http/hosted";
-import { createListener, type Respond } from "./http/listener";
+import { answerClientError, createListener, type Respond } from "./http/listener";
 import { startupErrorMessage } from "./startupErrors";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
 
@@ -205,20 +205,34 @@ export async function prepare(config: Config): Promise<AppHandler> {
 /** After the signal, a kept-alive connection that stays quiet this long is closed (one that asks is answered). */
 const IDLE_GRACE_MS = 500;
 
+/** Resolves after the event loop's next poll phase, in which it accepts waiting connections and reads waiting bytes. */
+const afterPoll = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export async function start(config: Config = loadConfig()): Promise<RunningServer> {
   const app = await prepare(config);
-  const server = http.createServer(createListener(app.respond, { trustProxy: config.TRUST_PROXY, isApiPath, onError: app.onError }));
+  const server = http.createServer(
+    createListener(app.respond, { trustProxy: config.TRUST_PROXY, isApiPath, onError: app.onError, maxInFlight: config.MAX_REQUESTS_IN_FLIGHT }),
+  );
+  server.on("clientError", answerClientError);
 
   // Requests in flight per connection, so that a shutdown can tell busy connections from idle ones.
   const inFlight = new Map<net.Socket, number>();
+  // Bytes a connection had read when its last request ended: more since then are a request on its way in.
+  const readWhenIdle = new Map<net.Socket, number>();
   const responsesInFlight = new Set<http.ServerResponse>();
   let draining = false;
+  let accepted = 0;
   const endIfIdle = (socket: net.Socket) => {
-    if (!inFlight.get(socket)) socket.end();
+    if (!inFlight.get(socket) && socket.bytesRead <= (readWhenIdle.get(socket) ?? 0)) socket.end();
   };
   server.on("connection", (socket: net.Socket) => {
+    accepted++;
     inFlight.set(socket, 0);
-    socket.once("close", () => inFlight.delete(socket));
+    readWhenIdle.set(socket, 0);
+    socket.once("close", () => {
+      inFlight.delete(socket);
+      readWhenIdle.delete(socket);
+    });
   });
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
@@ -229,6 +243,7 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
       responsesInFlight.delete(res);
       const left = inFlight.get(socket);
       if (left !== undefined) inFlight.set(socket, left - 1);
+      if (readWhenIdle.has(socket)) readWhenIdle.set(socket, socket.bytesRead);
       if (draining) setImmediate(() => endIfIdle(socket));
     });
   });
@@ -252,18 +267,32 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
       const busy = [...inFlight.values()].reduce((sum, n) => sum + n, 0);
       console.log(`正在停止：不再接受新连接，等待 ${busy} 个进行中的请求完成（最多 ${config.SHUTDOWN_TIMEOUT_SECONDS} 秒）`);
       for (const res of responsesInFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+      const deadline = setTimeout(() => {
+        const cut = [...inFlight.values()].reduce((sum, n) => sum + n, 0);
+        if (cut) console.error(`停止期限已到：${cut} 个请求未完成即被中断`);
+        server.closeAllConnections();
+        inFlight.forEach((_, socket) => socket.destroy());
+      }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
+      // Connections the kernel completed before the signal wait in the listening socket's queue until the event loop
+      // accepts them: one per turn of the loop, and a busy loop turns slowly (six waited up to half a second behind
+      // SQLite's page renders). Closing the listener resets them, with their requests already sent: every request of
+      // a client that sends `Connection: close` comes on such a new connection. So the listener stays open until two
+      // turns in a row accept nothing (the queue is empty), for at most half the deadline under a stream of new ones.
+      const acceptUntil = Date.now() + (config.SHUTDOWN_TIMEOUT_SECONDS * 1000) / 2;
+      for (let quietTurns = 0; quietTurns < 2 && Date.now() < acceptUntil; ) {
+        const before = accepted;
+        await afterPoll();
+        quietTurns = accepted === before ? quietTurns + 1 : 0;
+      }
       await new Promise<void>((resolve) => {
         // net.Server's close stops listening and waits for the connections; http.Server's would also drop the idle
         // kept-alive ones at once, losing a request already on its way in them.
         net.Server.prototype.close.call(server, () => resolve());
-        setTimeout(() => inFlight.forEach((_, socket) => endIfIdle(socket)), IDLE_GRACE_MS).unref();
-        setTimeout(() => {
-          const cut = [...inFlight.values()].reduce((sum, n) => sum + n, 0);
-          if (cut) console.error(`停止期限已到：${cut} 个请求未完成即被中断`);
-          server.closeAllConnections();
-          inFlight.forEach((_, socket) => socket.destroy());
-        }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
+        // A quiet connection is ended only after a poll phase has read what reached it: a busy loop can run this
+        // timer before it reads a request that arrived long before.
+        setTimeout(() => void afterPoll().then(() => inFlight.forEach((_, socket) => endIfIdle(socket))), IDLE_GRACE_MS).unref();
       });
+      clearTimeout(deadline);
       await app.release();
       console.log("已停止");
     })());

@@ -6,6 +6,13 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /** How long the rest of a body refused part way (413) may keep coming before its connection is closed anyway. */
 export const REFUSED_BODY_LINGER_MS = 5000;
+/**
+ * After a refusal (413), how long the client may send nothing before its connection is closed (nginx's
+ * lingering_timeout): a client still sending keeps it open, one that stopped (or never meant to send) is not waited for.
+ */
+export const REFUSED_BODY_QUIET_MS = 1000;
+/** After a refusal (413), at most this much more of the body is read and dropped (the largest upload allowed, 100 MB). */
+export const REFUSED_BODY_LINGER_BYTES = 100 * 1024 * 1024;
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 

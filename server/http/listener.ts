@@ -1,9 +1,12 @@
-import type * as http from "node:http";
+import * as http from "node:http";
+import type * as net from "node:net";
+import type { Duplex } from "node:stream";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { createHeaders, createRequestListener, sendResponse, type ClientAddress } from "@remix-run/node-fetch-server";
-import { REFUSED_BODY_LINGER_MS } from "./body";
-import { envelopeText } from "./envelope";
+import { REFUSED_BODY_LINGER_BYTES, REFUSED_BODY_LINGER_MS, REFUSED_BODY_QUIET_MS } from "./body";
+import { messages } from "../modules/messages";
+import { envelopeResponse, envelopeText, Status } from "./envelope";
 
 /** The server's one request handler: every HTTP request, as a web Request, with the client's address. */
 export type Respond = (request: Request, clientAddress: string) => Promise<Response>;
@@ -15,6 +18,27 @@ export interface ListenerOptions {
   onError(error: unknown): Response;
   /** Paths the API serves; their GETs take the short path (see `createListener`). */
   isApiPath(pathname: string): boolean;
+  /** Requests answered at once at most; one more is refused with 503 and Retry-After (MAX_REQUESTS_IN_FLIGHT). */
+  maxInFlight?: number;
+  /** A read (GET, HEAD) not answered within this many milliseconds is answered 503 and Retry-After. */
+  readDeadlineMs?: number;
+}
+
+/** What a client refused for load is told to wait before it asks again. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+/** Under saturation a read is answered in this time, or refused (issue 39: no request left hanging past 10 s). */
+export const READ_DEADLINE_MS = 8000;
+
+/**
+ * The answer to a request refused for load: 503 with Retry-After, the API's envelope for an API client, a page for a
+ * browser. It is made here, before the app runs, so it costs nothing of what is scarce.
+ */
+export function busyResponse(apiClient: boolean): Response {
+  const message = messages.busy(BUSY_RETRY_AFTER_SECONDS);
+  const headers = { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+  if (apiClient) return envelopeResponse({ status: Status.SERVICE_UNAVAILABLE, message, data: null }, new Headers(headers));
+  const page = `<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="${BUSY_RETRY_AFTER_SECONDS}"><title>服务繁忙 - 智慧餐厅后台管理</title><style>body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f8f9fa;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;color:#212529}main{background:#fff;border:1px solid #dee2e6;border-radius:8px;padding:32px 40px;width:min(420px,90vw);box-sizing:border-box;box-shadow:0 1px 3px rgba(0,0,0,.05)}h1{font-size:20px;margin:0 0 12px}p{margin:0;color:#495057;line-height:1.6}</style></head><body><main><h1>服务繁忙</h1><p>${message}</p></main></body></html>`;
+  return new Response(page, { status: 503, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
 }
 
 const COMPRESSIBLE_RESPONSE = /^(text\/html|application\/json|text\/csv)/;
@@ -52,28 +76,75 @@ function pathnameOf(url: string | undefined): string | null {
 }
 
 /**
- * A 413 of a body refused part way ends its connection (`Connection: close`), but only once the rest of the body has
- * been read and dropped, for at most REFUSED_BODY_LINGER_MS: a socket closed with unread bytes is reset, and a client
- * still sending then gets a write error (EPIPE) instead of the answer. The answer's bytes go out at once; only its end
- * waits (as `lingering` does under react-router-serve, server/http/hosted.ts). Only a body without a declared length
- * can be refused part way: a declared length over the limit is refused before any of it is read, and its connection
- * ends at once (a hostile client that never sends it is not waited for).
+ * A 413 ends its connection (`Connection: close`), but only once the rest of the body has been read and dropped, as
+ * nginx's lingering close does: a socket closed with unread bytes is reset, and a client that writes its whole body
+ * before reading (most scripts and terminals) then gets a write error (EPIPE, ECONNRESET) instead of the answer. The
+ * answer's bytes go out at once; only its end waits, for the body's end, for at most REFUSED_BODY_LINGER_MS and
+ * REFUSED_BODY_LINGER_BYTES, and no longer than REFUSED_BODY_QUIET_MS of silence (a client that declared 60 MB and
+ * sends none of it is not waited for). `lingering` does the same under react-router-serve (server/http/hosted.ts).
  */
 function endRefusalAfterBody(req: http.IncomingMessage, res: http.ServerResponse) {
   const end = res.end;
   res.end = function (this: http.ServerResponse, ...args: Parameters<typeof end>) {
-    if (res.statusCode !== 413 || req.headers["content-length"] !== undefined || req.complete || req.destroyed) return end.apply(this, args);
+    if (res.statusCode !== 413 || req.complete || req.destroyed) return end.apply(this, args);
+    let dropped = 0;
     const finish = () => {
       clearTimeout(timer);
-      req.off("end", finish).off("close", finish);
+      clearTimeout(quiet);
+      req.off("data", drop).off("end", finish).off("close", finish);
       end.apply(this, args);
     };
     const timer = setTimeout(finish, REFUSED_BODY_LINGER_MS).unref();
-    req.once("end", finish).once("close", finish);
-    // node-fetch-server stopped listening when the body stream was cancelled; with no listener the rest is dropped.
+    const quiet = setTimeout(finish, REFUSED_BODY_QUIET_MS).unref();
+    const drop = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > REFUSED_BODY_LINGER_BYTES) return finish();
+      quiet.refresh();
+    };
+    req.on("data", drop).once("end", finish).once("close", finish);
     req.resume();
     return this;
   } as typeof end;
+}
+
+/** Node's parser's refusals, answered as a client can read them (Node's own answers have no body). */
+const CLIENT_ERRORS: Record<string, { status: number; text: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, text: "Request Header Fields Too Large", message: messages.headersTooLarge(Math.round(http.maxHeaderSize / 1024)) },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, text: "Request Timeout", message: messages.requestTimeout },
+};
+
+/**
+ * The server's `clientError`: a request Node's parser refused (headers over `maxHeaderSize`, a malformed request) gets
+ * its envelope, and its connection lingers as a 413's does. Node's default answers and destroys the socket at once,
+ * with the rest of the client's headers unread, so the client's next write resets the connection and it never reads
+ * the 431.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === "ECONNRESET" || !socket.writable || (socket as net.Socket).bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
+  const refusal = CLIENT_ERRORS[error.code ?? ""] ?? { status: 400, text: "Bad Request", message: messages.badRequest };
+  const body = JSON.stringify({ status: refusal.status, message: refusal.message, data: null });
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${refusal.text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  let dropped = 0;
+  const close = () => {
+    clearTimeout(timer);
+    clearTimeout(quiet);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, REFUSED_BODY_LINGER_MS).unref();
+  const quiet = setTimeout(close, REFUSED_BODY_QUIET_MS).unref();
+  // The parser is gone: what still comes is read and dropped, until the client ends its side or the bounds are reached.
+  socket.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > REFUSED_BODY_LINGER_BYTES) close();
+    else quiet.refresh();
+  });
+  socket.once("end", close).once("close", close).once("error", close);
+  socket.resume();
 }
 
 /**
@@ -88,9 +159,38 @@ function endRefusalAfterBody(req: http.IncomingMessage, res: http.ServerResponse
  *
  * Behind a proxy every request takes node-fetch-server's path, which reads X-Forwarded-For, -Proto and -Host.
  */
-export function createListener(respond: Respond, options: ListenerOptions): http.RequestListener {
+export function createListener(app: Respond, options: ListenerOptions): http.RequestListener {
+  const maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
+  const readDeadlineMs = options.readDeadlineMs ?? READ_DEADLINE_MS;
+  let inFlight = 0;
+  /** A browser's navigation gets a page; an API client, a script or the app's own data requests get the envelope. */
+  const wantsPage = (pathname: string, accept: string | null) => !options.isApiPath(pathname) && (accept ?? "").includes("text/html");
+  /**
+   * A read still unanswered at its deadline is answered 503 (a saturated server left a few waiting 28 s); the work
+   * goes on and its answer, if it still comes, is dropped. A write is never cut short: its client could not tell
+   * whether it happened. Writes are bounded by `maxInFlight` instead, refused before they start.
+   */
+  const respond: Respond = (request, clientAddress) => {
+    const answer = app(request, clientAddress);
+    if (request.method !== "GET" && request.method !== "HEAD") return answer;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<Response>((resolve) => {
+      timer = setTimeout(() => resolve(busyResponse(!wantsPage(new URL(request.url).pathname, request.headers.get("Accept")))), readDeadlineMs);
+    });
+    return Promise.race([answer, deadline]).then((response) => {
+      clearTimeout(timer);
+      if (response.status === 503 && response.headers.has("Retry-After")) void answer.then((late) => late.body?.cancel().catch(() => {}), () => {});
+      return response;
+    });
+  };
   const viaFetchServer = createRequestListener(
-    async (request: Request, client: ClientAddress) => compressed(request, await respond(request, client.address)),
+    async (request: Request, client: ClientAddress) => {
+      const response = await respond(request, client.address);
+      // A body refused unread is let go of, so that its rest flows to endRefusalAfterBody's drain and not into a
+      // stream nobody reads (one already read and cancelled is locked, and stays as it is).
+      if (response.status === 413 && request.body && !request.body.locked) void request.body.cancel().catch(() => {});
+      return compressed(request, response);
+    },
     { trustProxy: options.trustProxy, onError: options.onError },
   );
 
@@ -135,6 +235,16 @@ export function createListener(respond: Respond, options: ListenerOptions): http
       res.writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8" }).end("不支持该请求方法");
       return;
     }
+    // Past the limit a request is refused at once rather than queued behind the others for an unbounded time.
+    if (inFlight >= maxInFlight) {
+      const refusal = busyResponse(!wantsPage(pathnameOf(req.url) ?? "/", req.headers.accept ?? null));
+      void refusal.text().then((body) => {
+        res.writeHead(refusal.status, Object.fromEntries(refusal.headers)).end(req.method === "HEAD" ? undefined : body);
+      });
+      return;
+    }
+    inFlight++;
+    res.once("close", () => inFlight--);
     const pathname = (req.method === "GET" || req.method === "HEAD") && !options.trustProxy ? pathnameOf(req.url) : null;
     if (pathname !== null && options.isApiPath(pathname)) void serveApiRead(req, res);
     else {

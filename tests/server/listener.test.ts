@@ -4,8 +4,9 @@ import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { readBody } from "../../server/http/body";
+import { adminToken, createTestApp } from "../helpers/api";
 import { ApiError, envelopeResponse } from "../../server/http/envelope";
-import { createListener, type Respond } from "../../server/http/listener";
+import { answerClientError, createListener, type ListenerOptions, type Respond } from "../../server/http/listener";
 
 let server: http.Server | undefined;
 
@@ -14,9 +15,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function listen(respond: Respond, trustProxy = false) {
+async function listen(respond: Respond, trustProxy = false, limits: Pick<ListenerOptions, "maxInFlight" | "readDeadlineMs"> = {}) {
   const onError = vi.fn((error: unknown) => new Response(`failed: ${String(error)}`, { status: 500 }));
-  server = http.createServer(createListener(respond, { trustProxy, onError, isApiPath: (p) => p.startsWith("/api/") }));
+  server = http.createServer(createListener(respond, { trustProxy, onError, isApiPath: (p) => p.startsWith("/api/"), ...limits }));
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return { base: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, onError };
 }
@@ -161,6 +163,129 @@ describe("the server's request listener", () => {
     declared.write(`POST /api/v1/x/create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${60 * 1024 * 1024}\r\n\r\n{"a":`);
     await vi.waitFor(() => expect(declaredAnswer).toMatch(/^HTTP\/1\.1 413/));
     await vi.waitFor(() => expect(declaredClosed).toBe(true), { timeout: 2000 });
+  });
+
+  test("a client that writes a whole oversized body before reading reads the 413 envelope: 5 MB and 60 MB, JSON and multipart", async () => {
+    const app = await createTestApp("sqlite");
+    try {
+      const token = await adminToken(app);
+      const { base } = await listen((request, client) => app.api.handle(request, client));
+      const port = Number(new URL(base).port);
+      /** As a script does it: headers and the whole body written (each write waited for), and only then the answer read. */
+      const sendWhole = (type: string, size: number) =>
+        new Promise<{ answer: string; error?: string }>((resolve) => {
+          const socket = net.connect(port, "127.0.0.1");
+          let answer = "";
+          socket.on("data", (c: Buffer) => (answer += c.toString("utf8")));
+          socket.on("error", (error: NodeJS.ErrnoException) => resolve({ answer, error: error.code }));
+          socket.on("close", () => resolve({ answer }));
+          socket.pause();
+          const write = (data: string | Buffer) => new Promise<void>((done, fail) => socket.write(data, (error) => (error ? fail(error) : done())));
+          void (async () => {
+            await write(`POST /api/v1/auth/role/create HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: ${size}\r\n\r\n`);
+            const megabyte = Buffer.alloc(1024 * 1024, 0x61);
+            for (let sent = 0; sent < size; sent += megabyte.length) await write(megabyte.subarray(0, Math.min(megabyte.length, size - sent)));
+            socket.resume();
+          })().catch(() => socket.resume());
+        });
+      for (const type of ["application/json", "multipart/form-data; boundary=----x"]) {
+        for (const megabytes of [5, 60]) {
+          const { answer, error } = await sendWhole(type, megabytes * 1024 * 1024);
+          expect(error, `${type} ${megabytes} MB`).toBeUndefined();
+          expect(answer, `${type} ${megabytes} MB`).toMatch(/^HTTP\/1\.1 413/);
+          expect(answer.toLowerCase()).toContain("connection: close");
+          const [head, body] = [answer.slice(0, answer.indexOf("\r\n\r\n")), answer.slice(answer.indexOf("\r\n\r\n") + 4)];
+          // The envelope comes in one chunk when the answer is chunked.
+          const envelope = JSON.parse(/transfer-encoding: chunked/i.test(head) ? body.split("\r\n")[1] : body);
+          expect(envelope).toMatchObject({ status: 413, message: expect.stringMatching(/^请求体过大，不能超过 1 MB/) });
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
+  test("headers over the limit get a 431 envelope that a client still writing them reads, not a reset", async () => {
+    const { base } = await listen(async () => new Response("not reached"));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<{ answer: string; error?: string }>((resolve) => {
+          const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+          let answer = "";
+          socket.on("data", (c: Buffer) => (answer += c.toString("utf8")));
+          socket.on("error", (error: NodeJS.ErrnoException) => resolve({ answer, error: error.code }));
+          socket.on("close", () => resolve({ answer }));
+          socket.pause();
+          // 256 kB of cookies, written whole before anything is read.
+          const cookies = Array.from({ length: 256 }, (_, i) => `Cookie: c${i}=${"v".repeat(1000)}\r\n`).join("");
+          socket.write(`GET /api/v1/x/info HTTP/1.1\r\nHost: 127.0.0.1\r\n${cookies}\r\n`, () => socket.resume());
+        }),
+      ),
+    );
+    for (const { answer, error } of answers) {
+      expect(error).toBeUndefined();
+      expect(answer).toMatch(/^HTTP\/1\.1 431/);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ status: 431, message: expect.stringMatching(/^请求头过大，不能超过 16 KB/), data: null });
+    }
+  });
+
+  test("past MAX_REQUESTS_IN_FLIGHT a request is refused at once: 503, Retry-After, the envelope for API clients and a page for browsers", async () => {
+    const held: Array<() => void> = [];
+    let started = 0;
+    const { base } = await listen(
+      async () => {
+        started++;
+        await new Promise<void>((resolve) => held.push(resolve));
+        return envelopeResponse(envelope);
+      },
+      false,
+      { maxInFlight: 2 },
+    );
+    const first = [exchange(`${base}/api/v1/x/findPage`), exchange(`${base}/api/v1/x/create`, { method: "POST" })];
+    await vi.waitFor(() => expect(started).toBe(2));
+    const at = Date.now();
+    const api = await exchange(`${base}/api/v1/x/findPage`);
+    const page = await exchange(`${base}/admin/auth/user/index`, { headers: { Accept: "text/html,application/xhtml+xml" } });
+    const write = await exchange(`${base}/api/v1/x/create`, { method: "POST" });
+    expect(Date.now() - at).toBeLessThan(1000);
+    for (const refused of [api, page, write]) {
+      expect(refused.status).toBe(503);
+      expect(refused.headers["retry-after"]).toBe("5");
+    }
+    expect(JSON.parse(api.body.toString("utf8"))).toEqual({ status: 503, message: "服务器繁忙，请 5 秒后重试", data: null });
+    expect(JSON.parse(write.body.toString("utf8")).message).toBe("服务器繁忙，请 5 秒后重试");
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.body.toString("utf8")).toContain("服务器繁忙，请 5 秒后重试");
+    expect(started).toBe(2);
+    // The requests let in are answered as usual, and once they are, the next is let in.
+    held.forEach((release) => release());
+    for (const answer of await Promise.all(first)) expect(answer.status).toBe(200);
+    const after = exchange(`${base}/api/v1/x/findPage`);
+    await vi.waitFor(() => expect(held.length).toBe(3));
+    held[2]();
+    expect((await after).status).toBe(200);
+  });
+
+  test("a read not answered by its deadline gets 503 and Retry-After; a write is never cut short", async () => {
+    const { base } = await listen(
+      async () => {
+        await new Promise((r) => setTimeout(r, 600));
+        return envelopeResponse(envelope);
+      },
+      false,
+      { readDeadlineMs: 150 },
+    );
+    const at = Date.now();
+    const read = await exchange(`${base}/api/v1/x/findPage`);
+    expect(Date.now() - at).toBeLessThan(550);
+    expect(read.status).toBe(503);
+    expect(read.headers["retry-after"]).toBe("5");
+    expect(JSON.parse(read.body.toString("utf8")).message).toBe("服务器繁忙，请 5 秒后重试");
+    const page = await exchange(`${base}/admin/dashboard`, { headers: { Accept: "text/html" } });
+    expect(page.status).toBe(503);
+    expect(page.body.toString("utf8")).toContain("<title>服务繁忙");
+    const write = await exchange(`${base}/api/v1/x/create`, { method: "POST" });
+    expect(write.status).toBe(200);
   });
 
   test("a page's request is aborted when its client goes away", async () => {
