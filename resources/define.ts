@@ -1,4 +1,13 @@
-import type { ValueText } from "./operations";
+/**
+ * How a value of a type reads: the list page and the export each format dictionaries, money and times their way, and
+ * find a declaration by its key (`module/entity`) for fields that name other entities (the operation log's).
+ */
+export interface ValueText {
+  dict(code: string, value: unknown): string;
+  money(fen: number): string;
+  time(millis: number): string;
+  resource(key: string): Pick<ResourceDef, "title" | "fields"> | undefined;
+}
 
 /**
  * One declaration per entity drives the API (schemas, filters, permission codes), the list screen and the

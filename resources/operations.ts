@@ -1,23 +1,16 @@
-import { columnOf, type FieldDef } from "./define";
-import { findResource } from "./index";
+import { columnOf, type FieldDef, type ResourceDef, type ValueText } from "./define";
 
 /**
  * The operation log in words (issue 38): a row names its entity, action and changes by codes (`zhct/mealOrder`,
  * `cancel`, `{"orderStatus":["1","3"]}`), which the API keeps for its clients; the list and its export show them as
- * the declarations name them. Called when a row is shown, never while the declarations load (this module and
- * resources/index.ts import each other through the operation log's declaration).
+ * the declarations name them. The declarations are found through the caller's `ValueText.resource` (the list page's,
+ * the export's), so that the operation log's declaration, which uses this module, does not import the list of
+ * declarations that holds it.
  */
 
-/** How a value of a type reads: the list page and the export each format dictionaries, money and times their way. */
-export interface ValueText {
-  dict(code: string, value: unknown): string;
-  money(fen: number): string;
-  time(millis: number): string;
-}
-
 /** A logged entity (`module/entity`) by its declaration's title. */
-export function entityTitle(key: unknown): string {
-  return findResource(String(key))?.title ?? "其他数据";
+export function entityTitle(key: unknown, text: Pick<ValueText, "resource">): string {
+  return text.resource(String(key))?.title ?? "其他数据";
 }
 
 /**
@@ -66,15 +59,15 @@ const OTHER_KEYS: Record<string, KeyText> = {
  * A document that pays or asks for money, by its entity's title: a refund's `docType` (`mealOrderComplaints` → 订餐申诉),
  * an order's `paidBy` (`{kind: "ledger", lineIds}` → 账户流水, `{kind: "other", docType, docId}` → 餐券 12).
  */
-export function documentTitle(docType: unknown): string {
+export function documentTitle(docType: unknown, find: (key: string) => Pick<ResourceDef, "title"> | undefined): string {
   if (docType === "ledger") return "账户流水";
-  return findResource(`zhct/${String(docType)}`)?.title ?? "其他单据";
+  return find(`zhct/${String(docType)}`)?.title ?? "其他单据";
 }
 
-function docText(value: unknown): string {
-  if (value === null || typeof value !== "object") return documentTitle(value);
+function docText(value: unknown, text: ValueText): string {
+  if (value === null || typeof value !== "object") return documentTitle(value, text.resource);
   const doc = value as { kind?: string; docType?: string; docId?: unknown; lineIds?: unknown[] };
-  return doc.kind === "ledger" ? `账户流水 ${(doc.lineIds ?? []).join("、")}` : `${documentTitle(doc.docType)} ${String(doc.docId ?? "")}`.trim();
+  return doc.kind === "ledger" ? `账户流水 ${(doc.lineIds ?? []).join("、")}` : `${documentTitle(doc.docType, text.resource)} ${String(doc.docId ?? "")}`.trim();
 }
 
 function fieldOf(fields: readonly FieldDef[], key: string): KeyText | undefined {
@@ -85,7 +78,7 @@ function fieldOf(fields: readonly FieldDef[], key: string): KeyText | undefined 
 
 function valueText(field: KeyText, value: unknown, text: ValueText): string {
   if (value === null || value === undefined || value === "") return "空";
-  if (field.type === "doc") return docText(value);
+  if (field.type === "doc") return docText(value, text);
   if (Array.isArray(value)) return value.map((v) => valueText(field, v, text)).join("、") || "空";
   if (typeof value === "object") {
     // A device's parameters: their keys are the device's own names.
@@ -120,7 +113,7 @@ export function describeChanges(entity: unknown, changes: unknown, text: ValueTe
     return String(changes);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return "";
-  const fields = findResource(String(entity))?.fields ?? [];
+  const fields = text.resource(String(entity))?.fields ?? [];
   const parts: string[] = [];
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     const field = fieldOf(fields, key);

@@ -1,6 +1,6 @@
 import { CHINA_OFFSET_MS } from "../../resources/chinaTime";
 import { dictLabel, type DictOption } from "../../resources/dicts";
-import type { ValueText } from "../../resources/operations";
+import type { ValueText } from "../../resources/define";
 
 /** Spec §9: a 10-digit timestamp is seconds. */
 export function toMillis(time: number | string): number {
@@ -42,7 +42,10 @@ export function formatCount(count: number | null | undefined): string {
   return count.toLocaleString("zh-CN", { maximumFractionDigits: 2 });
 }
 
-/** How the operation log's codes read on a page (`FieldDef.show`): dictionaries by label, money in yuan, China time. */
-export function valueText(dicts: Record<string, DictOption[]>): ValueText {
-  return { dict: (code, value) => dictLabel(dicts, code, value), money: formatFen, time: formatTime };
+/**
+ * How the operation log's codes read on a page (`FieldDef.show`): dictionaries by label, money in yuan, China time,
+ * declarations found by `resource` (the caller's: the list's table has the declarations, the shell does not).
+ */
+export function valueText(dicts: Record<string, DictOption[]>, resource: ValueText["resource"]): ValueText {
+  return { dict: (code, value) => dictLabel(dicts, code, value), money: formatFen, time: formatTime, resource };
 }

@@ -16,7 +16,7 @@ export const operationLog = defineResource({
   fields: [
     { name: "time", column: "created_at", label: "时间", type: "datetime", filter: "range", sortable: true, readOnly: true },
     { name: "userName", label: "操作人", type: "text", filter: "like", sortable: true, readOnly: true },
-    { name: "entity", label: "数据类型", type: "text", filter: "like", sortable: true, readOnly: true, show: entityTitle },
+    { name: "entity", label: "数据类型", type: "text", filter: "like", sortable: true, readOnly: true, show: (value, _record, text) => entityTitle(value, text) },
     { name: "entityId", label: "数据 ID", type: "number", filter: "eq", readOnly: true, max: Number.MAX_SAFE_INTEGER },
     { name: "action", label: "操作", type: "enum", dict: "operationAction", filter: "eq", readOnly: true },
     { name: "changes", label: "变更内容", type: "longText", list: true, readOnly: true, show: (value, record, text) => describeChanges(record.entity, value, text) },

@@ -1,6 +1,7 @@
 import { isCount, type FieldDef } from "../../../resources/define";
 import { dictLabel, isInactive, type DictOption } from "../../../resources/dicts";
 import classes from "./cells.module.css";
+import { findResource } from "../../../resources/index";
 import { formatCount, formatFen, formatTime, valueText } from "~/lib/format";
 
 type Row = Record<string, unknown>;
@@ -18,7 +19,7 @@ export function FieldValue({ field, record, dicts }: { field: FieldDef; record: 
   const value = record[field.name];
   if (isBlank(value)) return <span className={classes.dimmed}>—</span>;
   if (field.show) {
-    const shown = field.show(value, record, valueText(dicts));
+    const shown = field.show(value, record, valueText(dicts, findResource));
     return field.type === "longText" ? (
       <span className={classes.clamp} title={shown}>
         {shown}

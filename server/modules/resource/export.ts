@@ -2,7 +2,8 @@ import { PassThrough, Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { builtInDicts } from "../../../resources/dicts";
 import { isCount, listFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
-import type { ValueText } from "../../../resources/operations";
+import type { ValueText } from "../../../resources/define";
+import { findResource } from "../../../resources/index";
 import type { SessionContext } from "../../http/endpoint";
 import { CHINA_OFFSET_MS } from "../../../resources/chinaTime";
 import { findPage, type PageQuery } from "./engine";
@@ -24,6 +25,7 @@ const valueText = (dicts: Map<string, Map<string, string>>): ValueText => ({
   dict: (code, value) => dicts.get(code)?.get(String(value)) ?? String(value),
   money: (fen) => (fen / 100).toFixed(2),
   time: chinaTime,
+  resource: findResource,
 });
 
 function cellText(field: FieldDef, record: Row, dicts: Map<string, Map<string, string>>): string {

@@ -2,6 +2,7 @@ import { permissionCode, type FieldDef } from "../../../resources/define";
 import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { documentTitle } from "../../../resources/operations";
+import { findResource } from "../../../resources/index";
 import { mealOrder } from "../../../resources/zhct/orders";
 import { ID_EPOCH, newId } from "../../db";
 import { insertRow, preparedQuery } from "../../db/prepared";
@@ -859,7 +860,7 @@ export async function refundPart(trx: Trx, ctx: SessionContext, input: RefundPar
   const inLedger = accounts.reduce((sum, a) => sum + a.fen, 0);
   if (input.amount > inLedger) throw new ApiError(Status.CONFLICT, paymentMessages.overRefund(Math.min(refundable, inLedger)));
   // The document in words (部分退款（订餐申诉 375878613667840）), not its code: the remark is read on the diner's page.
-  const by = input.docType ? `（${documentTitle(input.docType)} ${input.docId ?? ""}）`.replace(" ）", "）") : "";
+  const by = input.docType ? `（${documentTitle(input.docType, findResource)} ${input.docId ?? ""}）`.replace(" ）", "）") : "";
   const back: Record<AccountType, number> = { cash: 0, subsidy: 0 };
   let left = input.amount;
   for (const account of accounts) {
