@@ -77,6 +77,7 @@ test("the operation log, a refund's ledger remark and the dashboard speak Chines
   await expect(page.getByText(/角色：/)).toHaveText("显示测试食堂 · 角色：食堂管理员");
 });
 
+// After the test above (serial): its restaurant and its two orders fill 订单管理.
 test("counts have thousands separators; a wide list scrolls sideways at 1440 px with its first column kept", async ({ page, request }) => {
   test.setTimeout(120_000);
   const api = await apiAs(request, shownClerk.userName, shownClerk.password);
