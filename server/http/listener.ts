@@ -173,13 +173,22 @@ export function createListener(app: Respond, options: ListenerOptions): http.Req
   const respond: Respond = (request, clientAddress) => {
     const answer = app(request, clientAddress);
     if (request.method !== "GET" && request.method !== "HEAD") return answer;
+    const url = new URL(request.url);
+    // A file of a whole period (an export, a print view) may take longer than a page on a large canteen, and its
+    // client waits for it: refusing it at the deadline would make a slow export impossible, not the server less busy.
+    if (url.pathname.endsWith("/export") || url.pathname.endsWith("/print") || url.searchParams.has("export")) return answer;
     let timer: NodeJS.Timeout | undefined;
+    let late = false;
     const deadline = new Promise<Response>((resolve) => {
-      timer = setTimeout(() => resolve(busyResponse(!wantsPage(new URL(request.url).pathname, request.headers.get("Accept")))), readDeadlineMs);
+      timer = setTimeout(() => {
+        late = true;
+        resolve(busyResponse(!wantsPage(url.pathname, request.headers.get("Accept"))));
+      }, readDeadlineMs);
     });
     return Promise.race([answer, deadline]).then((response) => {
       clearTimeout(timer);
-      if (response.status === 503 && response.headers.has("Retry-After")) void answer.then((late) => late.body?.cancel().catch(() => {}), () => {});
+      // The deadline won: the answer that still comes is dropped (an answer of the app's own, a 503 too, is sent).
+      if (late) void answer.then((dropped) => dropped.body?.cancel().catch(() => {}), () => {});
       return response;
     });
   };
