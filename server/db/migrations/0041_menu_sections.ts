@@ -118,7 +118,7 @@ export async function up(db: Kysely<any>): Promise<void> {
               .distinct(),
           )
           .executeTakeFirst();
-        if (Number(granted.numInsertedRows ?? 0) > 0) changed = true;
+        if (Number(granted.numInsertedOrUpdatedRows ?? 0) > 0) changed = true;
       }
     }
   }
