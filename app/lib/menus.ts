@@ -3,13 +3,14 @@ import type { ScreenNames } from "../../resources/define";
 import { CHANGE_PASSWORD_PATH, HOME_PATH } from "./paths";
 
 /**
- * Spec §2: only page entries show, at most two levels; `path` entries are the folders that hold them. Buttons,
- * links and mini-app entries are dropped with their children.
+ * Spec §2: only page entries show, at most two levels; `path` entries are the folders that hold them. A folder's
+ * sections (a `path` inside a folder, decision 053) are labels of its dropdown, not a level one opens: their pages
+ * show under the folder. Buttons, links and mini-app entries are dropped with their children.
  */
 export function visibleMenus(nodes: MenuNode[], depth = 1): MenuNode[] {
   return nodes
     .filter((node) => node.menuType === "page" || node.menuType === "path")
-    .map((node) => ({ ...node, children: depth < 2 ? visibleMenus(node.children, depth + 1) : [] }))
+    .map((node) => ({ ...node, children: depth < 2 || (depth === 2 && node.menuType === "path") ? visibleMenus(node.children, depth + 1) : [] }))
     .filter((node) => node.menuType === "page" || node.children.length > 0);
 }
 
@@ -94,8 +95,9 @@ export function pageTitle(pathname: string, allMenus: MenuNode[], screens: Scree
   const screen = screens.find((s) => pathname === s.base || pathname.startsWith(`${s.base}/`));
   if (screen) {
     const rest = pathname.slice(screen.base.length);
-    const step = Object.entries(screen.steps ?? {}).find(([action]) => rest.startsWith(`/${action}/`));
-    if (step) return `${step[1]}${screen.title}`;
+    // A step's form of no row (`/zhct/useraccountcharge/charge`) is named by the step; of a row, by step and screen.
+    const step = Object.entries(screen.steps ?? {}).find(([action]) => rest === `/${action}` || rest.startsWith(`/${action}/`));
+    if (step) return rest === `/${step[0]}` ? step[1] : `${step[1]}${screen.title}`;
     if (rest.startsWith("/create")) return `新增${screen.title}`;
     if (rest.startsWith("/edit/")) return `编辑${screen.title}`;
     return screen.menuTitle ?? screen.title;
@@ -150,4 +152,18 @@ export function activeSubsystemFor(pathname: string, allMenus: MenuNode[], chose
   const cookieId = Number(chosen);
   if (allowed.has(cookieId)) return cookieId;
   return subsystems[0]?.id ?? 1;
+}
+
+/**
+ * Where `/` (and so a sign-in) leads (issue 38): the system-management home for a user with pages there beyond the
+ * dashboard, else the first subsystem they have pages in (`/subsystem/{code}` makes it active and shows its
+ * dashboard), so a user whose roles give them one subsystem lands in it, not in an empty 系统管理.
+ */
+export function landingPath(allMenus: MenuNode[], subsystems: SubsystemInfo[]): string {
+  const dashboards = new Set([HOME_PATH, "/dashboard"]);
+  const hasPages = (s: SubsystemInfo) => flatten(visibleMenus(subsystemTree(allMenus, s.id))).some((n) => n.menuType === "page" && !dashboards.has(n.menuPath ?? ""));
+  const admin = subsystems.find((s) => s.sysCode === "admin");
+  if (admin && hasPages(admin)) return HOME_PATH;
+  const first = subsystems.find(hasPages);
+  return first ? `/subsystem/${first.sysCode}` : HOME_PATH;
 }

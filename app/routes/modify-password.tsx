@@ -6,7 +6,6 @@ import { z } from "../../resources/z";
 import type { Route } from "./+types/modify-password";
 import { apiCall } from "~/lib/api.server";
 import { t } from "~/lib/messages";
-import { HOME_PATH } from "~/lib/paths";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 import { useFocusOnRefusal } from "~/lib/form-focus";
 
@@ -33,7 +32,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
     return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: 400 });
   }
-  return redirect(HOME_PATH, { headers: { "Set-Cookie": flashCookie(t.password.changed) } });
+  // `/` leads to the subsystem the user works in (a first sign-in passes here).
+  return redirect("/", { headers: { "Set-Cookie": flashCookie(t.password.changed) } });
 }
 
 export function meta() {

@@ -12,6 +12,7 @@ import { Deferred } from "~/components/Deferred";
 import { SideMenu } from "~/components/shell/SideMenu";
 import { TagsView } from "~/components/shell/TagsView";
 import { TopMenu } from "~/components/shell/TopMenu";
+import { MenuSearch } from "~/components/shell/MenuSearch";
 import { TenantSwitch } from "~/components/shell/TenantSwitch";
 import { UserMenu } from "~/components/shell/UserMenu";
 import headerClasses from "~/components/shell/header.module.css";
@@ -25,7 +26,7 @@ import { request } from "~/lib/request";
 import { hasTokenCookie, PUBLIC_PATHS, requireUserInfo } from "~/lib/session.server";
 import { useShellData, type PageUser } from "~/lib/shell-data";
 import { readCookieValue, SIDEBAR_COOKIE, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBrowserCookie, YEAR_SECONDS } from "~/lib/shell-state";
-import { isTaggable, openTag, parseTags, serializeTags, type Tag } from "~/lib/tags";
+import { isTaggable, openScreenTag, parseTags, screenKey, serializeTags, type Tag } from "~/lib/tags";
 import type { loader as rootLoader } from "~/root";
 import classes from "./shell.module.css";
 import { PlainIconButton } from "~/components/PlainButton";
@@ -119,13 +120,26 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
   const location = useLocation();
   const { menuTreeList, screens } = useShellData();
   const menus = useMemo(() => visibleMenus(subsystemTree(menuTreeList, shell.subsystemId)), [menuTreeList, shell.subsystemId]);
+  // The menu search finds pages of every subsystem the user may enter; opening one makes its subsystem the active one.
+  const allVisible = useMemo(() => visibleMenus(menuTreeList), [menuTreeList]);
   const matches = useMatches();
   const revalidator = useRevalidator();
   const [sidebarOpened, setSidebarOpened] = useState(shell.sidebarOpened);
   const [drawerOpened, setDrawerOpened] = useState(false);
   const [settingsOpened, setSettingsOpened] = useState(false);
   const [override, setOverride] = useState<Partial<ShellSettings>>({});
-  const [tags, setTags] = useState<Tag[]>(() => parseTags(JSON.stringify(shell.tags)));
+  const titleOf = (pathname: string) => pageTitle(pathname, menuTreeList, screens);
+  /**
+   * One tag per screen (issue 38): a page's key is its path (`screenKey`), but a sub-page with no name of its own
+   * (a receipt, which the shell can only call by its list's name) is its list's screen and takes the list's tag.
+   */
+  const tagKey = (path: string) => {
+    const key = screenKey(path);
+    const owner = menuForPath(menuTreeList, key);
+    const ownerKey = owner?.menuPath ? screenKey(owner.menuPath) : key;
+    return ownerKey !== key && titleOf(key) === owner?.menuName ? ownerKey : key;
+  };
+  const [tags, setTags] = useState<Tag[]>(() => parseTags(JSON.stringify(shell.tags), tagKey));
   const [seenPath, setSeenPath] = useState<string | null>(null);
 
   const currentPath = location.pathname + location.search;
@@ -135,7 +149,7 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
   if (seenPath !== currentPath) {
     setSeenPath(currentPath);
     setDrawerOpened(false);
-    if (taggable) setTags((current) => openTag(current, currentPath));
+    if (taggable) setTags((current) => openScreenTag(current, currentPath, tagKey(currentPath)));
   }
   useEffect(() => {
     writeBrowserCookie(TAGS_COOKIE, serializeTags(tags));
@@ -174,7 +188,6 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
 
   const active = menuForPath(menus, location.pathname);
   const activeIds = useMemo(() => new Set(active ? [...active.parentIds, active.id] : []), [active]);
-  const titleOf = (pathname: string) => pageTitle(pathname, menuTreeList, screens);
   const forbidden = !routeAllowed(location.pathname, user.roles, shell.routeRoles);
   const subsystemName = shell.subsystems.find((s) => s.id === shell.subsystemId)?.sysName ?? "子系统";
 
@@ -189,6 +202,7 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
 
   const right = (
     <div className={classes.headerRight}>
+      <MenuSearch menus={allVisible} subsystems={shell.subsystems} dark={!side} />
       {shell.subsystems.length > 1 && (
         <Menu position="bottom-end" width={200} shadow="md">
           <Menu.Target>
@@ -280,7 +294,7 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
           </div>
           {right}
         </div>
-        {settings.tagsView && <TagsView tags={tags} titleOf={titleOf} onChange={setTags} />}
+        {settings.tagsView && <TagsView tags={tags} titleOf={titleOf} current={tagKey(currentPath)} onChange={setTags} />}
       </AppShell.Header>
 
       {side && (

@@ -14,6 +14,10 @@ export const e2eUsers = {
   shellAdmin: { userName: "shell.admin", password: "Shell-Admin-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   shellSide: { userName: "shell.side", password: "Shell-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   shellSide2: { userName: "shell.side2", password: "Shell-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  // e2e/shell-menus.spec.ts: every menu entry by mouse in each layout, the menu search, tags; 503 has the canteen alone.
+  navTop: { userName: "nav.top", password: "Nav-Top-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  navSide: { userName: "nav.side", password: "Nav-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  canteenOnly: { userName: "canteen.only", password: "Canteen-Only-2026", roleIds: [503], pwdSecurityLevel: 2 },
   settingsWide: { userName: "settings.wide", password: "Settings-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   settingsNarrow: { userName: "settings.narrow", password: "Settings-Pass-2026", roleIds: [501], pwdSecurityLevel: 2 },
   clerk: { userName: "clerk", password: "Clerk-Pass-2026", roleIds: [501], pwdSecurityLevel: 2 },

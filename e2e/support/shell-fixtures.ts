@@ -5,6 +5,8 @@ import { DEFAULT_TENANT_ID, seedMenus, stableId } from "../../server/db/seed";
 export const shellFixture = {
   clerkRoleId: 501,
   auditorRoleId: 502,
+  // e2e/shell-menus.spec.ts: a role of the canteen alone (and the dashboard), granted as assignMenus grants it.
+  canteenOnlyRoleId: 503,
   alertTenants: { wide: { tenantId: 901, roleId: 911 }, narrow: { tenantId: 902, roleId: 912 } },
   // e2e/zhct-settle.spec.ts locks a month: in a tenant of its own, so the other journeys can still move money.
   settleTenant: { tenantId: 903, roleId: 913 },
@@ -75,15 +77,20 @@ export async function prepareShellFixtures(db: Db) {
   const seeded = seedMenus();
   const pick = (path: string) => seeded.find((m) => m.menu_path === path)?.id as number;
   const complaints = pick("/zhct/mealordercomplaints/index");
+  // The section (目录) that holds a page comes with it, as assignMenus grants the entries above a chosen one.
+  const sectionOf = (id: number) => seeded.find((m) => m.id === id)?.parent_id as number;
   const imageObj = pick("/admin/sys/imageobj/index");
   const clerkMenus = [
     pick("/admin/dashboard"),
     pick("/zhct"),
+    sectionOf(complaints),
     complaints,
     ...seeded.filter((m) => m.parent_id === complaints && m.permission !== "zhct:mealOrderComplaints:process").map((m) => m.id),
     pick("/admin/sys"),
+    sectionOf(imageObj),
     imageObj,
     // The print-device list is readable to both: only the role restriction of its route tells them apart.
+    sectionOf(pick("/admin/sys/printdevice/index")),
     pick("/admin/sys/printdevice/index"),
     menus.restricted.id,
   ];
@@ -100,10 +107,17 @@ export async function prepareShellFixtures(db: Db) {
     if (name === "wide") await role(db, tenantId, roleId, "admin", "admin");
     else {
       await role(db, tenantId, roleId, "duty", "user");
-      for (const menuId of [pick("/admin/dashboard"), pick("/zhct"), complaints, ...seeded.filter((m) => m.parent_id === complaints).map((m) => m.id)]) {
+      for (const menuId of [pick("/admin/dashboard"), pick("/zhct"), sectionOf(complaints), complaints, ...seeded.filter((m) => m.parent_id === complaints).map((m) => m.id)]) {
         await db.insertInto("role_menu").values({ tenant_id: tenantId, role_id: roleId, menu_id: menuId }).execute();
       }
     }
+  }
+  // The canteen's pages of two sections, and the dashboard: nothing else of 系统管理.
+  await role(db, DEFAULT_TENANT_ID, shellFixture.canteenOnlyRoleId, "canteenOnly", "user");
+  const cashier = pick("/zhct/cashier/index");
+  const food = pick("/zhct/food/index");
+  for (const menuId of [pick("/admin/dashboard"), pick("/zhct"), sectionOf(cashier), cashier, pick("/zhct/mealorder/index"), sectionOf(food), food]) {
+    await db.insertInto("role_menu").values({ tenant_id: DEFAULT_TENANT_ID, role_id: shellFixture.canteenOnlyRoleId, menu_id: menuId }).execute();
   }
   const settle = shellFixture.settleTenant;
   await db.insertInto("tenant").values({ id: settle.tenantId, tenant_name: "结算测试食堂", tenant_code: "settle", contact_name: null, contact_phone: null, address: null, expire_date: null, status: 1, remark: null, ...audit() }).execute();
@@ -153,5 +167,5 @@ export async function prepareShellFixtures(db: Db) {
 
 /** Runs after the users exist: the side-bar user navigates by the side. */
 export async function finishShellFixtures(db: Db) {
-  await db.updateTable("user").set({ navigation_mode: "left" }).where("user_name", "in", ["shell.side", "shell.side2"]).execute();
+  await db.updateTable("user").set({ navigation_mode: "left" }).where("user_name", "in", ["shell.side", "shell.side2", "nav.side"]).execute();
 }

@@ -42,6 +42,7 @@ import * as swipeDays from "./migrations/0037_swipe_days";
 import * as ledgerDays from "./migrations/0038_ledger_days";
 import * as dinerPlaceMonths from "./migrations/0039_diner_place_months";
 import * as mealOrderDinerDayIndex from "./migrations/0040_meal_order_diner_day_index";
+import * as menuSections from "./migrations/0041_menu_sections";
 import * as orderRestaurantRepair from "./migrations/0042_order_restaurant_repair";
 import * as projectionRecount from "./migrations/0046_projection_recount";
 import type { Database } from "./schema";
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   "0038_ledger_days": ledgerDays,
   "0039_diner_place_months": dinerPlaceMonths,
   "0040_meal_order_diner_day_index": mealOrderDinerDayIndex,
+  "0041_menu_sections": menuSections,
   "0042_order_restaurant_repair": orderRestaurantRepair,
   "0046_projection_recount": projectionRecount,
 };
@@ -251,7 +253,8 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-export async function migrateToLatest(db: Db): Promise<void> {
+/** Runs the migrations not yet run; `target` (a migration's name) stops after it, as a test of a later one needs. */
+export async function migrateToLatest(db: Db, target?: string): Promise<void> {
   // Unless told a schema, Kysely takes its migration tables found in any schema of the database for
   // ours: on PostgreSQL name the schema in use, so another schema's migrations are not mistaken for them.
   const migrationTableSchema =
@@ -265,7 +268,7 @@ export async function migrateToLatest(db: Db): Promise<void> {
     allowUnorderedMigrations: true,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     throw new Error(`数据库迁移失败：${failed?.migrationName ?? ""} ${error instanceof Error ? error.message : String(error)}`, { cause: error });

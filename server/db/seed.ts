@@ -29,6 +29,11 @@ export function stableId(text: string): number {
   return 1_000_000 + hash;
 }
 
+/** The id of a section (目录) of a module group; migration 0041 wrote the same ids into existing databases. */
+export function sectionId(groupPath: string, title: string): number {
+  return stableId(`section:${groupPath}:${title}`);
+}
+
 interface SeedMenu {
   id: number;
   subsystem_id: number;
@@ -42,8 +47,8 @@ interface SeedMenu {
 }
 
 /**
- * Menu entries for the screens that exist: the dashboard, a `path` entry per module group, a `page` entry per
- * declared resource (its view permission) and a `button` entry per action it offers.
+ * Menu entries for the screens that exist: the dashboard, a `path` entry per module group and per section of it, a
+ * `page` entry per declared resource and report screen (its view permission) and a `button` entry per action it offers.
  */
 export function seedMenus(): SeedMenu[] {
   const subsystemId = (code: string) => subsystems.find((s) => s.sys_code === code)?.id ?? 1;
@@ -52,32 +57,32 @@ export function seedMenus(): SeedMenu[] {
   ];
   for (const group of menuGroups) {
     const groupId = stableId(`group:${group.path}`);
-    menus.push({ id: groupId, subsystem_id: subsystemId(group.subsystem), parent_id: null, menu_name: group.title, menu_path: group.path, menu_icon: group.icon, menu_type: "path", permission: null, sort: group.sort });
-    resources
-      .filter((r) => r.screenBase === group.path)
-      .forEach((resource, index) => {
-        const path = `${resource.screenBase}/${resource.screen}/index`;
-        const pageId = stableId(`page:${path}`);
-        menus.push({ id: pageId, subsystem_id: subsystemId(group.subsystem), parent_id: groupId, menu_name: resource.menuTitle ?? resource.title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(resource, "view"), sort: index });
-        const buttons: Array<[string, string]> = [
-          ...resource.actions.map((action): [string, string] => [action, actionLabels[action]]),
-          ...Object.entries(resource.workflowActions ?? {}),
-        ];
-        buttons.forEach(([action, label], actionIndex) => {
-          menus.push({ id: stableId(`button:${path}:${action}`), subsystem_id: subsystemId(group.subsystem), parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(resource, action), sort: actionIndex });
-        });
+    const subsystem = subsystemId(group.subsystem);
+    menus.push({ id: groupId, subsystem_id: subsystem, parent_id: null, menu_name: group.title, menu_path: group.path, menu_icon: group.icon, menu_type: "path", permission: null, sort: group.sort });
+    // A long module's pages sit in its sections (目录 under the group, decision 053); a screen no section lists stays
+    // under the group, after them.
+    const sections = group.sections ?? [];
+    sections.forEach((section, index) => {
+      menus.push({ id: sectionId(group.path, section.title), subsystem_id: subsystem, parent_id: groupId, menu_name: section.title, menu_path: null, menu_icon: null, menu_type: "path", permission: null, sort: index });
+    });
+    const placeOf = (screen: string, index: number) => {
+      const section = sections.find((s) => s.screens.includes(screen));
+      return section ? { parent_id: sectionId(group.path, section.title), sort: section.screens.indexOf(screen) } : { parent_id: groupId, sort: sections.length + index };
+    };
+    const screens = [
+      ...resources
+        .filter((r) => r.screenBase === group.path)
+        .map((r) => ({ def: r, title: r.menuTitle ?? r.title, buttons: [...r.actions.map((action): [string, string] => [action, actionLabels[action]]), ...Object.entries(r.workflowActions ?? {})] })),
+      ...reportScreens.filter((r) => r.screenBase === group.path).map((r) => ({ def: r, title: r.title, buttons: Object.entries(r.buttons ?? {}) })),
+    ];
+    screens.forEach(({ def, title, buttons }, index) => {
+      const path = `${def.screenBase}/${def.screen}/index`;
+      const pageId = stableId(`page:${path}`);
+      menus.push({ id: pageId, subsystem_id: subsystem, menu_name: title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(def, "view"), ...placeOf(def.screen, index) });
+      buttons.forEach(([action, label], actionIndex) => {
+        menus.push({ id: stableId(`button:${path}:${action}`), subsystem_id: subsystem, parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(def, action), sort: actionIndex });
       });
-    const declared = resources.filter((r) => r.screenBase === group.path).length;
-    reportScreens
-      .filter((r) => r.screenBase === group.path)
-      .forEach((report, index) => {
-        const path = `${report.screenBase}/${report.screen}/index`;
-        const pageId = stableId(`page:${path}`);
-        menus.push({ id: pageId, subsystem_id: subsystemId(group.subsystem), parent_id: groupId, menu_name: report.title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(report, "view"), sort: declared + index });
-        Object.entries(report.buttons ?? {}).forEach(([action, label], actionIndex) => {
-          menus.push({ id: stableId(`button:${path}:${action}`), subsystem_id: subsystemId(group.subsystem), parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(report, action), sort: actionIndex });
-        });
-      });
+    });
   }
   return menus;
 }

@@ -1,11 +1,12 @@
 import { Menu, NavLink, Tooltip, UnstyledButton } from "@mantine/core";
 import { Link } from "react-router";
 import type { MenuNode } from "../../../resources/auth";
+import { GroupDropdown, menuColumns } from "./GroupDropdown";
 import { MenuIcon } from "./menuIcon";
 import classes from "./menus.module.css";
 import { menuHref, useMenuNavigate } from "./useMenuNavigate";
 
-/** The side bar's menu; collapsed it shows icons, and a folder's pages open beside it. */
+/** The side bar's menu, a module's pages under their section names; collapsed it shows icons, and a folder's pages open beside it. */
 export function SideMenu({ menus, activeIds, collapsed }: { menus: MenuNode[]; activeIds: Set<number>; collapsed: boolean }) {
   const open = useMenuNavigate();
   if (collapsed) {
@@ -19,20 +20,13 @@ export function SideMenu({ menus, activeIds, collapsed }: { menus: MenuNode[]; a
               </Link>
             </Tooltip>
           ) : (
-            <Menu key={menu.id} trigger="click-hover" position="right-start" offset={0} classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
+            <Menu key={menu.id} trigger="click-hover" position="right-start" offset={0} floatingStrategy="fixed" classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
               <Menu.Target>
                 <UnstyledButton className={classes.sideMini} data-active={activeIds.has(menu.id) || undefined} aria-label={menu.menuName}>
                   <MenuIcon name={menu.menuIcon} size={20} />
                 </UnstyledButton>
               </Menu.Target>
-              <Menu.Dropdown miw={170}>
-                <Menu.Label c="gray.5">{menu.menuName}</Menu.Label>
-                {menu.children.map((child) => (
-                  <Menu.Item key={child.id} component={Link} to={menuHref(child)} data-active={activeIds.has(child.id) || undefined} onClick={(event: React.MouseEvent) => open(child, event)}>
-                    {child.menuName}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
+              <GroupDropdown menu={menu} activeIds={activeIds} open={open} label />
             </Menu>
           ),
         )}
@@ -63,16 +57,21 @@ export function SideMenu({ menus, activeIds, collapsed }: { menus: MenuNode[]; a
             classNames={{ children: classes.sideChildren }}
             childrenOffset={0}
           >
-            {menu.children.map((child) => (
-              <NavLink
-                key={child.id}
-                component={Link}
-                to={menuHref(child)}
-                label={child.menuName}
-                active={activeIds.has(child.id)}
-                className={`${classes.sideItem} ${classes.sideChild}`}
-                onClick={(event: React.MouseEvent) => open(child, event)}
-              />
+            {menuColumns(menu).map(({ section, pages }) => (
+              <div key={section?.id ?? "pages"} role="group" aria-label={section?.menuName ?? menu.menuName}>
+                {section && <div className={classes.sideSection}>{section.menuName}</div>}
+                {pages.map((child) => (
+                  <NavLink
+                    key={child.id}
+                    component={Link}
+                    to={menuHref(child)}
+                    label={child.menuName}
+                    active={activeIds.has(child.id)}
+                    className={`${classes.sideItem} ${classes.sideChild}`}
+                    onClick={(event: React.MouseEvent) => open(child, event)}
+                  />
+                ))}
+              </div>
             ))}
           </NavLink>
         ),

@@ -10,6 +10,8 @@ export const CONTEXT_MENU_WIDTH = 105;
 interface Props {
   tags: Tag[];
   titleOf: (pathname: string) => string;
+  /** The tag key of the page shown (`screenKey`, or its list's for a sub-page with no name of its own). */
+  current: string;
   onChange: (tags: Tag[]) => void;
 }
 
@@ -17,7 +19,7 @@ interface Props {
  * Opened pages as tags (spec §1): right click (or the menu key, Shift+F10) for refresh, close, close others and
  * close all.
  */
-export function TagsView({ tags, titleOf, onChange }: Props) {
+export function TagsView({ tags, titleOf, current, onChange }: Props) {
   const location = useLocation();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -37,7 +39,7 @@ export function TagsView({ tags, titleOf, onChange }: Props) {
   function close(tag: Tag) {
     const next = closeTag(tags, tag.pathname);
     onChange(next);
-    if (tag.pathname === location.pathname) navigate(next[next.length - 1]?.path ?? "/");
+    if (tag.pathname === current) navigate(next[next.length - 1]?.path ?? "/");
   }
 
   const tagElement = (tag: Tag) => viewport.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(tag.pathname)}"]`);
@@ -53,12 +55,12 @@ export function TagsView({ tags, titleOf, onChange }: Props) {
     const { tag } = menu;
     closeMenu();
     if (action === "refresh") {
-      if (tag.pathname === location.pathname) revalidator.revalidate();
+      if (tag.pathname === current) revalidator.revalidate();
       else navigate(tag.path);
     } else if (action === "close") close(tag);
     else if (action === "others") {
       onChange(closeOtherTags(tags, tag.pathname));
-      if (tag.pathname !== location.pathname) navigate(tag.path);
+      if (tag.pathname !== current) navigate(tag.path);
     } else {
       const next = closeAllTags(tags);
       onChange(next);
@@ -113,8 +115,8 @@ export function TagsView({ tags, titleOf, onChange }: Props) {
       <div className={classes.scroller} ref={viewport}>
         <div className={classes.list} role="tablist" aria-label="已打开的页面">
           {tags.map((tag, index) => {
-            const active = tag.pathname === location.pathname;
-            const focusable = active || (index === 0 && !tags.some((t) => t.pathname === location.pathname));
+            const active = tag.pathname === current;
+            const focusable = active || (index === 0 && !tags.some((t) => t.pathname === current));
             return (
               <Link
                 key={tag.pathname}

@@ -2,11 +2,12 @@ import { Menu, UnstyledButton } from "@mantine/core";
 import { IconChevronDown } from "~/components/icons";
 import { Link } from "react-router";
 import type { MenuNode } from "../../../resources/auth";
+import { GroupDropdown } from "./GroupDropdown";
 import { MenuIcon } from "./menuIcon";
 import classes from "./menus.module.css";
 import { menuHref, useMenuNavigate } from "./useMenuNavigate";
 
-/** The horizontal menu of `top` navigation: first-level pages are links, folders open their pages on hover. */
+/** The horizontal menu of `top` navigation: first-level pages are links, folders open their pages (by section) on hover. */
 export function TopMenu({ menus, activeIds }: { menus: MenuNode[]; activeIds: Set<number> }) {
   const open = useMenuNavigate();
   return (
@@ -24,7 +25,7 @@ export function TopMenu({ menus, activeIds }: { menus: MenuNode[]; activeIds: Se
             {menu.menuName}
           </Link>
         ) : (
-          <Menu key={menu.id} trigger="click-hover" openDelay={60} closeDelay={120} position="bottom-start" offset={0} classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
+          <Menu key={menu.id} trigger="click-hover" openDelay={60} closeDelay={120} position="bottom-start" offset={0} floatingStrategy="fixed" classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
             <Menu.Target>
               <UnstyledButton className={classes.topItem} data-active={activeIds.has(menu.id) || undefined}>
                 <MenuIcon name={menu.menuIcon} size={16} />
@@ -32,19 +33,7 @@ export function TopMenu({ menus, activeIds }: { menus: MenuNode[]; activeIds: Se
                 <IconChevronDown size={12} />
               </UnstyledButton>
             </Menu.Target>
-            <Menu.Dropdown miw={160}>
-              {menu.children.map((child) => (
-                <Menu.Item
-                  key={child.id}
-                  component={Link}
-                  to={menuHref(child)}
-                  data-active={activeIds.has(child.id) || undefined}
-                  onClick={(event: React.MouseEvent) => open(child, event)}
-                >
-                  {child.menuName}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
+            <GroupDropdown menu={menu} activeIds={activeIds} open={open} />
           </Menu>
         ),
       )}
