@@ -72,8 +72,9 @@ test("staff order for a diner from today's menu, see it with its ledger line, ca
   await page.screenshot({ path: "test-results/zhct-orders-detail.png", fullPage: true });
 
   // Cancel it: the money goes back to the account it came from.
-  await page.getByLabel("取消原因").fill("点错了菜");
   await page.getByRole("button", { name: "取消订单" }).click();
+  await page.getByRole("dialog").getByLabel("取消原因").fill("点错了菜");
+  await page.getByRole("button", { name: "确认取消订单" }).click();
   await expect(page.getByText("订单已取消，退回 26.00 元，当前余额 50.00 元")).toBeVisible();
   await expect(page.getByTestId("order-status")).toHaveText("已取消");
   await expect(page.getByTestId("order-payments")).toContainText("消费退回");
@@ -109,4 +110,58 @@ test("staff order for a diner from today's menu, see it with its ledger line, ca
   await expect(page.getByTestId("order-status")).toHaveText("部分退款");
   await expect(page.getByTestId("order-refunded")).toHaveText("3.50");
   await expect(page.getByTestId("order-payments")).toContainText("消费退回");
+});
+
+test("取消订单 asks for confirmation and a reason: 返回 changes nothing, the API refuses no reason, the reason is kept in the ledger and the operation log, and a page without scripts confirms in a step", async ({ page, request, browser }) => {
+  test.setTimeout(120_000);
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-002", userName: "孙确认" });
+  await ok(api, "/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 5000 });
+  const paid = await ok(api, "/api/v1/zhct/cashier/pay", { userInfoId: diner.id, amount: 800 });
+
+  // The API refuses a cancel without a reason, naming the field; nothing moves.
+  const refused = await api.post("/api/v1/zhct/mealOrder/cancel", { id: paid.orderId });
+  expect(refused).toMatchObject({ status: 400, message: "请输入取消原因", data: { fieldErrors: { reason: ["请输入取消原因"] } } });
+  expect(await cash(api, diner.id)).toBe(4200);
+
+  await signInFresh(page, orders.userName, orders.password, `/zhct/mealorder/detail/${paid.orderId}`);
+  await untilHydrated(page);
+  // The button only opens the dialog, which says what will happen; 返回 closes it and nothing is sent.
+  await page.getByRole("button", { name: "取消订单" }).click();
+  const dialog = page.getByRole("dialog", { name: "取消订单" });
+  await expect(dialog.getByTestId("confirm-summary")).toHaveText(`将取消订单 ${paid.orderNo}，退回 8.00 元到 孙确认（O-002） 的原支付账户。取消后不能恢复。`);
+  await page.screenshot({ path: "test-results/zhct-orders-cancel-confirm.png" });
+  await dialog.getByRole("button", { name: "返回" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId("order-status")).toHaveText("已支付");
+  expect(await cash(api, diner.id)).toBe(4200);
+
+  // Confirmed with a reason: the money is back, the reason is on the refund's ledger line and in the operation log.
+  await page.getByRole("button", { name: "取消订单" }).click();
+  await dialog.getByLabel("取消原因").fill("重复下单");
+  await dialog.getByRole("button", { name: "确认取消订单" }).click();
+  await expect(page.getByText("订单已取消，退回 8.00 元，当前余额 50.00 元")).toBeVisible();
+  await expect(page.getByTestId("order-status")).toHaveText("已取消");
+  await expect(page.getByTestId("order-payments").getByRole("row").filter({ hasText: "消费退回" })).toContainText("取消订单：重复下单");
+  expect(await cash(api, diner.id)).toBe(5000);
+  await page.goto(`/admin/sys/operationlog/index?entityId=${paid.orderId}`);
+  await expect(page.getByRole("row").filter({ hasText: "重复下单" })).toHaveCount(1);
+
+  // Without scripts the button asks for the same step drawn in the page; a refused submit keeps what was typed.
+  const again = await ok(api, "/api/v1/zhct/cashier/pay", { userInfoId: diner.id, amount: 300 });
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), baseURL: test.info().project.use.baseURL });
+  const bare = await context.newPage();
+  await bare.goto(`/zhct/mealorder/detail/${again.orderId}`);
+  await bare.getByRole("button", { name: "取消订单" }).click();
+  const step = bare.getByTestId("confirm-cancel");
+  await expect(step.getByTestId("confirm-summary")).toContainText("退回 3.00 元到 孙确认（O-002）");
+  await step.getByRole("link", { name: "返回" }).click();
+  await expect(bare.getByTestId("confirm-cancel")).toHaveCount(0);
+  await expect(bare.getByTestId("order-status")).toHaveText("已支付");
+  await bare.getByRole("button", { name: "取消订单" }).click();
+  await step.getByLabel("取消原因").fill("无脚本取消");
+  await step.getByRole("button", { name: "确认取消订单" }).click();
+  await expect(bare.getByText("订单已取消，退回 3.00 元，当前余额 50.00 元")).toBeVisible();
+  await expect(bare.getByTestId("order-payments")).toContainText("取消订单：无脚本取消");
+  await context.close();
 });

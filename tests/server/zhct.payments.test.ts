@@ -273,7 +273,7 @@ for (const dialect of dialects) {
         const byTicket = await ok(PAY, { ...dish, payFlag: 3, deviceCode: "HOOK-TICKET" });
         expect(byTicket).toMatchObject({ amount: 800, balance: 5000 });
         expect(hookLog).toEqual([`ticket ${byTicket.orderNo} 800`, `after ${byTicket.orderNo}`]);
-        const cancelled = await ok(`${Z}/mealOrder/cancel`, { id: byTicket.orderId });
+        const cancelled = await ok(`${Z}/mealOrder/cancel`, { id: byTicket.orderId, reason: "测试取消" });
         expect(cancelled).toMatchObject({ refundAmount: 0, balance: 5000 });
         expect(hookLog.at(-1)).toBe(`cancel ${byTicket.orderNo} 0`);
         expect(await sold(items[0].id)).toBe(0);
@@ -307,6 +307,11 @@ for (const dialect of dialects) {
       const paid = await ok(PAY, { userInfoId: d.id, mealTimesId: mealTime.id, items: [{ foodId: foods[0].id, quantity: 2 }] });
       expect(await balances(d.id)).toEqual({ cash: 1000 - 200, subsidy: 0 });
       expect(await sold(items[0].id)).toBe(2);
+      // A cancel says why (decision 055): none, or only spaces, is 400 on the field reason and nothing moves.
+      expectField((await call(`${Z}/mealOrder/cancel`, { id: paid.orderId })).body, "reason", "请输入取消原因");
+      expectField((await call(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "   " })).body, "reason", "请输入取消原因");
+      expect(await balances(d.id)).toEqual({ cash: 1000 - 200, subsidy: 0 });
+      expect(await sold(items[0].id)).toBe(2);
       const result = await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "点错了" }, token, { "Idempotency-Key": `c-${uid()}` });
       expect(result).toMatchObject({ orderStatus: "2", refundAmount: 500, balance: 1300 });
       expect(await balances(d.id)).toEqual({ cash: 1000, subsidy: 300 });
@@ -314,12 +319,13 @@ for (const dialect of dialects) {
       const info = (await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row & { payments: Row[] };
       expect(info).toMatchObject({ orderStatus: "2", refundedAmount: 500, cancelReason: "点错了", cancelledByName: "admin" });
       expect(info.payments.map((p) => [p.accountType, p.busiType, p.amount])).toEqual([["subsidy", "2", -300], ["cash", "2", -200], ["subsidy", "6", 300], ["cash", "6", 200]]);
+      expect(info.payments.filter((p) => p.busiType === "6").map((p) => p.remark)).toEqual(["取消订单：点错了", "取消订单：点错了"]);
       const twice = await call(`${Z}/mealOrder/cancel`, { id: paid.orderId });
       expect(twice.http).toBe(409);
       expect(twice.body.message).toBe("该订单已取消");
       // Two cancels racing: one refunds, the other is 409.
       const again = await ok(PAY, { userInfoId: d.id, mealTimesId: mealTime.id, items: [{ foodId: foods[0].id, quantity: 1 }] });
-      const race = await Promise.all([1, 2, 3].map(() => call(`${Z}/mealOrder/cancel`, { id: again.orderId })));
+      const race = await Promise.all([1, 2, 3].map(() => call(`${Z}/mealOrder/cancel`, { id: again.orderId, reason: "测试取消" })));
       expect(race.filter((r) => r.body.status === 200)).toHaveLength(1);
       expect(race.filter((r) => r.http === 409 && r.body.message === "该订单已取消")).toHaveLength(2);
       expect(await balances(d.id)).toEqual({ cash: 1000, subsidy: 300 });
@@ -368,7 +374,7 @@ for (const dialect of dialects) {
       expect(await run(150)).toMatchObject({ refundedAmount: 600, orderStatus: "4" });
       await expect(run(1)).rejects.toMatchObject({ status: 409, message: "退款金额超过订单可退金额（可退 0.00 元）" });
       // A cancel after a full refund gives back nothing more.
-      expect(await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId })).toMatchObject({ refundAmount: 0, balance: 1200 });
+      expect(await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "测试取消" })).toMatchObject({ refundAmount: 0, balance: 1200 });
     });
 
     test("a complaint upheld with a refund gives part of its order back in the same transaction; never more than was paid", async () => {
@@ -442,7 +448,7 @@ for (const dialect of dialects) {
       expect((await get(`${Z}/mealOrder/getInfo`, { id: mine.orderId }, other.token)).status).toBe(404);
       expect((await call(`${Z}/mealOrder/cancel`, { id: mine.orderId }, other.token)).http).toBe(404);
       expect(await orderCount(other.tenantId)).toBe(0);
-      await ok(`${Z}/mealOrder/cancel`, { id: mine.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: mine.orderId, reason: "测试取消" });
       expect(await snapshot([d.id], [])).toMatchObject({ balances: before.balances });
     });
 
