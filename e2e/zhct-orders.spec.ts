@@ -165,3 +165,32 @@ test("取消订单 asks for confirmation and a reason: 返回 changes nothing, t
   await expect(bare.getByTestId("order-payments")).toContainText("取消订单：无脚本取消");
   await context.close();
 });
+
+test("发卡 from a diner's page names the diner; a card's row offers only the steps its status allows, and the API refuses the others with 409 naming the status", async ({ page, request }) => {
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-003", userName: "李发卡" });
+  await signInFresh(page, orders.userName, orders.password, `/zhct/userinfo/account/${diner.id}`);
+  await page.getByRole("link", { name: "发卡" }).click();
+  await expect(page).toHaveURL(new RegExp(`/zhct/usericcard/create\\?userInfoId=${diner.id}$`));
+  await expect(page.getByRole("textbox", { name: "人员" })).toHaveValue("李发卡");
+  await page.getByRole("textbox", { name: "卡号", exact: true }).fill("O0030001");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL(/\/zhct\/usericcard\/index$/);
+  const card = (await api.get("/api/v1/zhct/userIcCard/findPage?cardNo=O0030001")).data.records[0];
+  expect(card).toMatchObject({ userInfoId: diner.id, cardStatus: "1" });
+
+  const actions = page.getByRole("row").filter({ hasText: "O0030001" }).getByRole("link").filter({ hasText: /^(挂失|解挂|补卡|注销)$/ });
+  await expect(actions).toHaveText(["挂失", "补卡", "注销"]);
+  const unlock = await api.post("/api/v1/zhct/userIcCard/unlock", { id: card.id });
+  expect(unlock).toMatchObject({ status: 409, message: "该卡当前为「正常」，不能解挂" });
+  await ok(api, "/api/v1/zhct/userIcCard/reportLoss", { id: card.id });
+  await page.reload();
+  await expect(actions).toHaveText(["解挂", "补卡", "注销"]);
+  expect(await api.post("/api/v1/zhct/userIcCard/reportLoss", { id: card.id })).toMatchObject({ status: 409, message: "该卡当前为「挂失」，不能挂失" });
+  await ok(api, "/api/v1/zhct/userIcCard/cancel", { id: card.id });
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: "O0030001" })).toContainText("无效");
+  await expect(actions).toHaveCount(0);
+  expect(await api.post("/api/v1/zhct/userIcCard/reissue", { id: card.id, cardNo: "O0030002" })).toMatchObject({ status: 409, message: "该卡当前为「无效」，不能补卡" });
+  await page.screenshot({ path: "test-results/zhct-cards-by-status.png" });
+});
