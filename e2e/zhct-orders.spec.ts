@@ -194,3 +194,25 @@ test("发卡 from a diner's page names the diner; a card's row offers only the s
   expect(await api.post("/api/v1/zhct/userIcCard/reissue", { id: card.id, cardNo: "O0030002" })).toMatchObject({ status: 409, message: "该卡当前为「无效」，不能补卡" });
   await page.screenshot({ path: "test-results/zhct-cards-by-status.png" });
 });
+
+test("a complaint's process page shows 申诉人, the order, what was paid and refunded and what may still be refunded", async ({ page, request }) => {
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-004", userName: "周申诉" });
+  await ok(api, "/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 5000 });
+  const paid = await ok(api, "/api/v1/zhct/cashier/pay", { userInfoId: diner.id, amount: 800 });
+  const first = await ok(api, "/api/v1/zhct/mealOrderComplaints/create", { orderNo: paid.orderNo, orderId: paid.orderId, content: "菜凉了" });
+  await ok(api, "/api/v1/zhct/mealOrderComplaints/process", { id: first.id, result: "processed", reply: "属实，退 3 元", refundAmount: 300 });
+  const second = await ok(api, "/api/v1/zhct/mealOrderComplaints/create", { orderNo: paid.orderNo, orderId: paid.orderId, content: "还是凉的" });
+
+  await signInFresh(page, orders.userName, orders.password, "/zhct/mealordercomplaints/index");
+  await expect(page.getByRole("row").filter({ hasText: "还是凉的" })).toContainText("orders.clerk");
+  await page.goto(`/zhct/mealordercomplaints/process/${second.id}`);
+  await expect(page.getByTestId("complainant")).toHaveText("orders.clerk");
+  const order = page.getByTestId("complaint-order");
+  await expect(order).toContainText(paid.orderNo);
+  await expect(order).toContainText("周申诉（O-004）");
+  await expect(order).toContainText("8.00 元");
+  await expect(order).toContainText("3.00 元");
+  await expect(page.getByTestId("order-refundable")).toHaveText("5.00");
+  await page.screenshot({ path: "test-results/zhct-complaint-process.png", fullPage: true });
+});

@@ -42,6 +42,7 @@ import * as swipeDays from "./migrations/0037_swipe_days";
 import * as ledgerDays from "./migrations/0038_ledger_days";
 import * as dinerPlaceMonths from "./migrations/0039_diner_place_months";
 import * as mealOrderDinerDayIndex from "./migrations/0040_meal_order_diner_day_index";
+import * as complaintComplainant from "./migrations/0044_complaint_complainant_from_order";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   "0038_ledger_days": ledgerDays,
   "0039_diner_place_months": dinerPlaceMonths,
   "0040_meal_order_diner_day_index": mealOrderDinerDayIndex,
+  "0044_complaint_complainant_from_order": complaintComplainant,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
+import { up as complainantFromOrder } from "../../server/db/migrations/0044_complaint_complainant_from_order";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import type { SessionContext } from "../../server/http/endpoint";
 import { ApiError, Status } from "../../server/http/envelope";
@@ -382,6 +383,8 @@ for (const dialect of dialects) {
       await topUp(d.id, 1000);
       const paid = await ok(PAY, { userInfoId: d.id, amount: 800 });
       const complaint = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.orderNo, orderId: paid.orderId, content: "菜里有头发" });
+      // The process page's order: the diner, paid, refunded and what may still be refunded.
+      expect((await get(`${Z}/mealOrderComplaints/order`, { id: complaint.id })).data).toMatchObject({ orderId: paid.orderId, orderNo: paid.orderNo, userName: "张三", paidAmount: 800, refundedAmount: 0, refundable: 800 });
       const over = await call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实", refundAmount: 801 });
       expect(over.http).toBe(409);
       expect(over.body.message).toBe("退款金额超过订单可退金额（可退 8.00 元）");
@@ -395,6 +398,7 @@ for (const dialect of dialects) {
       const info = (await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row & { payments: Row[] };
       expect(info).toMatchObject({ refundedAmount: 300, orderStatus: "3" });
       expect(info.payments.map((p) => [p.busiType, p.amount])).toEqual([["2", -800], ["6", 300]]);
+      expect((await get(`${Z}/mealOrderComplaints/order`, { id: complaint.id })).data).toMatchObject({ paidAmount: 800, refundedAmount: 300, refundable: 500 });
       // A complaint named only by its order number finds the order; the rest of the order is refundable once.
       const second = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.orderNo, content: "再次申诉" });
       expect((await call(`${Z}/mealOrderComplaints/process`, { id: second.id, result: "processed", reply: "全退", refundAmount: 501 })).http).toBe(409);
@@ -412,6 +416,13 @@ for (const dialect of dialects) {
       await topUp(d.id, 200);
       // Without a refund a complaint is processed as before.
       const plain = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: "NOORDER", content: "服务态度" });
+      expect((await get(`${Z}/mealOrderComplaints/order`, { id: plain.id })).data).toBeNull();
+      // Migration 0044: a complaint recorded without a complainant gets its order's diner; one with a name keeps it.
+      const nameless = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: order2.orderNo, content: "无申诉人" });
+      await app.database.db.updateTable("meal_order_complaints").set({ complainant_name: null }).where("id", "=", nameless.id as number).execute();
+      await complainantFromOrder(app.database.db);
+      expect(((await get(`${Z}/mealOrderComplaints/getInfo`, { id: nameless.id })).data as Row).complainantName).toBe("张三");
+      expect(((await get(`${Z}/mealOrderComplaints/getInfo`, { id: plain.id })).data as Row).complainantName).toBe("系统管理员");
       await ok(`${Z}/mealOrderComplaints/process`, { id: plain.id, result: "processed", reply: "已批评教育" });
     });
 
