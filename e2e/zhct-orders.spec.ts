@@ -216,3 +216,21 @@ test("a complaint's process page shows 申诉人, the order, what was paid and r
   await expect(page.getByTestId("order-refundable")).toHaveText("5.00");
   await page.screenshot({ path: "test-results/zhct-complaint-process.png", fullPage: true });
 });
+
+test("冲正 asks for confirmation and a reason, kept as the reversal's remark; the API refuses none", async ({ page, request }) => {
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-005", userName: "吴冲正" });
+  const top = await ok(api, "/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 1200 });
+  expect(await api.post("/api/v1/zhct/userAccountCharge/reverse", { id: top.id })).toMatchObject({ status: 400, data: { fieldErrors: { reason: ["请输入冲正原因"] } } });
+  await signInFresh(page, orders.userName, orders.password, `/zhct/useraccountcharge/reverse/${top.id}`);
+  await untilHydrated(page);
+  await page.getByRole("button", { name: "冲正", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "冲正" });
+  await expect(dialog.getByTestId("confirm-summary")).toContainText("将从 吴冲正 的账户扣回这笔充值的 12.00 元");
+  await dialog.getByLabel("冲正原因").fill("输错人员");
+  await dialog.getByRole("button", { name: "确认冲正" }).click();
+  await expect(page.getByText("冲正成功")).toBeVisible();
+  expect(await cash(api, diner.id)).toBe(0);
+  const lines = await api.get(`/api/v1/zhct/userAccountLedger/findPage?userInfoId=${diner.id}`);
+  expect(lines.data.records[0]).toMatchObject({ busiType: "3", amount: -1200, remark: "输错人员" });
+});

@@ -70,7 +70,7 @@ for (const dialect of dialects) {
       await topUp(ids.c, 3000);
       await topUp(ids.e, 2000);
       const reversed = await topUp(ids.c, 500);
-      await ok(`${Z}/userAccountCharge/reverse`, { id: reversed.id });
+      await ok(`${Z}/userAccountCharge/reverse`, { id: reversed.id, reason: "测试冲正" });
       await ok(`${Z}/userAccountCharge/refund`, { userInfoId: ids.b, amount: 1000, accountType: "cash" });
 
       const category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id;
