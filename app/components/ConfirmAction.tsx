@@ -55,7 +55,7 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
   return (
     <>
       {inline ? (
-        <Card withBorder radius="md" padding="lg" data-testid={`confirm-${name}`}>
+        <Card withBorder radius="md" padding="lg" w="100%" data-testid={`confirm-${name}`}>
           <Title order={5} mb="sm">
             {title}
           </Title>

@@ -212,13 +212,13 @@ export default function OrderDetail({ loaderData, actionData }: Route.ComponentP
       {!cancelled && (
         <Permission code={CANCEL_CODE}>
           <Card withBorder radius="md" padding="lg" data-testid="cancel-form">
-            <Group justify="space-between" wrap="nowrap">
-              <div>
-                <Title order={5}>取消订单</Title>
-                <Text size="sm" c="dimmed">
-                  取消后按原支付账户退回未退的金额，并退回菜品的已售数量。超过取消截止时间后须由主管填写原因取消。
-                </Text>
-              </div>
+            <Stack gap="xs">
+              <Title order={5}>取消订单</Title>
+              <Text size="sm" c="dimmed">
+                取消后按原支付账户退回未退的金额，并退回菜品的已售数量。超过取消截止时间后须由主管填写原因取消。
+              </Text>
+            </Stack>
+            <Group justify="flex-end" mt="sm">
               <ConfirmAction
                 name="cancel"
                 title="取消订单"
