@@ -72,8 +72,9 @@ test("staff order for a diner from today's menu, see it with its ledger line, ca
   await page.screenshot({ path: "test-results/zhct-orders-detail.png", fullPage: true });
 
   // Cancel it: the money goes back to the account it came from.
-  await page.getByLabel("取消原因").fill("点错了菜");
   await page.getByRole("button", { name: "取消订单" }).click();
+  await page.getByRole("dialog").getByLabel("取消原因").fill("点错了菜");
+  await page.getByRole("button", { name: "确认取消订单" }).click();
   await expect(page.getByText("订单已取消，退回 26.00 元，当前余额 50.00 元")).toBeVisible();
   await expect(page.getByTestId("order-status")).toHaveText("已取消");
   await expect(page.getByTestId("order-payments")).toContainText("消费退回");
@@ -109,4 +110,127 @@ test("staff order for a diner from today's menu, see it with its ledger line, ca
   await expect(page.getByTestId("order-status")).toHaveText("部分退款");
   await expect(page.getByTestId("order-refunded")).toHaveText("3.50");
   await expect(page.getByTestId("order-payments")).toContainText("消费退回");
+});
+
+test("取消订单 asks for confirmation and a reason: 返回 changes nothing, the API refuses no reason, the reason is kept in the ledger and the operation log, and a page without scripts confirms in a step", async ({ page, request, browser }) => {
+  test.setTimeout(120_000);
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-002", userName: "孙确认" });
+  await ok(api, "/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 5000 });
+  const paid = await ok(api, "/api/v1/zhct/cashier/pay", { userInfoId: diner.id, amount: 800 });
+
+  // The API refuses a cancel without a reason, naming the field; nothing moves.
+  const refused = await api.post("/api/v1/zhct/mealOrder/cancel", { id: paid.orderId });
+  expect(refused).toMatchObject({ status: 400, message: "请输入取消原因", data: { fieldErrors: { reason: ["请输入取消原因"] } } });
+  expect(await cash(api, diner.id)).toBe(4200);
+
+  await signInFresh(page, orders.userName, orders.password, `/zhct/mealorder/detail/${paid.orderId}`);
+  await untilHydrated(page);
+  // The button only opens the dialog, which says what will happen; 返回 closes it and nothing is sent.
+  await page.getByRole("button", { name: "取消订单" }).click();
+  const dialog = page.getByRole("dialog", { name: "取消订单" });
+  await expect(dialog.getByTestId("confirm-summary")).toHaveText(`将取消订单 ${paid.orderNo}，退回 8.00 元到 孙确认（O-002） 的原支付账户。取消后不能恢复。`);
+  await page.screenshot({ path: "test-results/zhct-orders-cancel-confirm.png" });
+  await dialog.getByRole("button", { name: "返回" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId("order-status")).toHaveText("已支付");
+  expect(await cash(api, diner.id)).toBe(4200);
+
+  // Confirmed with a reason: the money is back, the reason is on the refund's ledger line and in the operation log.
+  await page.getByRole("button", { name: "取消订单" }).click();
+  await dialog.getByLabel("取消原因").fill("重复下单");
+  await dialog.getByRole("button", { name: "确认取消订单" }).click();
+  await expect(page.getByText("订单已取消，退回 8.00 元，当前余额 50.00 元")).toBeVisible();
+  await expect(page.getByTestId("order-status")).toHaveText("已取消");
+  await expect(page.getByTestId("order-payments").getByRole("row").filter({ hasText: "消费退回" })).toContainText("取消订单：重复下单");
+  expect(await cash(api, diner.id)).toBe(5000);
+  await page.goto(`/admin/sys/operationlog/index?entityId=${paid.orderId}`);
+  await expect(page.getByRole("row").filter({ hasText: "重复下单" })).toHaveCount(1);
+
+  // Without scripts the button asks for the same step drawn in the page; a refused submit keeps what was typed.
+  const again = await ok(api, "/api/v1/zhct/cashier/pay", { userInfoId: diner.id, amount: 300 });
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), baseURL: test.info().project.use.baseURL });
+  const bare = await context.newPage();
+  await bare.goto(`/zhct/mealorder/detail/${again.orderId}`);
+  await bare.getByRole("button", { name: "取消订单" }).click();
+  const step = bare.getByTestId("confirm-cancel");
+  await expect(step.getByTestId("confirm-summary")).toContainText("退回 3.00 元到 孙确认（O-002）");
+  await step.getByRole("link", { name: "返回" }).click();
+  await expect(bare.getByTestId("confirm-cancel")).toHaveCount(0);
+  await expect(bare.getByTestId("order-status")).toHaveText("已支付");
+  await bare.getByRole("button", { name: "取消订单" }).click();
+  await step.getByLabel("取消原因").fill("无脚本取消");
+  await step.getByRole("button", { name: "确认取消订单" }).click();
+  await expect(bare.getByText("订单已取消，退回 3.00 元，当前余额 50.00 元")).toBeVisible();
+  await expect(bare.getByTestId("order-payments")).toContainText("取消订单：无脚本取消");
+  await context.close();
+});
+
+test("发卡 from a diner's page names the diner; a card's row offers only the steps its status allows, and the API refuses the others with 409 naming the status", async ({ page, request }) => {
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-003", userName: "李发卡" });
+  await signInFresh(page, orders.userName, orders.password, `/zhct/userinfo/account/${diner.id}`);
+  await page.getByRole("link", { name: "发卡" }).click();
+  await expect(page).toHaveURL(new RegExp(`/zhct/usericcard/create\\?userInfoId=${diner.id}$`));
+  await expect(page.getByRole("textbox", { name: "人员" })).toHaveValue("李发卡");
+  await page.getByRole("textbox", { name: "卡号", exact: true }).fill("O0030001");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page).toHaveURL(/\/zhct\/usericcard\/index$/);
+  const card = (await api.get("/api/v1/zhct/userIcCard/findPage?cardNo=O0030001")).data.records[0];
+  expect(card).toMatchObject({ userInfoId: diner.id, cardStatus: "1" });
+
+  const actions = page.getByRole("row").filter({ hasText: "O0030001" }).getByRole("link").filter({ hasText: /^(挂失|解挂|补卡|注销)$/ });
+  await expect(actions).toHaveText(["挂失", "补卡", "注销"]);
+  const unlock = await api.post("/api/v1/zhct/userIcCard/unlock", { id: card.id });
+  expect(unlock).toMatchObject({ status: 409, message: "该卡当前为「正常」，不能解挂" });
+  await ok(api, "/api/v1/zhct/userIcCard/reportLoss", { id: card.id });
+  await page.reload();
+  await expect(actions).toHaveText(["解挂", "补卡", "注销"]);
+  expect(await api.post("/api/v1/zhct/userIcCard/reportLoss", { id: card.id })).toMatchObject({ status: 409, message: "该卡当前为「挂失」，不能挂失" });
+  await ok(api, "/api/v1/zhct/userIcCard/cancel", { id: card.id });
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: "O0030001" })).toContainText("无效");
+  await expect(actions).toHaveCount(0);
+  expect(await api.post("/api/v1/zhct/userIcCard/reissue", { id: card.id, cardNo: "O0030002" })).toMatchObject({ status: 409, message: "该卡当前为「无效」，不能补卡" });
+  await page.screenshot({ path: "test-results/zhct-cards-by-status.png" });
+});
+
+test("a complaint's process page shows 申诉人, the order, what was paid and refunded and what may still be refunded", async ({ page, request }) => {
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-004", userName: "周申诉" });
+  await ok(api, "/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 5000 });
+  const paid = await ok(api, "/api/v1/zhct/cashier/pay", { userInfoId: diner.id, amount: 800 });
+  const first = await ok(api, "/api/v1/zhct/mealOrderComplaints/create", { orderNo: paid.orderNo, orderId: paid.orderId, content: "菜凉了" });
+  await ok(api, "/api/v1/zhct/mealOrderComplaints/process", { id: first.id, result: "processed", reply: "属实，退 3 元", refundAmount: 300 });
+  const second = await ok(api, "/api/v1/zhct/mealOrderComplaints/create", { orderNo: paid.orderNo, orderId: paid.orderId, content: "还是凉的" });
+
+  await signInFresh(page, orders.userName, orders.password, "/zhct/mealordercomplaints/index");
+  await expect(page.getByRole("row").filter({ hasText: "还是凉的" })).toContainText("orders.clerk");
+  await page.goto(`/zhct/mealordercomplaints/process/${second.id}`);
+  await expect(page.getByTestId("complainant")).toHaveText("orders.clerk");
+  const order = page.getByTestId("complaint-order");
+  await expect(order).toContainText(paid.orderNo);
+  await expect(order).toContainText("周申诉（O-004）");
+  await expect(order).toContainText("8.00 元");
+  await expect(order).toContainText("3.00 元");
+  await expect(page.getByTestId("order-refundable")).toHaveText("5.00");
+  await page.screenshot({ path: "test-results/zhct-complaint-process.png", fullPage: true });
+});
+
+test("冲正 asks for confirmation and a reason, kept as the reversal's remark; the API refuses none", async ({ page, request }) => {
+  const api = await apiAs(request, orders.userName, orders.password);
+  const diner = await ok(api, "/api/v1/zhct/userInfo/create", { userCode: "O-005", userName: "吴冲正" });
+  const top = await ok(api, "/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.id, amount: 1200 });
+  expect(await api.post("/api/v1/zhct/userAccountCharge/reverse", { id: top.id })).toMatchObject({ status: 400, data: { fieldErrors: { reason: ["请输入冲正原因"] } } });
+  await signInFresh(page, orders.userName, orders.password, `/zhct/useraccountcharge/reverse/${top.id}`);
+  await untilHydrated(page);
+  await page.getByRole("button", { name: "冲正", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "冲正" });
+  await expect(dialog.getByTestId("confirm-summary")).toContainText("将从 吴冲正 的账户扣回这笔充值的 12.00 元");
+  await dialog.getByLabel("冲正原因").fill("输错人员");
+  await dialog.getByRole("button", { name: "确认冲正" }).click();
+  await expect(page.getByText("冲正成功")).toBeVisible();
+  expect(await cash(api, diner.id)).toBe(0);
+  const lines = await api.get(`/api/v1/zhct/userAccountLedger/findPage?userInfoId=${diner.id}`);
+  expect(lines.data.records[0]).toMatchObject({ busiType: "3", amount: -1200, remark: "输错人员" });
 });

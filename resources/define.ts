@@ -125,9 +125,10 @@ export interface ResourceDef {
   /**
    * Row links to workflow screens (`setting/:id` under the resource's path), named by their workflow action. A link
    * to another entity's workflow screen names that `entity` (of the same module: its permission code and its
-   * action's label) and an absolute `path`.
+   * action's label) and an absolute `path`. `when` offers it only on rows whose field holds one of the values (the
+   * states the step may start from, as its API allows them: a card's 解挂 only when 挂失).
    */
-  rowLinks?: Array<{ action: string; path: string; entity?: string; label?: string }>;
+  rowLinks?: Array<{ action: string; path: string; entity?: string; label?: string; when?: { field: string; values: string[] } }>;
   /**
    * Index only (spec §2): the list is the resource's one screen. Its rows are created and edited in a form above
    * them (`?create=1`, `?edit=<id>`), with no create or edit pages.

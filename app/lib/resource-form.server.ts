@@ -24,6 +24,10 @@ export async function loadForm(request: Request, context: AppLoadContext, def: R
     if (result.status !== 200) throw data(null, { status: 401 });
     record = result.data;
   }
+  // A create page opened from elsewhere names a picker's choice in its URL (发卡 from a diner's page: ?userInfoId=…);
+  // kept only if that record is found (in the caller's tenant), so a stale or foreign id prefills nothing.
+  const url = new URL(request.url);
+  const prefill: Record<string, string> = {};
   const options: Record<string, { value: string; label: string }[]> = {};
   const sources: Record<string, RelationSource> = {};
   for (const field of formFields(def).filter((f) => (f.type === "relation" || f.type === "treeParent") && f.relation)) {
@@ -39,9 +43,23 @@ export async function loadForm(request: Request, context: AppLoadContext, def: R
     if (current !== null && current !== undefined && !list.some((o) => o.value === String(current))) {
       list.unshift({ value: String(current), label: String(record?.[`${field.name}Label`] ?? current) });
     }
+    const named = mode === "create" ? url.searchParams.get(field.name) : null;
+    if (named && /^\d{1,16}$/.test(named)) {
+      const found = list.find((o) => o.value === named) ?? (await labelOf(request, context, target, named));
+      if (found) {
+        if (!list.includes(found)) list.unshift(found);
+        prefill[field.name] = named;
+      }
+    }
     options[field.name] = list;
   }
-  return { def, key: resourceKey(def), mode, record, options, sources };
+  return { def, key: resourceKey(def), mode, record, prefill, options, sources };
+}
+
+/** A picker's option for one record of `target`, if the caller can read it. */
+async function labelOf(request: Request, context: AppLoadContext, target: ResourceDef, id: string) {
+  const result = await apiCall<Row>(request, context, "GET", apiPath(target, "getInfo"), { query: { id } });
+  return result.status === 200 ? { value: id, label: String(result.data[target.labelField]) } : null;
 }
 
 /**

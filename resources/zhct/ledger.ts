@@ -128,7 +128,8 @@ export const userAccountCharge = defineResource({
   ],
   rowLinks: [
     { action: "view", path: "receipt/:id", label: "回单" },
-    { action: "reverse", path: "reverse/:id" },
+    // Only a top-up (busiType 0) can be reversed.
+    { action: "reverse", path: "reverse/:id", when: { field: "busiType", values: ["0"] } },
   ],
   // A reversal names the top-up it undoes; one reversal per top-up.
   uniqueKeys: [{ fields: ["reversalOf"], message: "该充值已冲正" }],
@@ -165,11 +166,12 @@ export const userIcCard = defineResource({
   defaultSort: { field: "issuedAt", dir: "desc" },
   actions: ["create", "export"],
   workflowActions: { reportLoss: "挂失", unlock: "解挂", reissue: "补卡", cancel: "注销" },
+  // Each offered only from the statuses its API accepts (cardStatus 1 正常, 2 挂失, 0 无效): a refused one is 409.
   rowLinks: [
-    { action: "reportLoss", path: "reportLoss/:id" },
-    { action: "unlock", path: "unlock/:id" },
-    { action: "reissue", path: "reissue/:id" },
-    { action: "cancel", path: "cancel/:id" },
+    { action: "reportLoss", path: "reportLoss/:id", when: { field: "cardStatus", values: ["1"] } },
+    { action: "unlock", path: "unlock/:id", when: { field: "cardStatus", values: ["2"] } },
+    { action: "reissue", path: "reissue/:id", when: { field: "cardStatus", values: ["1", "2"] } },
+    { action: "cancel", path: "cancel/:id", when: { field: "cardStatus", values: ["1", "2"] } },
   ],
   fields: [
     { name: "cardNo", label: "卡号", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 32, pattern: { regex: /^[0-9A-Za-z]{4,32}$/, message: "卡号应为 4–32 位字母或数字" } },

@@ -44,6 +44,7 @@ import * as dinerPlaceMonths from "./migrations/0039_diner_place_months";
 import * as mealOrderDinerDayIndex from "./migrations/0040_meal_order_diner_day_index";
 import * as menuSections from "./migrations/0041_menu_sections";
 import * as orderRestaurantRepair from "./migrations/0042_order_restaurant_repair";
+import * as complaintComplainant from "./migrations/0044_complaint_complainant_from_order";
 import * as projectionRecount from "./migrations/0046_projection_recount";
 import type { Database } from "./schema";
 
@@ -97,6 +98,7 @@ const migrations: Record<string, Migration> = {
   "0040_meal_order_diner_day_index": mealOrderDinerDayIndex,
   "0041_menu_sections": menuSections,
   "0042_order_restaurant_repair": orderRestaurantRepair,
+  "0044_complaint_complainant_from_order": complaintComplainant,
   "0046_projection_recount": projectionRecount,
 };
 

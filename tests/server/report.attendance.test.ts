@@ -70,7 +70,7 @@ for (const dialect of dialects) {
       await topUp(ids.c, 3000);
       await topUp(ids.e, 2000);
       const reversed = await topUp(ids.c, 500);
-      await ok(`${Z}/userAccountCharge/reverse`, { id: reversed.id });
+      await ok(`${Z}/userAccountCharge/reverse`, { id: reversed.id, reason: "测试冲正" });
       await ok(`${Z}/userAccountCharge/refund`, { userInfoId: ids.b, amount: 1000, accountType: "cash" });
 
       const category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id;
@@ -96,7 +96,7 @@ for (const dialect of dialects) {
       await ok(`${Z}/cashier/pay`, { userInfoId: ids.b, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] });
       await ok(`${Z}/cashier/pay`, { userInfoId: ids.b, mealTimesId: dinner.mealTimesId, items: [{ foodId: dinner.foods[0], quantity: 2 }] });
       const gone = await ok(`${Z}/cashier/pay`, { userInfoId: ids.c, mealTimesId: dinner.mealTimesId, items: [{ foodId: dinner.foods[0], quantity: 1 }] });
-      await ok(`${Z}/mealOrder/cancel`, { id: gone.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: gone.orderId, reason: "测试取消" });
       await ok(`${Z}/mealOrder/place`, { userInfoId: ids.e, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[1], quantity: 1 }] });
       for (const who of [ids.a, ids.b]) await ok(`${Z}/cashier/pay`, { userInfoId: who, amount: 1000, mealTimesId: lunch.mealTimesId, orderType: "3", deliveryPointId: ids.point, deliveryTimeId: slot.id });
 

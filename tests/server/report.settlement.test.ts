@@ -79,7 +79,7 @@ for (const dialect of dialects) {
       await pay({ userInfoId: ids.a, items: [{ foodId: food.id, quantity: 2 }] });
       await pay({ userInfoId: ids.a, items: [{ foodId: food.id, quantity: 1 }] });
       const cancelled = await pay({ userInfoId: ids.b, items: [{ foodId: food.id, quantity: 1 }] });
-      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId, reason: "测试取消" });
       await pay({ userInfoId: ids.c, items: [{ foodId: food.id, quantity: 1 }] });
 
       // Meal tickets: 加班 at 15.00; c applies for 2 (approved), b for 1 (left pending); c pays one meal by ticket.

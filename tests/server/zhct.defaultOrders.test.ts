@@ -156,7 +156,7 @@ for (const dialect of dialects) {
       expect(await balance(byAmount)).toBe(3800);
 
       // A cancelled default order is not made again (its key is spent), and the refund stands.
-      expect((await call(`${Z}/mealOrder/cancel`, { id: order.id })).body.status).toBe(200);
+      expect((await call(`${Z}/mealOrder/cancel`, { id: order.id, reason: "测试取消" })).body.status).toBe(200);
       const third = await ok(GENERATE, { orderDate: date });
       expect((await detailsOf(third.runId)).find((d) => d.user_info_id === byAmount)).toMatchObject({ result: 2, reason: "已生成过（订单取消后不再重复生成）" });
       expect(await balance(byAmount)).toBe(5000);
@@ -319,7 +319,7 @@ for (const dialect of dialects) {
       expect(charged.filter((b) => b === 5000)).toHaveLength(5);
 
       const winner = (results.find((r) => r.body.status === 200)?.body.data as Row).orderId;
-      expect((await call(`${Z}/mealOrder/cancel`, { id: winner })).body.status).toBe(200);
+      expect((await call(`${Z}/mealOrder/cancel`, { id: winner, reason: "测试取消" })).body.status).toBe(200);
       const late = diners[statuses.indexOf(409)];
       expect((await call(`${Z}/cashier/pay`, { userInfoId: late, amount: 900, mealTimesId: lunchId, orderType: "3", deliveryPointId: point.id, deliveryTimeId: slot.id })).body.status).toBe(200);
       expect((await call(`${Z}/cashier/pay`, { userInfoId: late, amount: 900, mealTimesId: lunchId, orderType: "3", deliveryPointId: point.id, deliveryTimeId: slot.id })).body.message).toBe("该配送时段已约满（每日 3 份）");

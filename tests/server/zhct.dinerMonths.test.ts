@@ -117,11 +117,11 @@ for (const dialect of dialects) {
       const partly = await pay(a, 1);
       const cancelled = await pay(a, 1);
       const fully = await pay(a, 1);
-      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId, reason: "测试取消" });
       expect((await complaintRefund(partly, 200)).body).toMatchObject({ status: 200 });
       expect((await complaintRefund(fully, 1200)).body).toMatchObject({ status: 200 });
       // A cancel after a full refund gives nothing more back and does not count the meal out twice.
-      await ok(`${Z}/mealOrder/cancel`, { id: fully.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: fully.orderId, reason: "测试取消" });
       await ok(`${Z}/userAccountIntegralDetail/adjust`, { userInfoId: a, points: 7, reason: "奖励" });
 
       await expectKeptEqualsRecount();
@@ -182,7 +182,7 @@ for (const dialect of dialects) {
       const complaints = await Promise.all(orders.map((o) => ok(`${Z}/mealOrderComplaints/create`, { orderNo: o.orderNo, orderId: o.orderId, content: "重复扣款" })));
       const answers = await Promise.all(
         orders.flatMap((o, n) => [
-          call(`${Z}/mealOrder/cancel`, { id: o.orderId }),
+          call(`${Z}/mealOrder/cancel`, { id: o.orderId, reason: "测试取消" }),
           call(`${Z}/mealOrderComplaints/process`, { id: complaints[n].id, result: "processed", reply: "全退", refundAmount: 1200 }),
         ]),
       );
@@ -216,7 +216,7 @@ for (const dialect of dialects) {
         // (and the diner's day and month) from separate connections.
         const answers = await Promise.all([
           ...[0, 1, 2].map((n) => call(`${Z}/cashier/pay`, { ...(n === 0 ? { cardNo } : { userInfoId: d }), mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] })),
-          ...earlier.slice(round * 2, round * 2 + 2).map((o) => call(`${Z}/mealOrder/cancel`, { id: o.orderId })),
+          ...earlier.slice(round * 2, round * 2 + 2).map((o) => call(`${Z}/mealOrder/cancel`, { id: o.orderId, reason: "测试取消" })),
           ...complaints.slice(round * 2, round * 2 + 2).map((c) => call(`${Z}/mealOrderComplaints/process`, { id: c.id, result: "processed", reply: "属实", refundAmount: 1000 })),
           call(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 500 }),
           call(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 100, accountType: "subsidy" }),
@@ -259,7 +259,7 @@ for (const dialect of dialects) {
       const answers = await Promise.all(
         prepared.flatMap(({ d, cancelled, complaint }) => [
           call(`${Z}/cashier/pay`, { userInfoId: d, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] }),
-          call(`${Z}/mealOrder/cancel`, { id: cancelled.orderId }),
+          call(`${Z}/mealOrder/cancel`, { id: cancelled.orderId, reason: "测试取消" }),
           call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实", refundAmount: 1000 }),
           call(`${Z}/userAccountCharge/create`, { userInfoId: d, amount: 500 }),
         ]),

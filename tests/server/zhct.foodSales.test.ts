@@ -87,12 +87,12 @@ for (const dialect of dialects) {
       const fully = await pay([[soup, 3]]);
       const refundedThenCancelled = await pay([[chicken, 1]]);
       await pay([[snack.foods[0], 4]], snack.mealTimesId);
-      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId, reason: "测试取消" });
       // A part refund keeps the order's dishes sold; a full refund takes them out; a cancel after one takes nothing more.
       expect((await complaintRefund(partly, 1000)).body).toMatchObject({ status: 200 });
       expect((await complaintRefund(fully, 900)).body).toMatchObject({ status: 200 });
       expect((await complaintRefund(refundedThenCancelled, 1500)).body).toMatchObject({ status: 200 });
-      await ok(`${Z}/mealOrder/cancel`, { id: refundedThenCancelled.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: refundedThenCancelled.orderId, reason: "测试取消" });
       // A cancel refused (already cancelled) changes nothing either.
       expect((await call(`${Z}/mealOrder/cancel`, { id: cancelled.orderId })).body).toMatchObject({ status: 409 });
 
@@ -120,7 +120,7 @@ for (const dialect of dialects) {
       const complaints = await Promise.all(orders.map((o) => ok(`${Z}/mealOrderComplaints/create`, { orderNo: o.orderNo, orderId: o.orderId, content: "重复扣款" })));
       const answers = await Promise.all(
         orders.flatMap((o, n) => [
-          call(`${Z}/mealOrder/cancel`, { id: o.orderId }),
+          call(`${Z}/mealOrder/cancel`, { id: o.orderId, reason: "测试取消" }),
           call(`${Z}/mealOrderComplaints/process`, { id: complaints[n].id, result: "processed", reply: "全退", refundAmount: 1700 }),
         ]),
       );

@@ -218,17 +218,21 @@ for (const dialect of dialects) {
     test("a top-up is undone by a reversal line naming it, once, and only while the money is there", async () => {
       const d = await diner();
       const top = await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1000 });
-      const undo = await ok(`${Z}/userAccountCharge/reverse`, { id: top.id, remark: "输错金额" });
+      // A reversal says why (decision 055): none is 400 on the field reason and nothing moves.
+      expectField((await post$(`${Z}/userAccountCharge/reverse`, { id: top.id })).body, "reason", "请输入冲正原因");
+      expect(await balanceOf(d.id, "cash")).toBe(1000);
+      const undo = await ok(`${Z}/userAccountCharge/reverse`, { id: top.id, reason: "输错金额" });
       expect(undo).toMatchObject({ balance: 0 });
-      const again = await post$(`${Z}/userAccountCharge/reverse`, { id: top.id });
+      const again = await post$(`${Z}/userAccountCharge/reverse`, { id: top.id, reason: "测试冲正" });
       expect(again.http).toBe(409);
       expect(again.body.message).toBe("该充值已冲正");
       const lines = await ledger(d.id);
       expect(lines.map((l) => [l.busiType, l.amount])).toEqual([["3", -1000], ["0", 1000]]);
       expect(lines[0].reversalOf).toBe(lines[1].id);
+      expect(lines[0].remark).toBe("输错金额");
       const spent = await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1000 });
       await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 600 });
-      const refused = await post$(`${Z}/userAccountCharge/reverse`, { id: spent.id });
+      const refused = await post$(`${Z}/userAccountCharge/reverse`, { id: spent.id, reason: "测试冲正" });
       expect(refused.http).toBe(409);
       expect(refused.body.message).toMatch(/余额不足/);
       const refund = ((await get(`${Z}/userAccountCharge/findPage`, { userInfoId: d.id, busiType: 1 })).data as Page).records[0];

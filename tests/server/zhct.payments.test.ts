@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
+import { up as complainantFromOrder } from "../../server/db/migrations/0044_complaint_complainant_from_order";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import type { SessionContext } from "../../server/http/endpoint";
 import { ApiError, Status } from "../../server/http/envelope";
@@ -273,7 +274,7 @@ for (const dialect of dialects) {
         const byTicket = await ok(PAY, { ...dish, payFlag: 3, deviceCode: "HOOK-TICKET" });
         expect(byTicket).toMatchObject({ amount: 800, balance: 5000 });
         expect(hookLog).toEqual([`ticket ${byTicket.orderNo} 800`, `after ${byTicket.orderNo}`]);
-        const cancelled = await ok(`${Z}/mealOrder/cancel`, { id: byTicket.orderId });
+        const cancelled = await ok(`${Z}/mealOrder/cancel`, { id: byTicket.orderId, reason: "测试取消" });
         expect(cancelled).toMatchObject({ refundAmount: 0, balance: 5000 });
         expect(hookLog.at(-1)).toBe(`cancel ${byTicket.orderNo} 0`);
         expect(await sold(items[0].id)).toBe(0);
@@ -307,6 +308,11 @@ for (const dialect of dialects) {
       const paid = await ok(PAY, { userInfoId: d.id, mealTimesId: mealTime.id, items: [{ foodId: foods[0].id, quantity: 2 }] });
       expect(await balances(d.id)).toEqual({ cash: 1000 - 200, subsidy: 0 });
       expect(await sold(items[0].id)).toBe(2);
+      // A cancel says why (decision 055): none, or only spaces, is 400 on the field reason and nothing moves.
+      expectField((await call(`${Z}/mealOrder/cancel`, { id: paid.orderId })).body, "reason", "请输入取消原因");
+      expectField((await call(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "   " })).body, "reason", "请输入取消原因");
+      expect(await balances(d.id)).toEqual({ cash: 1000 - 200, subsidy: 0 });
+      expect(await sold(items[0].id)).toBe(2);
       const result = await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "点错了" }, token, { "Idempotency-Key": `c-${uid()}` });
       expect(result).toMatchObject({ orderStatus: "2", refundAmount: 500, balance: 1300 });
       expect(await balances(d.id)).toEqual({ cash: 1000, subsidy: 300 });
@@ -314,12 +320,13 @@ for (const dialect of dialects) {
       const info = (await get(`${Z}/mealOrder/getInfo`, { id: paid.orderId })).data as Row & { payments: Row[] };
       expect(info).toMatchObject({ orderStatus: "2", refundedAmount: 500, cancelReason: "点错了", cancelledByName: "admin" });
       expect(info.payments.map((p) => [p.accountType, p.busiType, p.amount])).toEqual([["subsidy", "2", -300], ["cash", "2", -200], ["subsidy", "6", 300], ["cash", "6", 200]]);
+      expect(info.payments.filter((p) => p.busiType === "6").map((p) => p.remark)).toEqual(["取消订单：点错了", "取消订单：点错了"]);
       const twice = await call(`${Z}/mealOrder/cancel`, { id: paid.orderId });
       expect(twice.http).toBe(409);
       expect(twice.body.message).toBe("该订单已取消");
       // Two cancels racing: one refunds, the other is 409.
       const again = await ok(PAY, { userInfoId: d.id, mealTimesId: mealTime.id, items: [{ foodId: foods[0].id, quantity: 1 }] });
-      const race = await Promise.all([1, 2, 3].map(() => call(`${Z}/mealOrder/cancel`, { id: again.orderId })));
+      const race = await Promise.all([1, 2, 3].map(() => call(`${Z}/mealOrder/cancel`, { id: again.orderId, reason: "测试取消" })));
       expect(race.filter((r) => r.body.status === 200)).toHaveLength(1);
       expect(race.filter((r) => r.http === 409 && r.body.message === "该订单已取消")).toHaveLength(2);
       expect(await balances(d.id)).toEqual({ cash: 1000, subsidy: 300 });
@@ -368,7 +375,7 @@ for (const dialect of dialects) {
       expect(await run(150)).toMatchObject({ refundedAmount: 600, orderStatus: "4" });
       await expect(run(1)).rejects.toMatchObject({ status: 409, message: "退款金额超过订单可退金额（可退 0.00 元）" });
       // A cancel after a full refund gives back nothing more.
-      expect(await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId })).toMatchObject({ refundAmount: 0, balance: 1200 });
+      expect(await ok(`${Z}/mealOrder/cancel`, { id: paid.orderId, reason: "测试取消" })).toMatchObject({ refundAmount: 0, balance: 1200 });
     });
 
     test("a complaint upheld with a refund gives part of its order back in the same transaction; never more than was paid", async () => {
@@ -376,6 +383,8 @@ for (const dialect of dialects) {
       await topUp(d.id, 1000);
       const paid = await ok(PAY, { userInfoId: d.id, amount: 800 });
       const complaint = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.orderNo, orderId: paid.orderId, content: "菜里有头发" });
+      // The process page's order: the diner, paid, refunded and what may still be refunded.
+      expect((await get(`${Z}/mealOrderComplaints/order`, { id: complaint.id })).data).toMatchObject({ orderId: paid.orderId, orderNo: paid.orderNo, userName: "张三", paidAmount: 800, refundedAmount: 0, refundable: 800 });
       const over = await call(`${Z}/mealOrderComplaints/process`, { id: complaint.id, result: "processed", reply: "属实", refundAmount: 801 });
       expect(over.http).toBe(409);
       expect(over.body.message).toBe("退款金额超过订单可退金额（可退 8.00 元）");
@@ -391,6 +400,7 @@ for (const dialect of dialects) {
       expect(info.payments.map((p) => [p.busiType, p.amount])).toEqual([["2", -800], ["6", 300]]);
       // The ledger line names the complaint in words, not by its code (mealOrderComplaints#id).
       expect(info.payments[1].remark).toBe(`部分退款（订餐申诉 ${complaint.id}）：属实，退 3 元`);
+      expect((await get(`${Z}/mealOrderComplaints/order`, { id: complaint.id })).data).toMatchObject({ paidAmount: 800, refundedAmount: 300, refundable: 500 });
       // A complaint named only by its order number finds the order; the rest of the order is refundable once.
       const second = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: paid.orderNo, content: "再次申诉" });
       expect((await call(`${Z}/mealOrderComplaints/process`, { id: second.id, result: "processed", reply: "全退", refundAmount: 501 })).http).toBe(409);
@@ -408,6 +418,13 @@ for (const dialect of dialects) {
       await topUp(d.id, 200);
       // Without a refund a complaint is processed as before.
       const plain = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: "NOORDER", content: "服务态度" });
+      expect((await get(`${Z}/mealOrderComplaints/order`, { id: plain.id })).data).toBeNull();
+      // Migration 0044: a complaint recorded without a complainant gets its order's diner; one with a name keeps it.
+      const nameless = await ok(`${Z}/mealOrderComplaints/create`, { orderNo: order2.orderNo, content: "无申诉人" });
+      await app.database.db.updateTable("meal_order_complaints").set({ complainant_name: null }).where("id", "=", nameless.id as number).execute();
+      await complainantFromOrder(app.database.db);
+      expect(((await get(`${Z}/mealOrderComplaints/getInfo`, { id: nameless.id })).data as Row).complainantName).toBe("张三");
+      expect(((await get(`${Z}/mealOrderComplaints/getInfo`, { id: plain.id })).data as Row).complainantName).toBe("系统管理员");
       await ok(`${Z}/mealOrderComplaints/process`, { id: plain.id, result: "processed", reply: "已批评教育" });
     });
 
@@ -444,7 +461,7 @@ for (const dialect of dialects) {
       expect((await get(`${Z}/mealOrder/getInfo`, { id: mine.orderId }, other.token)).status).toBe(404);
       expect((await call(`${Z}/mealOrder/cancel`, { id: mine.orderId }, other.token)).http).toBe(404);
       expect(await orderCount(other.tenantId)).toBe(0);
-      await ok(`${Z}/mealOrder/cancel`, { id: mine.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: mine.orderId, reason: "测试取消" });
       expect(await snapshot([d.id], [])).toMatchObject({ balances: before.balances });
     });
 

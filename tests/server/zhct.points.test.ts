@@ -199,14 +199,14 @@ for (const dialect of dialects) {
       expect(part).toMatchObject({ points: -250 });
       expect(await balance(d.id)).toBe(750);
       // Cancelling the order takes the rest.
-      await ok(`${Z}/mealOrder/cancel`, { id: first.data.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: first.data.orderId, reason: "测试取消" });
       expect(await balance(d.id)).toBe(0);
       expect((await lines(d.id)).filter((l) => l.changeType === String(PointsChange.CANCEL)).map((l) => [l.points, l.amount])).toEqual([[-750, 7500], [-250, 2500]]);
 
       const second = await pay(d.id, 5000);
       await ok(`${Z}/userAccountIntegralDetail/adjust`, { userInfoId: d.id, points: -400, reason: "兑换礼品" });
       expect(await balance(d.id)).toBe(100);
-      await ok(`${Z}/mealOrder/cancel`, { id: second.data.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: second.data.orderId, reason: "测试取消" });
       expect(await balance(d.id)).toBe(0);
       const last = (await lines(d.id))[0];
       expect(last).toMatchObject({ changeType: String(PointsChange.CANCEL), points: -100, balanceAfter: 0, orderNo: second.data.orderNo });
@@ -223,7 +223,7 @@ for (const dialect of dialects) {
       expect(await balance(d.id)).toBe(500);
       expect((await lines(d.id))[0]).toMatchObject({ changeType: String(PointsChange.CANCEL), points: -500, amount: 5000, orderId: paid.data.orderId });
       // Cancelling the rest takes the rest, counted from the order's refunds.
-      await ok(`${Z}/mealOrder/cancel`, { id: paid.data.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: paid.data.orderId, reason: "测试取消" });
       expect(await balance(d.id)).toBe(0);
     });
 

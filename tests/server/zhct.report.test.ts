@@ -82,7 +82,7 @@ for (const dialect of dialects) {
       await pay({ userInfoId: ids.b, mealTimesId: lunch.mealTimesId, items: [{ foodId: lunch.foods[0], quantity: 1 }] });
       await pay({ userInfoId: ids.b, mealTimesId: dinner.mealTimesId, items: [{ foodId: dinner.foods[0], quantity: 2 }] });
       const cancelled = await pay({ userInfoId: ids.c, mealTimesId: dinner.mealTimesId, items: [{ foodId: dinner.foods[0], quantity: 1 }] });
-      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: cancelled.orderId, reason: "测试取消" });
       await pay({ userInfoId: ids.e, amount: 350, payFlag: 2 });
     });
     afterAll(async () => {

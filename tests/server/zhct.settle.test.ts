@@ -228,7 +228,7 @@ for (const dialect of dialects) {
       const top = await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 12345, payFlag: 2 });
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1000 });
       await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 300 });
-      await ok(`${Z}/userAccountCharge/reverse`, { id: top.id });
+      await ok(`${Z}/userAccountCharge/reverse`, { id: top.id, reason: "测试冲正" });
       const report = await reportOf();
       expect(report.totals).toMatchObject(await totalsOf(DEFAULT_TENANT_ID));
       const plus = (totals: Row, add: Record<string, number>) => Object.fromEntries(Object.entries(add).map(([k, v]) => [k, Number(totals[k]) + v]));

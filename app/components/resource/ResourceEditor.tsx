@@ -21,6 +21,7 @@ export function ResourceEditor({
   formKey,
   mode,
   record,
+  prefill,
   options,
   sources,
   lastResult,
@@ -31,6 +32,8 @@ export function ResourceEditor({
   formKey: string;
   mode: "create" | "edit";
   record: Row | null;
+  /** A new record's values named by the page's URL (form values: a picker's id as a string). */
+  prefill?: Record<string, string>;
   options: Record<string, { value: string; label: string }[]>;
   sources: Record<string, RelationSource>;
   lastResult: SubmissionResult<string[]> | undefined;
@@ -45,7 +48,7 @@ export function ResourceEditor({
   const [form, fields] = useForm({
     id: `${formKey}-${mode}-${record?.id ?? "new"}`,
     lastResult,
-    defaultValue: { ...recordToForm(def, record), ...(record ? { id: String(record.id), updatedAt: String(record.updatedAt) } : {}) },
+    defaultValue: { ...recordToForm(def, record), ...prefill, ...(record ? { id: String(record.id), updatedAt: String(record.updatedAt) } : {}) },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),

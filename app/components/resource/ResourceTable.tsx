@@ -25,7 +25,7 @@ export interface ResourceTableProps {
   prefs?: Partial<TablePrefs>;
   canDelete: boolean;
   /** A row's links, or null when the user may do nothing to a row. */
-  rowActions: ((id: number) => RowAction[]) | null;
+  rowActions: ((record: Row) => RowAction[]) | null;
   batch: FetcherWithComponents<unknown>;
 }
 
@@ -188,7 +188,7 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
                   )}
                   {rowActions && (
                     <td>
-                      <RowActions actions={rowActions(record.id)} />
+                      <RowActions actions={rowActions(record)} />
                     </td>
                   )}
                 </tr>

@@ -21,7 +21,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function ResourceForm({ loaderData, actionData }: Route.ComponentProps) {
-  const { def, mode, record, options, sources } = loaderData;
+  const { def, mode, record, prefill, options, sources } = loaderData;
   return (
     <Stack gap="md" maw={960}>
       <Title order={3}>
@@ -34,6 +34,7 @@ export default function ResourceForm({ loaderData, actionData }: Route.Component
           formKey={loaderData.key}
           mode={mode}
           record={record}
+          prefill={prefill}
           options={options}
           sources={sources}
           lastResult={actionData as SubmissionResult<string[]> | undefined}

@@ -151,12 +151,15 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   const canUpdate = def.actions.includes("update") && can(permissionCode(def, "update"));
   const canDelete = def.actions.includes("delete") && can(permissionCode(def, "delete"));
   const rowLinks = (def.rowLinks ?? []).filter((link) => can(permissionCode({ module: def.module, entity: link.entity ?? def.entity }, link.action)));
-  const rowActions = (id: number): RowAction[] => [
-    ...rowLinks.map((link) => ({
-      key: link.action,
-      label: link.label ?? def.workflowActions?.[link.action] ?? link.action,
-      to: relativeTo(location.pathname, link.path.startsWith("/") ? link.path.replace(":id", String(id)) : `${base}/${link.path.replace(":id", String(id))}`),
-    })),
+  const rowActions = ({ id, ...record }: Row): RowAction[] => [
+    // Only the steps the row's state allows (a lost card: 解挂, 补卡, 注销); the API refuses the others with 409.
+    ...rowLinks
+      .filter((link) => !link.when || link.when.values.includes(String(record[link.when.field])))
+      .map((link) => ({
+        key: link.action,
+        label: link.label ?? def.workflowActions?.[link.action] ?? link.action,
+        to: relativeTo(location.pathname, link.path.startsWith("/") ? link.path.replace(":id", String(id)) : `${base}/${link.path.replace(":id", String(id))}`),
+      })),
     ...(canUpdate ? [{ key: "edit", label: "编辑", to: relativeTo(location.pathname, def.indexOnly ? hrefFor({ edit: String(id), create: null, delete: null }) : `${base}/edit/${id}`) }] : []),
     ...(canDelete ? [{ key: "delete", label: "删除", to: relativeTo(location.pathname, hrefFor({ delete: String(id) })), danger: true }] : []),
   ];

@@ -12,11 +12,13 @@ import { flashCookie, requireUserInfo } from "~/lib/session.server";
 type Row = Record<string, unknown>;
 const BASE = `${def.screenBase}/${def.screen}`;
 const OPS = {
-  reportLoss: { title: "挂失", from: ["1"], note: "挂失后此卡不能再支付，找回后可解挂。" },
-  unlock: { title: "解挂", from: ["2"], note: "解挂后此卡恢复正常使用。" },
-  reissue: { title: "补卡", from: ["1", "2"], note: "原卡作废，为同一人员发新卡；账户和余额不变。" },
-  cancel: { title: "注销", from: ["1", "2"], note: "注销后此卡作废，不能恢复。" },
+  reportLoss: { title: "挂失", note: "挂失后此卡不能再支付，找回后可解挂。" },
+  unlock: { title: "解挂", note: "解挂后此卡恢复正常使用。" },
+  reissue: { title: "补卡", note: "原卡作废，为同一人员发新卡；账户和余额不变。" },
+  cancel: { title: "注销", note: "注销后此卡作废，不能恢复。" },
 } as const;
+/** The statuses each step starts from: the row links' (the declaration's), which the API enforces with 409. */
+const fromOf = (op: Op): readonly string[] => def.rowLinks?.find((link) => link.action === op)?.when?.values ?? [];
 type Op = keyof typeof OPS;
 const opOf = (value: string | undefined): Op => {
   if (value && value in OPS) return value as Op;
@@ -54,8 +56,8 @@ export default function CardAction({ loaderData, actionData }: Route.ComponentPr
   const { op, card } = loaderData;
   const dicts = useDicts();
   const navigation = useNavigation();
-  const { title, from, note } = OPS[op];
-  const allowed = (from as readonly string[]).includes(String(card.cardStatus));
+  const { title, note } = OPS[op];
+  const allowed = fromOf(op).includes(String(card.cardStatus));
   const status = dictLabel(dicts, "cardStatus", card.cardStatus);
   return (
     <Stack gap="md" maw={640}>

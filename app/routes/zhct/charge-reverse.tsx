@@ -1,9 +1,11 @@
-import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { IconArrowBackUp, IconArrowLeft } from "~/components/icons";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { userAccountCharge as def } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/charge-reverse";
+import { ConfirmAction } from "~/components/ConfirmAction";
 import { apiCall } from "~/lib/api.server";
+import { reasonOf, refusalOf } from "~/lib/confirm.server";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -19,15 +21,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { charge: result.data, idempotencyKey: crypto.randomUUID() };
 }
 
+/** 冲正 from its confirmation step (decision 055), with the reason the API requires. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData();
-  const remark = String(form.get("remark") ?? "").trim();
-  if (remark.length > 200) return data({ error: null, remarkError: "备注不能超过 200 个字符", remark }, { status: 400 });
+  const reason = reasonOf(form);
   const result = await apiCall<{ id: number }>(request, context, "POST", "/api/v1/zhct/userAccountCharge/reverse", {
-    body: { id: Number(params.id), ...(remark ? { remark } : {}) },
+    body: { id: Number(params.id), reason },
     headers: { "Idempotency-Key": String(form.get("idempotencyKey") ?? crypto.randomUUID()) },
   });
-  if (result.status !== 200) return data({ error: result.message || "Error", remarkError: null, remark }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return refusalOf(result, reason);
   return redirect(`${BASE}/receipt/${result.data.id}`, { headers: { "Set-Cookie": flashCookie("冲正成功") } });
 }
 
@@ -37,7 +39,6 @@ export function meta() {
 
 export default function ChargeReverse({ loaderData, actionData }: Route.ComponentProps) {
   const { charge, idempotencyKey } = loaderData;
-  const navigation = useNavigation();
   const topUp = charge.busiType === "0";
   return (
     <Stack gap="md" maw={640}>
@@ -57,26 +58,24 @@ export default function ChargeReverse({ loaderData, actionData }: Route.Componen
               只有充值可以冲正。
             </Alert>
           )}
-          {actionData?.error && (
-            <Alert color="red" variant="light" role="alert">
-              {actionData.error}
-            </Alert>
-          )}
           {topUp && (
-            <Form method="post">
-              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-              <Stack>
-                <Text size="sm" c="dimmed">
-                  冲正会记一笔金额相反的流水并指向原充值，原记录保留。每笔充值只能冲正一次。
-                </Text>
-                <TextInput name="remark" label="冲正原因" defaultValue={actionData?.remark ?? ""} error={actionData?.remarkError} maxLength={200} />
-                <Group justify="flex-end">
-                  <Button type="submit" color="red" leftSection={<IconArrowBackUp size={16} />} loading={navigation.state === "submitting"}>
-                    确认冲正
-                  </Button>
-                </Group>
-              </Stack>
-            </Form>
+            <>
+              <Text size="sm" c="dimmed">
+                冲正会记一笔金额相反的流水并指向原充值，原记录保留。每笔充值只能冲正一次。
+              </Text>
+              <Group justify="flex-end">
+                <ConfirmAction
+                  name="reverse"
+                  title="冲正"
+                  confirmLabel="确认冲正"
+                  icon={IconArrowBackUp}
+                  reasonLabel="冲正原因"
+                  hidden={{ idempotencyKey }}
+                  refusal={actionData}
+                  summary={`将从 ${String(charge.userInfoIdLabel ?? "该人员")} 的账户扣回这笔充值的 ${formatFen(Number(charge.amount))} 元（单号 ${String(charge.chargeNo)}）。冲正后不能撤销。`}
+                />
+              </Group>
+            </>
           )}
         </Stack>
       </Paper>

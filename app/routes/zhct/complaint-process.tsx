@@ -34,6 +34,19 @@ interface Complaint {
   createdAt: number;
 }
 
+/** The complained-about order (GET …/mealOrderComplaints/order): fen; refundable = paid − refunded. */
+interface ComplaintOrder {
+  orderId: number;
+  orderNo: string;
+  orderDate: string;
+  orderStatus: string;
+  userName: string | null;
+  userCode: string | null;
+  paidAmount: number;
+  refundedAmount: number;
+  refundable: number;
+}
+
 const schema = z.object({
   result: z.enum(["processed", "rejected"], { error: "请选择处理结果" }),
   reply: z.string({ error: "请填写处理回复" }).trim().min(1, "请填写处理回复").max(1000, "处理回复不能超过 1000 个字符"),
@@ -58,7 +71,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const result = await apiCall<Complaint>(request, context, "GET", "/api/v1/zhct/mealOrderComplaints/getInfo", { query: { id: params.id } });
   if (result.status === 403) throw data(null, { status: 401 });
   if (result.status !== 200) throw data(result.message, { status: 404 });
-  return { complaint: result.data };
+  const order = await apiCall<ComplaintOrder | null>(request, context, "GET", "/api/v1/zhct/mealOrderComplaints/order", { query: { id: params.id } });
+  return { complaint: result.data, order: order.status === 200 ? order.data : null };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -82,7 +96,9 @@ export function meta() {
 const statusColor: Record<string, string> = { "0": "orange", "1": "gray", "2": "green", "3": "red" };
 
 export default function ComplaintProcess({ loaderData, actionData }: Route.ComponentProps) {
-  const { complaint } = loaderData;
+  const { complaint, order } = loaderData;
+  // Who complained: as recorded, else the diner of the order (complaints recorded without one).
+  const complainant = complaint.complainantName || (order?.userName ? `${order.userName}（${order.userCode ?? ""}）` : "");
   const dicts = useDicts();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -122,7 +138,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
           </Text>
           <Text size="sm">
             <Text span c="dimmed">申诉人：</Text>
-            {complaint.complainantName}
+            <span data-testid="complainant">{complainant}</span>
           </Text>
           <Text size="sm">
             <Text span c="dimmed">申诉时间：</Text>
@@ -135,6 +151,38 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
         <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
           {complaint.content}
         </Text>
+        {order && (
+          <Card withBorder radius="sm" padding="sm" mt="md" data-testid="complaint-order">
+            <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
+              <Text size="sm">
+                <Text span c="dimmed" display="block">订单</Text>
+                <Anchor component={Link} to={`/zhct/mealorder/detail/${order.orderId}`} size="sm">
+                  {order.orderNo}
+                </Anchor>
+              </Text>
+              <Text size="sm">
+                <Text span c="dimmed" display="block">就餐人员</Text>
+                {order.userName}
+                {order.userCode ? `（${order.userCode}）` : ""}
+              </Text>
+              <Text size="sm">
+                <Text span c="dimmed" display="block">实付</Text>
+                {formatFen(order.paidAmount)} 元
+              </Text>
+              <Text size="sm">
+                <Text span c="dimmed" display="block">已退</Text>
+                {formatFen(order.refundedAmount)} 元
+              </Text>
+              <Text size="sm">
+                <Text span c="dimmed" display="block">可退</Text>
+                <Text span fw={700} data-testid="order-refundable">
+                  {formatFen(order.refundable)}
+                </Text>{" "}
+                元
+              </Text>
+            </SimpleGrid>
+          </Card>
+        )}
         {complaint.refundAmount ? (
           <Text size="sm" mt="md">
             <Text span c="dimmed">已退款：</Text>
@@ -170,7 +218,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
                   rightSection="元"
                   inputMode="decimal"
                   placeholder="0.00"
-                  description="申诉属实（已处理）时可退回订单的全部或部分金额，按原支付账户退回；不填则不退款"
+                  description={`申诉属实（已处理）时可退回订单的全部或部分金额（至多可退 ${formatFen(order?.refundable ?? 0)} 元），按原支付账户退回；不填则不退款`}
                   error={fields.refundAmount.errors?.[0]}
                   w={320}
                 />

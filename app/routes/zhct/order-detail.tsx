@@ -1,12 +1,14 @@
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Textarea, Title } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { IconArrowLeft, IconReceiptRefund } from "~/components/icons";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import { permissionCode } from "../../../resources/define";
 import { mealOrder as def } from "../../../resources/zhct/orders";
 import type { Route } from "./+types/order-detail";
+import { ConfirmAction } from "~/components/ConfirmAction";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
+import { reasonOf, refusalOf } from "~/lib/confirm.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -50,20 +52,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { order: result.data, idempotencyKey: crypto.randomUUID() };
 }
 
-/** 取消订单: a plain form, so it works before the page's scripts arrive. */
+/** 取消订单 from its confirmation step (decision 055): a plain form, so it works before the page's scripts arrive. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData();
-  const reason = String(form.get("reason") ?? "").trim();
-  if (reason.length > 200) return data({ error: null, reasonError: "取消原因不能超过 200 个字符", reason }, { status: 400 });
+  const reason = reasonOf(form);
   const result = await apiCall<{ refundAmount: number; balance: number }>(request, context, "POST", "/api/v1/zhct/mealOrder/cancel", {
-    body: { id: Number(params.id), ...(reason ? { reason } : {}) },
+    body: { id: Number(params.id), reason },
     headers: { "Idempotency-Key": String(form.get("idempotencyKey") ?? crypto.randomUUID()) },
   });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    const reasonError = fieldErrors?.reason?.[0] ?? null;
-    return data({ error: reasonError ? null : result.message || "Error", reasonError, reason }, { status: result.status === 409 ? 409 : 400 });
-  }
+  if (result.status !== 200) return refusalOf(result, reason);
   const message = `订单已取消，退回 ${formatFen(result.data.refundAmount)} 元，当前余额 ${formatFen(result.data.balance)} 元`;
   return redirect(`${BASE}/detail/${params.id}`, { headers: { "Set-Cookie": flashCookie(message) } });
 }
@@ -77,8 +74,9 @@ const statusColor: Record<string, string> = { "1": "green", "2": "gray", "3": "o
 export default function OrderDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { order, idempotencyKey } = loaderData;
   const dicts = useDicts();
-  const navigation = useNavigation();
   const cancelled = order.orderStatus === "2";
+  // What a cancel gives back: what was paid less what was refunded already (a complaint's part refund).
+  const refundable = order.paidAmount - order.refundedAmount;
   const facts: Array<[string, string]> = [
     ["人员", order.userName ? `${order.userName}（${order.userCode ?? ""}）` : ""],
     ["就餐日期", order.orderDate],
@@ -214,26 +212,33 @@ export default function OrderDetail({ loaderData, actionData }: Route.ComponentP
       {!cancelled && (
         <Permission code={CANCEL_CODE}>
           <Card withBorder radius="md" padding="lg" data-testid="cancel-form">
-            <Form method="post">
-              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-              <Stack>
-                <Title order={5}>取消订单</Title>
-                <Text size="sm" c="dimmed">
-                  取消后按原支付账户退回未退的金额，并退回菜品的已售数量。超过取消截止时间后须由主管填写原因取消。
-                </Text>
-                {actionData?.error && (
-                  <Alert color="red" variant="light" role="alert">
-                    {actionData.error}
-                  </Alert>
-                )}
-                <Textarea name="reason" label="取消原因" autosize minRows={2} maxLength={200} defaultValue={actionData?.reason ?? ""} error={actionData?.reasonError} />
-                <Group justify="flex-end">
-                  <Button type="submit" color="red" leftSection={<IconReceiptRefund size={16} />} loading={navigation.state === "submitting"}>
-                    取消订单
-                  </Button>
-                </Group>
-              </Stack>
-            </Form>
+            <Stack gap="xs">
+              <Title order={5}>取消订单</Title>
+              <Text size="sm" c="dimmed">
+                取消后按原支付账户退回未退的金额，并退回菜品的已售数量。超过取消截止时间后须由主管填写原因取消。
+              </Text>
+            </Stack>
+            <Group justify="flex-end" mt="sm">
+              <ConfirmAction
+                name="cancel"
+                title="取消订单"
+                confirmLabel="确认取消订单"
+                icon={IconReceiptRefund}
+                reasonLabel="取消原因"
+                hidden={{ idempotencyKey }}
+                refusal={actionData}
+                summary={
+                  <>
+                    将取消订单 {order.orderNo}，退回{" "}
+                    <Text span fw={700} data-testid="confirm-refund">
+                      {formatFen(refundable)}
+                    </Text>{" "}
+                    元到 {order.userName ?? "该人员"}
+                    {order.userCode ? `（${order.userCode}）` : ""} 的原支付账户。取消后不能恢复。
+                  </>
+                }
+              />
+            </Group>
           </Card>
         </Permission>
       )}

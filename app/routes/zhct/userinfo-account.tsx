@@ -74,7 +74,7 @@ export default function UserInfoAccount({ loaderData }: Route.ComponentProps) {
             </Button>
           )}
           {can(permissionCode(userIcCard, "create")) && (
-            <Button component={Link} to={`${userIcCard.screenBase}/${userIcCard.screen}/create`} variant="default" leftSection={<IconCreditCard size={16} />}>
+            <Button component={Link} to={`${userIcCard.screenBase}/${userIcCard.screen}/create?userInfoId=${String(diner.id)}`} variant="default" leftSection={<IconCreditCard size={16} />}>
               发卡
             </Button>
           )}

@@ -7,6 +7,7 @@ import { newId, type Db } from "../../db";
 import { insertRow, preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
+import { reasonField, requireReason } from "../../http/reason";
 import { type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import { idempotent } from "./idempotency";
@@ -61,9 +62,11 @@ export const chargeBody = z.strictObject({
 });
 export type ChargeInput = z.output<typeof chargeBody>;
 
+/** Its reason is required (decision 055) and kept as the reversal's remark, on its ledger line and document. */
+const REVERSE_REASON = "冲正原因";
 export const reverseBody = z.strictObject({
   id: recordId("充值记录", "请选择要冲正的充值记录"),
-  remark: field("remark", "备注", "text", { max: 200 }),
+  reason: reasonField(REVERSE_REASON),
 });
 
 /**
@@ -150,6 +153,7 @@ export async function reverseCharge(ctx: SessionContext, input: z.output<typeof 
   const original = await ctx.services.db.selectFrom("user_account_charge").selectAll().where("tenant_id", "=", tenantId).where("id", "=", input.id).executeTakeFirst();
   if (!original) throw new ApiError(Status.NOT_FOUND, accountMessages.chargeMissing);
   if (Number(original.busi_type) !== BusiType.TOP_UP) throw new ApiError(Status.CONFLICT, accountMessages.notTopUp);
+  const reason = requireReason(input.reason, REVERSE_REASON);
   try {
     return await idempotent(ctx, input, async (trx, key) => {
       const done = await trx.selectFrom("user_account_charge").select("id").where("tenant_id", "=", tenantId).where("reversal_of", "=", original.id).executeTakeFirst();
@@ -161,13 +165,13 @@ export async function reverseCharge(ctx: SessionContext, input: z.output<typeof 
         docType: "charge",
         docId: id,
         idempotencyKey: key,
-        remark: (input.remark as string | null | undefined) ?? null,
+        remark: reason,
         occurredAt: ctx.now,
       }).catch((error: unknown) => {
         if (error instanceof ApiError && error.message === ledgerMessages.insufficient) throw new ApiError(Status.CONFLICT, accountMessages.cannotReverse);
         throw error;
       });
-      const values = { userInfoId: original.user_info_id, accountType: original.account_type as AccountType, busiType: BusiType.REVERSAL, amount: original.amount, balanceAfter: line.balanceAfter, payFlag: Number(original.pay_flag), ledgerId: line.id, reversalOf: original.id, remark: (input.remark as string | null | undefined) ?? null };
+      const values = { userInfoId: original.user_info_id, accountType: original.account_type as AccountType, busiType: BusiType.REVERSAL, amount: original.amount, balanceAfter: line.balanceAfter, payFlag: Number(original.pay_flag), ledgerId: line.id, reversalOf: original.id, remark: reason };
       await insertCharge(ctx, trx, id, values);
       return { id, balance: line.balanceAfter };
     });
@@ -337,7 +341,7 @@ export const accountEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${C}/userAccountCharge/reverse`,
-    summary: "冲正一笔充值：记一条反向流水指向原流水（每笔充值一次；余额不足时 409）；支持 Idempotency-Key 请求头",
+    summary: "冲正一笔充值：须填写原因 reason（记为冲正流水和单据的备注，未填为 400）；记一条反向流水指向原流水（每笔充值一次；余额不足时 409）；支持 Idempotency-Key 请求头",
     access: permission(permissionCode(userAccountCharge, "reverse")),
     body: reverseBody,
     handle: (ctx, { body }) => reverseCharge(session(ctx), body),

@@ -351,6 +351,8 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
   // ---- Diners: department, home restaurant, habits; a card and both accounts each ----
   const n = dinerCount;
   const dinerId = new Array<number>(n);
+  // A complaint's 申诉人 is its order's diner, who has no sign-in (migration 0044).
+  const dinerName = new Array<string>(n);
   const cashId = new Array<number>(n);
   const subsidyId = new Array<number>(n);
   const cardNo = new Array<string>(n);
@@ -372,6 +374,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
     MEALS.forEach((m, mi) => (habit[i * 3 + mi] = m.weekday[0] + rnd.next() * (m.weekday[1] - m.weekday[0])));
     const code = `E${String(i + 1).padStart(Math.max(5, String(n).length), "0")}`;
     const name = rnd.pick([...SURNAMES]) + rnd.pick([...GIVEN]) + (rnd.chance(0.6) ? rnd.pick([...GIVEN]) : "");
+    dinerName[i] = name;
     b.add("user_info", { tenant_id: tenantId, id: dinerId[i], user_code: code, user_name: name, sex: rnd.int(0, 1), phone: `1${rnd.pick(["38", "39", "58", "86", "77"])}${String(rnd.int(0, 99_999_999)).padStart(8, "0")}`, dept_id: depts[dept[i]], user_info_role_type: "user", staff_type: null, face_image: null, restaurant_ids: null, audit_status: 1, user_status: 1, remark: null, ...audit(t0) });
     cardNo[i] = String(3_100_000_000 + i * 7 + 13);
     b.add("user_ic_card", { tenant_id: tenantId, id: ids.next(t0), card_no: cardNo[i], card_serial: null, user_info_id: dinerId[i], card_type: 1, card_status: 1, deposit: 2000, replaced_by: null, issued_at: t0, remark: null, ...audit(t0) });
@@ -683,7 +686,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
         const [status, reply] = rnd.pick(REPLIES);
         schedule(filed, () => {
           const complaintId = ids.next(filed);
-          b.add("meal_order_complaints", { tenant_id: tenantId, id: complaintId, order_no: orderNo, order_id: orderId, complainant_id: null, complainant_name: null, content, images: null, status: 0, reply: null, handler_id: null, handler_name: null, handled_at: null, revoked_by: null, revoked_at: null, refund_amount: null, ...audit(filed) });
+          b.add("meal_order_complaints", { tenant_id: tenantId, id: complaintId, order_no: orderNo, order_id: orderId, complainant_id: null, complainant_name: dinerName[i], content, images: null, status: 0, reply: null, handler_id: null, handler_name: null, handled_at: null, revoked_by: null, revoked_at: null, refund_amount: null, ...audit(filed) });
           schedule(handled, () => handle(complaintId));
         });
         const handle = (complaintId: number) => {

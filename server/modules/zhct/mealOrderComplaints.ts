@@ -10,7 +10,7 @@ import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { fieldSchema } from "../../../resources/schemas";
 import { inLedgerTransaction, type Trx } from "./ledger";
-import { refundPart } from "./payments";
+import { OrderStatus, refundPart } from "./payments";
 
 /** Dict mealOrderComplaintsProcessStatus (spec §3). */
 export const ComplaintStatus = { UNPROCESSED: 0, REVOKED: 1, PROCESSED: 2, REJECTED: 3 } as const;
@@ -92,6 +92,37 @@ async function orderOf(ctx: SessionContext, complaint: Row): Promise<number> {
 
 const idField = recordId();
 
+/**
+ * The order a complaint is about, as its processing needs it: the diner (申诉人 when none was recorded), what was
+ * paid and refunded, and what a refund may still give back (paid − refunded; refundPart refuses more with 409).
+ * Null when the complaint names no order found in the tenant.
+ */
+export async function complaintOrder(ctx: SessionContext, id: number) {
+  const complaint = await getRow(ctx, def, id);
+  const order = await ctx.services.db
+    .selectFrom("meal_order as o")
+    .leftJoin("user_info as u", (j) => j.onRef("u.tenant_id", "=", "o.tenant_id").onRef("u.id", "=", "o.user_info_id"))
+    .select(["o.id", "o.order_no", "o.order_date", "o.paid_amount", "o.refunded_amount", "o.order_status", "u.user_name", "u.user_code"])
+    .where("o.tenant_id", "=", ctx.session.tenantId)
+    .where((eb) => (complaint.order_id !== null && complaint.order_id !== undefined ? eb("o.id", "=", Number(complaint.order_id)) : eb("o.order_no", "=", String(complaint.order_no))))
+    .executeTakeFirst();
+  if (!order) return null;
+  const paidAmount = Number(order.paid_amount);
+  const refundedAmount = Number(order.refunded_amount);
+  return {
+    orderId: order.id,
+    orderNo: order.order_no,
+    orderDate: order.order_date,
+    orderStatus: String(order.order_status),
+    userName: order.user_name,
+    userCode: order.user_code,
+    paidAmount,
+    refundedAmount,
+    // A cancelled order gives nothing more back.
+    refundable: Number(order.order_status) === OrderStatus.CANCELLED ? 0 : Math.max(0, paidAmount - refundedAmount),
+  };
+}
+
 export const complaintEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
@@ -119,6 +150,14 @@ export const complaintEndpoints: Endpoint[] = [
         refundFen,
       );
     },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/api/v1/zhct/mealOrderComplaints/order",
+    summary: "申诉的订单：{ orderId, orderNo, orderDate, orderStatus, userName, userCode, paidAmount, refundedAmount, refundable }（金额为分；可退 = 实付 − 已退，已取消为 0）；没有找到订单为 null",
+    access: permission(permissionCode(def, "view")),
+    query: z.strictObject({ id: idField }),
+    handle: (ctx, { query }) => complaintOrder(ctx as SessionContext, query.id as number),
   }),
   endpoint({
     method: "POST",

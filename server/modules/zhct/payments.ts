@@ -8,6 +8,7 @@ import { ID_EPOCH, newId } from "../../db";
 import { insertRow, preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
+import { reasonField, requireReason } from "../../http/reason";
 import { isAdmin } from "../auth/session";
 import { permissionCodesOf } from "../auth/shellCache";
 import { recordOperation } from "../resource/operationLog";
@@ -197,6 +198,7 @@ export function addPaymentHooks(h: PaymentHooks): void {
 
 // ---- Input ----------------------------------------------------------------------------------------------------
 
+const CANCEL_REASON = "取消原因";
 const field = (name: string, label: string, type: FieldDef["type"], extra: Partial<FieldDef> = {}) => fieldSchema({ name, label, type, ...extra }, false);
 
 export const MAX_ITEMS = 50;
@@ -696,15 +698,16 @@ function paidOrderOf(row: OrderRow, items: PaymentItem[], lineIds: number[]): Pa
   };
 }
 
+/** Its reason is required (decision 055), checked by `cancel` after the order's own refusals. */
 export const cancelBody = z.strictObject({
   id: recordId("订单", "请选择订单"),
-  reason: field("reason", "取消原因", "text", { max: 200 }),
+  reason: reasonField(CANCEL_REASON),
 });
 
 /** A manager's cancel (after the deadline too): the reason is required. */
 export const cancelLateBody = z.strictObject({
   id: recordId("订单", "请选择订单"),
-  reason: field("reason", "取消原因", "text", { max: 200, required: true }),
+  reason: field("reason", CANCEL_REASON, "text", { max: 200, required: true }),
 });
 
 /** Whether the order's meal time's cancel deadline (on the order's day, China time) has passed. */
@@ -725,7 +728,7 @@ async function holds(ctx: SessionContext, code: string) {
  * (busiType 6 消费退回 lines naming the order), returns the sold counts, marks it cancelled. After the meal time's
  * cancel deadline only a holder of `zhct:mealOrder:cancelLate` may, with a reason. A second cancel is 409.
  */
-export async function cancel(ctx: SessionContext, input: { id: number; reason?: string | null }, as: { manager?: boolean } = {}) {
+export async function cancel(ctx: SessionContext, input: { id: number; reason?: string | null }, as: { manager?: boolean; reasonRequired?: boolean } = {}) {
   const tenantId = ctx.session.tenantId;
   const order = await orderRow(ctx.services.db, tenantId, input.id);
   if (!order) throw new ApiError(Status.NOT_FOUND, paymentMessages.orderMissing);
@@ -735,6 +738,8 @@ export async function cancel(ctx: SessionContext, input: { id: number; reason?: 
     if (!as.manager && !(await holds(ctx, permissionCode(mealOrder, "cancelLate")))) throw new ApiError(Status.CONFLICT, paymentMessages.lateCancel);
     if (!reason) throw fieldError("reason", paymentMessages.lateCancel);
   }
+  // A staff member's cancel through the API says why (decision 055); an internal one (a booking's) passes its own.
+  if (as.reasonRequired) requireReason(reason, CANCEL_REASON);
   return idempotent(ctx, input, async (trx, key) => {
     // The order as it is now, locked on PostgreSQL (SQLite holds the write lock): a complaint's refund may have come
     // since the read above. Its status says whether the dishes and the meal still count (a full refund took them out
@@ -988,10 +993,10 @@ export const paymentEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/api/v1/zhct/mealOrder/cancel",
-    summary: "取消订单：按原支付账户原路退回（消费退回流水），退回已售数量；取消截止时间后需主管权限并填写原因；支持 Idempotency-Key",
+    summary: "取消订单：须填写原因 reason（记入退回流水的备注和操作日志，未填为 400）；按原支付账户原路退回（消费退回流水），退回已售数量；取消截止时间后需主管权限；支持 Idempotency-Key",
     access: permission(permissionCode(mealOrder, "cancel")),
     body: cancelBody,
-    handle: (ctx, { body }) => cancel(session(ctx), body as { id: number; reason?: string | null }),
+    handle: (ctx, { body }) => cancel(session(ctx), body as { id: number; reason?: string | null }, { reasonRequired: true }),
   }),
   endpoint({
     method: "POST",

@@ -1,0 +1,138 @@
+import { Alert, Button, Card, Group, Modal, Stack, Text, Textarea, Title } from "@mantine/core";
+import { useEffect, useState, type ReactNode } from "react";
+import { Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
+import type { Icon } from "~/components/icons";
+
+/** What a step's action answers when the API refused it: shown in the step, the typed reason kept. */
+export interface ConfirmRefusal {
+  error?: string | null;
+  reasonError?: string | null;
+  reason?: string;
+}
+
+export interface ConfirmActionProps {
+  /** Names the step in the URL (`?confirm=<name>`), which opens it inline when JavaScript has not loaded. */
+  name: string;
+  /** The button and the dialog's title: 取消订单, 冲正, 注销. */
+  title: string;
+  /** What will happen, stated with its amounts and whom it concerns (退回 12.00 元到 张三 的账户). */
+  summary: ReactNode;
+  /** The confirming button's label: 确认取消订单. */
+  confirmLabel: string;
+  /** Asks for a reason under this label (取消原因), required and sent as `reason`. */
+  reasonLabel?: string;
+  /** Hidden values the action needs (an Idempotency-Key drawn for this page). */
+  hidden?: Record<string, string>;
+  /** More fields of the step (a new card's number). */
+  children?: ReactNode;
+  /** The action's refusal, if the last submit of this step was refused. */
+  refusal?: ConfirmRefusal | null;
+  color?: "red" | "orange" | "blue";
+  icon?: Icon;
+}
+
+/**
+ * The one confirmation of an action that moves money or cannot be undone (decision 055): a button opens a Mantine
+ * dialog saying what will happen, asking the reason where one is required, with 确认 and 返回. Nothing is sent until
+ * 确认. Before JavaScript (or without it) the button asks for `?confirm=<name>` (a GET form), and the page draws the same
+ * step inline instead of the dialog; a refused submit shows the step again with the message and the typed reason.
+ */
+export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel, hidden, children, refusal, color = "red", icon: ButtonIcon }: ConfirmActionProps) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const [opened, setOpened] = useState(false);
+  // A completed action redirects (a new location): the dialog closes with it. A refusal stays on this location.
+  useEffect(() => setOpened(false), [location.key]);
+  const inline = !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError));
+  const back = new URLSearchParams(searchParams);
+  back.delete("confirm");
+  const backTo = `${location.pathname}${back.size ? `?${back}` : ""}`;
+  const step = (onBack: ReactNode) => (
+    <ConfirmStep summary={summary} confirmLabel={confirmLabel} reasonLabel={reasonLabel} hidden={hidden} refusal={refusal} color={color} onBack={onBack}>
+      {children}
+    </ConfirmStep>
+  );
+  return (
+    <>
+      {inline ? (
+        <Card withBorder radius="md" padding="lg" w="100%" data-testid={`confirm-${name}`}>
+          <Title order={5} mb="sm">
+            {title}
+          </Title>
+          {step(
+            <Button component={Link} to={backTo} replace variant="default">
+              返回
+            </Button>,
+          )}
+        </Card>
+      ) : (
+        // A GET form's button: without scripts it asks for this page with ?confirm=<name>, which draws the step.
+        <form method="get" action={location.pathname} style={{ display: "contents" }}>
+          {[...back].map(([key, value]) => (
+            <input key={key} type="hidden" name={key} value={value} />
+          ))}
+          <Button
+            type="submit"
+            name="confirm"
+            value={name}
+            color={color}
+            leftSection={ButtonIcon ? <ButtonIcon size={16} /> : undefined}
+            onClick={(event: React.MouseEvent) => {
+              event.preventDefault();
+              setOpened(true);
+            }}
+          >
+            {title}
+          </Button>
+        </form>
+      )}
+      <Modal opened={opened} onClose={() => setOpened(false)} title={<Text fw={600}>{title}</Text>} centered size="md" data-testid={`confirm-dialog-${name}`}>
+        {step(
+          <Button variant="default" onClick={() => setOpened(false)}>
+            返回
+          </Button>,
+        )}
+      </Modal>
+    </>
+  );
+}
+
+function ConfirmStep({
+  summary,
+  confirmLabel,
+  reasonLabel,
+  hidden,
+  refusal,
+  color,
+  onBack,
+  children,
+}: Pick<ConfirmActionProps, "summary" | "confirmLabel" | "reasonLabel" | "hidden" | "refusal" | "color" | "children"> & { onBack: ReactNode }) {
+  const navigation = useNavigation();
+  return (
+    <Form method="post">
+      {Object.entries(hidden ?? {}).map(([key, value]) => (
+        <input key={key} type="hidden" name={key} value={value} />
+      ))}
+      <Stack>
+        <Alert color={color === "blue" ? "blue" : "orange"} variant="light" data-testid="confirm-summary">
+          {summary}
+        </Alert>
+        {refusal?.error && (
+          <Alert color="red" variant="light" role="alert">
+            {refusal.error}
+          </Alert>
+        )}
+        {children}
+        {reasonLabel && (
+          <Textarea name="reason" label={reasonLabel} withAsterisk required autosize minRows={2} maxLength={200} defaultValue={refusal?.reason ?? ""} error={refusal?.reasonError} data-autofocus />
+        )}
+        <Group justify="flex-end">
+          {onBack}
+          <Button type="submit" color={color} loading={navigation.state === "submitting"}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Form>
+  );
+}
