@@ -19,6 +19,7 @@ const GLOBAL_TABLES = [
   "login_lock", // per user name; names are unique across tenants
   "login_rate_hit", // per client address, before any tenant is known
   "menu",
+  "projection_recount", // the kept projections migrations asked to have counted, counted at start-up (decision 058)
   "shell_generation", // one row: the counter of menus, grants and dictionaries every instance's shell cache checks
   "subsystem",
   "tenant",

@@ -102,8 +102,11 @@ for (const dialect of dialects) {
         }
         expect((await get("/api/v1/sys/menu/tree", { subsystemId: 1 }, otherToken)).body.status).toBe(403);
         expect((await post("/api/v1/sys/dict/create", { dictCode: "sneaky", dictName: "x", status: "1" }, otherToken)).body.status).toBe(403);
-        const info = await get<{ menuTreeList: Array<{ menuPath: string; children: Array<{ menuPath: string }> }> }>("/api/v1/auth/user/info", undefined, otherToken);
-        const paths = info.body.data.menuTreeList.flatMap((m) => [m.menuPath, ...m.children.map((c) => c.menuPath)]);
+        type Node = { menuPath: string; children?: Node[] };
+        const info = await get<{ menuTreeList: Node[] }>("/api/v1/auth/user/info", undefined, otherToken);
+        // Pages sit under their module's sections (decision 053): the whole tree, however deep.
+        const pathsOf = (nodes: Node[]): string[] => nodes.flatMap((m) => [m.menuPath, ...pathsOf(m.children ?? [])]);
+        const paths = pathsOf(info.body.data.menuTreeList);
         expect(paths).toContain("/admin/sys/device/index");
         expect(paths).not.toContain("/admin/sys/menu/index");
         expect(paths).not.toContain("/admin/sys/dict/index");
@@ -205,7 +208,9 @@ for (const dialect of dialects) {
         const menus = await app.database.db.selectFrom("menu").select(["id", "parent_id", "menu_path", "menu_type", "permission"]).execute();
         for (const def of resources.filter((r) => r.screenBase === "/admin/sys")) {
           const page = menus.find((m) => m.menu_path === `/admin/sys/${def.screen}/index`);
-          expect(page, def.screen).toMatchObject({ parent_id: SYS_GROUP, menu_type: "page", permission: permissionCode(def, "view") });
+          expect(page, def.screen).toMatchObject({ menu_type: "page", permission: permissionCode(def, "view") });
+          // Under a section of 系统管理 (decision 053).
+          expect(menus.find((m) => m.id === page?.parent_id), def.screen).toMatchObject({ parent_id: SYS_GROUP, menu_type: "path" });
           const buttons = menus.filter((m) => m.parent_id === page?.id).map((m) => m.permission);
           for (const action of [...def.actions, ...Object.keys(def.workflowActions ?? {})]) expect(buttons, resourceKey(def)).toContain(permissionCode(def, action));
         }

@@ -283,7 +283,7 @@ for (const dialect of dialects) {
       const a = await diner();
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: a, amount: 5_000 });
       const order = await pay(a, 1);
-      await ok(`${Z}/mealOrder/cancel`, { id: order.orderId });
+      await ok(`${Z}/mealOrder/cancel`, { id: order.orderId, reason: "点错了" });
       await pay(a, 2);
       const before = await kept();
       expect(before.ledgerDays.length).toBeGreaterThan(0);
