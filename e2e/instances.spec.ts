@@ -47,7 +47,7 @@ test.describe("two instances on one PostgreSQL database behind a proxy", () => {
       await Promise.all(servers.map((s) => waitHealthy(s)));
 
       // Migrations applied once each, the first admin and the dictionaries seeded once.
-      const migrationFiles = readdirSync("server/db/migrations").filter((f) => f.endsWith(".ts")).length;
+      const migrationFiles = readdirSync("server/db/migrations").filter((f) => /^\d{4}_.+\.ts$/.test(f)).length;
       const migrations = await q<{ name: string; n: string }>(`select name, count(*) as n from ${pgSchema.schema}.kysely_migration group by name`);
       expect(migrations).toHaveLength(migrationFiles);
       expect(migrations.filter((m) => Number(m.n) !== 1)).toEqual([]);
