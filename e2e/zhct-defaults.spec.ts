@@ -83,7 +83,8 @@ test("a diner set on default gets tomorrow's order and is charged once; a diner 
   await page.getByRole("link", { name: "立即生成" }).click();
   await expect(page).toHaveURL(/\/zhct\/userorderdefaultgenerate\/generate$/);
   await expect(page.locator("input[name=orderDate]")).toHaveValue(chinaDay(1));
-  await page.getByRole("button", { name: "立即生成" }).click();
+  // Exact: the screen's tag has a close button named 关闭 立即生成.
+  await page.getByRole("button", { name: "立即生成", exact: true }).click();
   const result = page.getByTestId("generate-result");
   await expect(result).toContainText(`${chinaDay(1)} 生成完成`);
   await expect(result).toContainText("生成 1 单");
@@ -109,7 +110,7 @@ test("a diner set on default gets tomorrow's order and is charged once; a diner 
 
   // A second run makes nothing and charges nobody.
   await page.goto("/zhct/userorderdefaultgenerate/generate");
-  await page.getByRole("button", { name: "立即生成" }).click();
+  await page.getByRole("button", { name: "立即生成", exact: true }).click();
   await expect(page.getByTestId("generate-result")).toContainText("生成 0 单");
   await expect(page.getByTestId("generate-result")).toContainText("跳过 2 人次");
   expect(await balance(eater)).toBe(3800);
@@ -120,7 +121,7 @@ test("a diner set on default gets tomorrow's order and is charged once; a diner 
   // Today is refused at the field, the date kept.
   await page.goto("/zhct/userorderdefaultgenerate/generate");
   await page.locator("input[name=orderDate]").fill(chinaDay(0));
-  await page.getByRole("button", { name: "立即生成" }).click();
+  await page.getByRole("button", { name: "立即生成", exact: true }).click();
   await expect(page.getByText("只能为明天起 30 天内的日期生成")).toBeVisible();
   await expect(page.locator("input[name=orderDate]")).toHaveValue(chinaDay(0));
 });

@@ -172,7 +172,8 @@ test("发卡 from a diner's page names the diner; a card's row offers only the s
   await signInFresh(page, orders.userName, orders.password, `/zhct/userinfo/account/${diner.id}`);
   await page.getByRole("link", { name: "发卡" }).click();
   await expect(page).toHaveURL(new RegExp(`/zhct/usericcard/create\\?userInfoId=${diner.id}$`));
-  await expect(page.getByRole("textbox", { name: "人员" })).toHaveValue("李发卡");
+  // The picker names a diner with their code (decision 054).
+  await expect(page.getByRole("textbox", { name: "人员" })).toHaveValue("李发卡（O-003）");
   await page.getByRole("textbox", { name: "卡号", exact: true }).fill("O0030001");
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page).toHaveURL(/\/zhct\/usericcard\/index$/);
