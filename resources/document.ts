@@ -65,6 +65,11 @@ export interface PostingDef {
   ledger: string;
   /** The transition that posts (`approve`). */
   on: string;
+  /**
+   * The transition that takes the posting back (`void`): taken from a status the document holds only once it has
+   * posted, it reverses the document's lines in the ledger; taken before the posting, it has nothing to reverse.
+   */
+  reversedBy?: string;
   /** The ledger's key columns (by their names in the ledger) and where each value comes from. */
   key: Readonly<Record<string, PostingValue>>;
   /** Signed, in the ledger's unit (stock in thousandths, money in fen). */
@@ -94,7 +99,7 @@ export interface DocumentSpec<V extends string = string> {
     /** The lines' name on screens (入库明细); 明细 by default. */
     title?: string;
     fields: readonly FieldDef[];
-    /** At least this many lines before a step that leaves the editable statuses (0 by default). */
+    /** At least this many lines: create and update refuse fewer (0 by default). */
     min?: number;
     /** At most this many lines (500 by default: a body is at most 1 MB). */
     max?: number;
@@ -152,7 +157,9 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     if (reserved.has(t.name) || names.has(t.name)) throw problem(`transition ${t.name} is reserved or declared twice`);
     names.add(t.name);
   }
-  for (const posting of spec.postings ?? []) if (!names.has(posting.on)) throw problem(`posting on ${posting.on}: no such transition`);
+  for (const posting of spec.postings ?? []) {
+    for (const name of [posting.on, posting.reversedBy ?? posting.on]) if (!names.has(name)) throw problem(`posting: no transition ${name}`);
+  }
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
   const header = defineResource({
     module: spec.module,
@@ -252,6 +259,27 @@ export function transitionsFrom(doc: Pick<DocumentDef, "workflow">, status: unkn
 /** `module:entity:transition`: the permission a transition needs (a button under the document's menu entry). */
 export function transitionPermission(doc: Pick<DocumentDef, "module" | "entity">, transition: Pick<TransitionDef, "name">): string {
   return permissionCode(doc, transition.name);
+}
+
+/**
+ * The statuses a document holds only after `posting` was made: the posting transition's status and every status
+ * reachable from it without the reversing transition. Taking `reversedBy` from one of them reverses the posting.
+ */
+export function postedStatuses(doc: Pick<DocumentDef, "workflow">, posting: Pick<PostingDef, "on" | "reversedBy">): Set<string> {
+  const transitions = doc.workflow.transitions;
+  const start = transitions.find((t) => t.name === posting.on);
+  const posted = new Set<string>(start ? [start.to] : []);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const t of transitions) {
+      if (t.name === posting.reversedBy || t.name === posting.on || posted.has(t.to)) continue;
+      if (t.from.some((from) => posted.has(from))) {
+        posted.add(t.to);
+        grown = true;
+      }
+    }
+  }
+  return posted;
 }
 
 /** `RK20261128-0001`: the number of the `sequence`-th document of its type created on a China day (`YYYY-MM-DD`). */
