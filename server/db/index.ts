@@ -46,6 +46,7 @@ import * as menuSections from "./migrations/0041_menu_sections";
 import * as orderRestaurantRepair from "./migrations/0042_order_restaurant_repair";
 import * as complaintComplainant from "./migrations/0044_complaint_complainant_from_order";
 import * as projectionRecount from "./migrations/0046_projection_recount";
+import * as documentTables from "./migrations/0047_document_tables";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   "0042_order_restaurant_repair": orderRestaurantRepair,
   "0044_complaint_complainant_from_order": complaintComplainant,
   "0046_projection_recount": projectionRecount,
+  "0047_document_tables": documentTables,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
