@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/modules/zhct/idempotency";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { checkAccount, deduct, inLedgerTransaction, post, BusiType, setLockedMonthCheck } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";

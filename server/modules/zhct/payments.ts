@@ -26,7 +26,7 @@ import { payLimitFor } from "./settings";
  * The payment service (issue 13, decision 021): one `pay` for every channel — the cashier API, devices, the back
  * office's 新增订单 page. Everything a payment checks and writes happens in one ledger transaction, so a refusal
  * leaves nothing behind: no order, no ledger line, no sold count. Other modules (meal tickets, payment types, points)
- * take part through `addPaymentHooks`, also inside that transaction.
+ * take part through the payment hooks their manifests list (decision 062), also inside that transaction.
  *
  * The exported names and signatures are relied on by the cashier, tickets and points branches: add, do not rename.
  */
@@ -189,11 +189,14 @@ export interface RefundedOrder {
   refundedAmount: number;
 }
 
-const hooks: PaymentHooks[] = [];
+let hooks: readonly PaymentHooks[] = [];
 
-/** Registers another module's part in payments (at module load, like `setLockedMonthCheck`); called in order. */
-export function addPaymentHooks(h: PaymentHooks): void {
-  hooks.push(h);
+/**
+ * The modules' parts in payments, in the order the manifests write them (server/modules/index.ts): set by whoever
+ * composes the API from the module list, never by importing a module.
+ */
+export function usePaymentHooks(ordered: readonly PaymentHooks[]): void {
+  hooks = ordered;
 }
 
 // ---- Input ----------------------------------------------------------------------------------------------------
@@ -1009,6 +1012,7 @@ export const paymentEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/zhct/mealOrder/getInfo",
+    replacesGenerated: true,
     summary: "订单详情：订单、菜品（items）与支付和退款流水（payments）",
     access: permission(permissionCode(mealOrder, "view")),
     query: z.strictObject({ id: recordId("订单", "请选择订单") }),

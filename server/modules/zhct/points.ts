@@ -14,7 +14,7 @@ import { countPointsMonth } from "./dinerMonths";
 import { idempotent } from "./idempotency";
 import { countPointsOrderDay } from "./pointsOrderDays";
 import { inLedgerTransaction, type Trx } from "./ledger";
-import { addPaymentHooks } from "./payments";
+import type { PaymentHooks } from "./payments";
 
 /**
  * The diners' points (decision 025). Like money, a balance changes only through `postPoints`: one line with the
@@ -251,7 +251,8 @@ export async function takeBackPointsForOrder(
 
 // An order paid through the ledger earns on what it took; one paid otherwise (a meal ticket) earns nothing. A
 // cancellation or a part refund (a complaint upheld) counts from the order's own refunded total.
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const pointsPaymentHooks: PaymentHooks = {
   async afterPay(trx, order) {
     if (order.paidBy.kind !== "ledger") return;
     await earnPointsForOrder(trx, { tenantId: order.tenantId, id: order.id, orderNo: order.orderNo, userInfoId: order.userInfoId, paidFen: order.paidAmount, payFlag: order.payFlag });
@@ -262,7 +263,7 @@ addPaymentHooks({
   async afterRefund(trx, order, refundFen) {
     await takeBackPointsForOrder(trx, order, refundFen, Date.now(), order.refundedAmount);
   },
-});
+};
 
 // ---- Expiry ---------------------------------------------------------------------------------------------------
 
