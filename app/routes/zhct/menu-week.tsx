@@ -1,10 +1,11 @@
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { IconChevronLeft, IconChevronRight, IconList, IconPlus } from "~/components/icons";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { permissionCode } from "../../../resources/define";
 import { foodMenu, foodMenuItem } from "../../../resources/zhct/menus";
 import type { Route } from "./+types/menu-week";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -54,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       query: { pageSize: 10, holidayDateBegin: monday, holidayDateEnd: shift(monday, 6), holidayType: 1 },
     }),
   ]);
-  if (week.status === 403) throw data(null, { status: 401 });
+  requirePermitted(week);
   const allTypes = types.status === 200 ? types.data.records : [];
   const restaurants = [...new Map(allTypes.map((t) => [String(t.restaurantId), t.restaurantIdLabel ?? String(t.restaurantId)])).entries()];
   const rows = allTypes
