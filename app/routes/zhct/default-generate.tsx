@@ -8,16 +8,16 @@ import { fieldErrorsOf, refusalStatus } from "~/lib/api-answer.server";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
+import { chinaDay, DAY_MS } from "../../../resources/chinaTime";
 
 const BASE = `${def.screenBase}/${def.screen}`;
 type Run = { runId: number; orderDate: string; created: number; skipped: number; failed: number; amount: number };
 
-/** Tomorrow in China time, the day a run is usually for. */
-const tomorrow = () => new Date(Date.now() + 8 * 3600_000 + 86_400_000).toISOString().slice(0, 10);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
-  return { orderDate: tomorrow() };
+  // Tomorrow, China time: the day a run is usually for.
+  return { orderDate: chinaDay(Date.now() + DAY_MS) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

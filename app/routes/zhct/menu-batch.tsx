@@ -6,6 +6,7 @@ import type { Route } from "./+types/menu-batch";
 import { apiCall } from "~/lib/api.server";
 import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
+import { chinaDay } from "../../../resources/chinaTime";
 
 const WEEK = [
   ["2", "星期一"],
@@ -43,7 +44,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   requirePermitted(info);
   if (info.status !== 200) throw data(info.message, { status: 404 });
   // The coming Monday to Sunday (Beijing).
-  const today = Date.parse(new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10));
+  const today = Date.parse(chinaDay(Date.now()));
   const monday = today + (((8 - new Date(today).getUTCDay()) % 7) || 7) * DAY;
   const iso = (millis: number) => new Date(millis).toISOString().slice(0, 10);
   return { template, type: info.data, beginDate: iso(monday), endDate: iso(monday + 6 * DAY) };

@@ -9,6 +9,7 @@ import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 import { redirect } from "react-router";
+import { chinaMonth } from "../../../resources/chinaTime";
 
 type Month = { month: string; count: number; settleStatus: string; opening: number; closing: number; generatedAt: number };
 const BASE = `${def.screenBase}/${def.screen}`;
@@ -22,17 +23,13 @@ const stepOf = (value: string | undefined): Step => {
   throw data(null, { status: 404 });
 };
 
-function currentMonth() {
-  return new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const step = stepOf(params.step);
   const result = await apiCall<Month[]>(request, context, "GET", "/api/v1/zhct/userAccountMonthSettle/months");
   requirePermitted(result);
   const month = new URL(request.url).searchParams.get("month") ?? "";
-  return { step, months: result.status === 200 ? result.data : [], month: /^\d{4}-\d{2}$/.test(month) ? month : currentMonth() };
+  return { step, months: result.status === 200 ? result.data : [], month: /^\d{4}-\d{2}$/.test(month) ? month : chinaMonth(Date.now()) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -12,6 +12,7 @@ import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
+import { chinaDay } from "../../../resources/chinaTime";
 
 const BASE = `${def.screenBase}/${def.screen}`;
 type Row = Record<string, unknown>;
@@ -31,8 +32,6 @@ interface DayMenu {
   items: MenuItem[];
 }
 
-/** Today in China time (canteens run on it whatever the server's zone, decision 022). */
-const chinaToday = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
 /** Not a way to charge from the back office: 自动扣款 is the system's own. */
 const AUTO_PAY_FLAG = "500";
 
@@ -60,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }));
   const chosen = mealTimes.find((m) => m.value === mealTimesId) ?? null;
   let items: Array<MenuItem & { menu: string }> = [];
-  const date = chinaToday();
+  const date = chinaDay(Date.now());
   if (chosen) {
     const menus = await apiCall<DayMenu[]>(request, context, "GET", "/api/v1/zhct/foodMenu/findByDate", { query: { date, restaurantId: chosen.restaurantId } });
     // The menus the payment service prices from: tied to this meal time, or of its meal type.

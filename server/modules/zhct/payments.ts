@@ -21,6 +21,7 @@ import { countFoodSales } from "./foodSales";
 import { findByDate } from "./menus";
 import { dayOf, dayStart } from "./months";
 import { payLimitFor } from "./settings";
+import { chinaClock } from "../../../resources/chinaTime";
 
 /**
  * The payment service (issue 13, decision 021): one `pay` for every channel — the cashier API, devices, the back
@@ -272,8 +273,6 @@ export interface PayResult {
 
 // ---- Pay ------------------------------------------------------------------------------------------------------
 
-/** HH:mm of a moment, China time. */
-const clockOf = (at: number) => new Date(at + 8 * 3600_000).toISOString().slice(11, 16);
 
 /** Whether `clock` lies in [begin, end); a meal time past midnight (22:00–02:00) wraps. */
 function isOpen(begin: string, end: string, clock: string) {
@@ -454,7 +453,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   if (input.mealTimesId) {
     const [row] = await payingMealTime(trx, tenantId, input.mealTimesId);
     if (!row) throw fieldError("mealTimesId", paymentMessages.mealTimeMissing);
-    if (Number(row.status) !== 1 || (!ahead && !isOpen(row.begin_time, row.end_time, clockOf(now)))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
+    if (Number(row.status) !== 1 || (!ahead && !isOpen(row.begin_time, row.end_time, chinaClock(now)))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
     mealTime = { id: row.id, name: row.meal_time_name, mealType: String(row.meal_type), restaurantId: row.restaurant_id };
     const allowed = diner.restaurant_ids ? diner.restaurant_ids.split(",").map(Number) : null;
     if (allowed && !allowed.includes(row.restaurant_id)) throw new ApiError(Status.CONFLICT, paymentMessages.restaurantNotAllowed);

@@ -15,6 +15,7 @@ import { idempotent } from "./idempotency";
 import { countPointsOrderDay } from "./pointsOrderDays";
 import { inLedgerTransaction, type Trx } from "./ledger";
 import type { PaymentHooks } from "./payments";
+import { chinaAddMonths } from "../../../resources/chinaTime";
 
 /**
  * The diners' points (decision 025). Like money, a balance changes only through `postPoints`: one line with the
@@ -40,16 +41,8 @@ export const pointsMessages = {
  */
 const VOUCHER_FLAGS = new Set([3, 4, 5, 6, 7]);
 
-const OFFSET_MS = 8 * 3600_000;
-
 /** The same moment `months` calendar months later, China time; the 31st becomes the month's last day. */
-export function addMonths(at: number, months: number): number {
-  const d = new Date(at + OFFSET_MS);
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
-  return target.getTime() - OFFSET_MS;
-}
+export const addMonths = chinaAddMonths;
 
 export interface PointsStrategy {
   id: number;
