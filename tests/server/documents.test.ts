@@ -6,13 +6,15 @@ import { documentPath, type DocumentDef } from "../../resources/document";
 import { hashPassword } from "../../server/auth/password";
 import { declaredTable } from "../../server/db/declared";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { createTable } from "../../server/db/tables";
 import { defineLedger } from "../../server/kernel/ledger";
 import type { DocumentRules } from "../../server/kernel/transitions";
 import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
 import { documentEndpoints } from "../../server/modules/resource/documents";
 import { fieldError } from "../../server/http/envelope";
+import { serverModules } from "../../server/modules/index";
+import type { ServerModule } from "../../server/modules/manifest";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { expectNoInternals } from "../helpers/fixtures";
@@ -52,6 +54,16 @@ const rules: DocumentRules = {
       await trx.updateTable(run.doc.header.table).set({ remark: `已审核：${run.ctx.session.userName}` }).where("tenant_id", "=", run.ctx.session.tenantId).where("id", "=", run.header.id).execute();
     },
   },
+};
+
+/** The samples as a module of their own, served beside the product's modules as a module of the product would be. */
+const sampleModule: ServerModule = {
+  declaration: { name: "sample", resources: [], reports: [], menuGroups: [], screens: [], documents: [sampleReceipt, sampleIssue] },
+  services: {},
+  endpoints: [],
+  documentRules: { [sampleReceipt.docType]: rules, [sampleIssue.docType]: rules },
+  ledgers: [stock],
+  paymentHooks: [],
 };
 
 async function createTables(db: AnyDb) {
@@ -159,7 +171,7 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      app = await createTestApp(dialect, {}, [...documentEndpoints(sampleReceipt, rules), ...documentEndpoints(sampleIssue, rules)]);
+      app = await createTestApp(dialect, {}, [...serverModules, sampleModule]);
       db = app.database.db as AnyDb;
       await createTables(db);
       token = await adminToken(app);
