@@ -11,6 +11,8 @@ import { createTable } from "../../server/db/tables";
 import { defineLedger } from "../../server/kernel/ledger";
 import type { DocumentRules } from "../../server/kernel/transitions";
 import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
+import { documentEndpoints } from "../../server/modules/resource/documents";
+import { fieldError } from "../../server/http/envelope";
 import { serverModules } from "../../server/modules/index";
 import type { ServerModule } from "../../server/modules/manifest";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
@@ -39,7 +41,20 @@ const stock = defineLedger({
   messages: { insufficient: "库存不足", zero: "数量不能为 0" },
 });
 
-const rules: DocumentRules = { ledgers: { sampleStock: stock } };
+/** The server side of the samples: a guard on submit, an effect on approve (it notes who approved in the remark). */
+const rules: DocumentRules = {
+  ledgers: { sampleStock: stock },
+  guards: {
+    supplierAllowed: (run) => {
+      if (run.header.supplier === "停用供应商") throw fieldError("supplier", "该供应商已停用，不能提交");
+    },
+  },
+  effects: {
+    noteApproval: async (run, trx) => {
+      await trx.updateTable(run.doc.header.table).set({ remark: `已审核：${run.ctx.session.userName}` }).where("tenant_id", "=", run.ctx.session.tenantId).where("id", "=", run.header.id).execute();
+    },
+  },
+};
 
 /** The samples as a module of their own, served beside the product's modules as a module of the product would be. */
 const sampleModule: ServerModule = {
@@ -183,6 +198,28 @@ for (const dialect of dialects) {
       const numbers = (page.data as { records: Row[] }).records.map((r) => r.docNo);
       expect(numbers).toEqual(expect.arrayContaining([first.docNo, second.docNo]));
       expect(numbers).toHaveLength(new Set(numbers).size);
+      // Created at once, documents still get one number each, one after another.
+      const burst = await Promise.all(Array.from({ length: 10 }, () => create(sampleIssue, [line(1, 1)])));
+      const sequences = burst.map((d) => Number(String(d.docNo).slice(-4))).sort((x, y) => x - y);
+      expect(sequences).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
+    });
+
+    test("a transition's guard may refuse it, and its effect runs in the step's transaction", async () => {
+      const blocked = await create(sampleReceipt, [line(71, 1000)], { supplier: "停用供应商", warehouseId: 11 });
+      expectField(await post(sampleReceipt, "submit", { id: blocked.id }), "supplier", "该供应商已停用，不能提交");
+      expect(await detail(sampleReceipt, blocked.id)).toMatchObject({ status: "draft", version: 1 });
+      const doc = await submitted(sampleReceipt, [line(71, 1000)], { warehouseId: 11 });
+      await ok(sampleReceipt, "approve", { id: doc.id });
+      expect((await detail(sampleReceipt, doc.id)).remark).toBe("已审核：admin");
+      // A step refused after its effect ran (the ledger's floor) keeps nothing of the effect either.
+      const issue = await submitted(sampleIssue, [line(71, 5000)], { warehouseId: 11 });
+      expect(await post(sampleIssue, "approve", { id: issue.id })).toMatchObject({ status: 409, message: "库存不足" });
+      expect(await detail(sampleIssue, issue.id)).toMatchObject({ status: "submitted", remark: null });
+    });
+
+    test("a declaration whose guard, effect or ledger the server does not provide stops the start", () => {
+      expect(() => documentEndpoints(sampleReceipt, { ledgers: { sampleStock: stock } })).toThrow(/guard supplierAllowed, effect noteApproval/);
+      expect(() => documentEndpoints(sampleReceipt, { ...rules, ledgers: {} })).toThrow(/ledger sampleStock/);
     });
 
     test("update replaces the lines: a line with an id takes the fields given, one without is added, one left out is removed; a stale version is 409", async () => {
