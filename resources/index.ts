@@ -30,6 +30,7 @@ import { userInfoSendMessage } from "./zhct/messages";
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./zhct/settings";
 import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./zhct/ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./zhct/settle";
+import { zhhqMasterResources } from "./zhhq/master";
 import type { ReportScreen } from "./modules";
 import { reports } from "./report/index";
 import { bankReconcile } from "./report/bank";
@@ -61,6 +62,9 @@ export const zhctResources = [
   satisfactionSurve, satisfactionSurveQuestion, satisfactionSurveOption, satisfactionSurveAnswer, satisfactionSurveAnswerItem,
 ] as const;
 
+/** The logistics module's tables (decision 067). */
+export const zhhqResources = [...zhhqMasterResources] as const;
+
 /** Every declared entity. Routes, API endpoints, menus and permission codes are generated from this list. */
 export const resources: ResourceDef[] = [
   tenant,
@@ -83,6 +87,7 @@ export const resources: ResourceDef[] = [
   iccardInit,
   holiday,
   ...zhctResources,
+  ...zhhqResources,
   mealOrderComplaints, operationLog,
   cashierMealOrder];
 

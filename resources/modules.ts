@@ -61,6 +61,18 @@ export const menuGroups: MenuGroup[] = [
     ],
   },
   {
+    subsystem: "zhhq",
+    path: "/zhhq",
+    title: "智慧后勤",
+    icon: "building-warehouse",
+    sort: 35,
+    home: "/zhhq/warehouse/index",
+    sections: [
+      { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
+      { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
+    ],
+  },
+  {
     subsystem: "report",
     path: "/report",
     title: "报表",

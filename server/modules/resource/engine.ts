@@ -11,7 +11,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { isSuper } from "../auth/session";
 import { assertUploaded } from "../sys/files";
 import { recordOperation } from "./operationLog";
-import { toColumns, toRecord, type Row } from "./rows";
+import { toColumns, toLoggedRecord, toRecord, type Row } from "./rows";
 import { isUniqueViolation } from "../../db/faults";
 import { bumpShellGeneration } from "../auth/shellCache";
 
@@ -60,6 +60,20 @@ export function assertAllowed(ctx: SessionContext, def: ResourceDef) {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function whereTenant<Q extends { where: (...args: any[]) => Q }>(query: Q, def: ResourceDef, tenantId: unknown): Q {
   return def.scope === "tenant" ? query.where(`${def.table}.tenant_id`, "=", tenantId) : query;
+}
+
+/**
+ * A tree's row may not move under itself: walks up from the new parent, and meeting the row means the move would
+ * close a loop (the org tree, the goods types). The message names the tree's parent field.
+ */
+export async function assertNoTreeCycle(ctx: SessionContext, def: ResourceDef, id: number, parentId: number, message: string) {
+  const parent = def.fields.find((f) => f.type === "treeParent") as FieldDef;
+  let current: number | null = parentId;
+  for (let depth = 0; current !== null && depth < 1000; depth++) {
+    if (current === id) throw fieldError(parent.name, message);
+    const row: Row | undefined = await whereTenant(db(ctx).selectFrom(def.table).select(`${columnOf(parent)} as parent`).where("id", "=", current), def, ctx.session.tenantId).executeTakeFirst();
+    current = (row?.parent as number | null | undefined) ?? null;
+  }
 }
 
 /**
@@ -367,7 +381,7 @@ export async function deleteRecords(ctx: SessionContext, def: ResourceDef, ids: 
         let query = trx.deleteFrom(def.table).where("id", "=", row.id);
         if (def.scope === "tenant") query = query.where("tenant_id", "=", ctx.session.tenantId);
         await query.execute();
-        await recordOperation(trx, ctx, def, row.id as number, "delete", toRecord(def, row));
+        await recordOperation(trx, ctx, def, row.id as number, "delete", toLoggedRecord(def, row));
       }
       if (def.shellData) await bumpShellGeneration(trx);
     });

@@ -11,6 +11,7 @@ import { userService } from "../auth/user";
 import { tenantService } from "../sys/tenant";
 import { sysServices } from "../sys/services";
 import { zhctServices } from "../zhct/services";
+import { zhhqServices } from "../zhhq/services";
 
 /** Entities with rules of their own register their service here; the rest use the generic path alone. */
 const services: Record<string, ResourceService> = {
@@ -22,6 +23,7 @@ const services: Record<string, ResourceService> = {
   "auth/orgDiscount": orgDiscountService,
   "zhct/mealOrderComplaints": mealOrderComplaintsService,
   ...zhctServices,
+  ...zhhqServices,
 };
 
 export function allResourceEndpoints(): Endpoint[] {

@@ -1,4 +1,5 @@
 import { columnOf, SECRET_MASK, type ResourceDef } from "../../../resources/define";
+import { thousandthsToQuantity } from "../../../resources/quantity";
 
 export type Row = Record<string, unknown>;
 
@@ -12,7 +13,10 @@ export function toRecord(def: ResourceDef, row: Row): Row {
       record[field.name] = value ? SECRET_MASK : null;
       continue;
     }
-    record[field.name] = field.type === "enum" && value !== null && value !== undefined ? String(value) : (value ?? null);
+    if (value === null || value === undefined) record[field.name] = null;
+    else if (field.type === "enum") record[field.name] = String(value);
+    else if (field.type === "quantity") record[field.name] = thousandthsToQuantity(Number(value));
+    else record[field.name] = value;
   }
   record.createdAt = row.created_at;
   record.updatedAt = row.updated_at;
@@ -28,4 +32,11 @@ export function toColumns(def: ResourceDef, values: Row): Row {
     if (value !== undefined) columns[columnOf(field)] = value;
   }
   return columns;
+}
+
+/** A deleted row as the operation log keeps it: quantities as stored (thousandths), as a create's and an update's are. */
+export function toLoggedRecord(def: ResourceDef, row: Row): Row {
+  const record = toRecord(def, row);
+  for (const field of def.fields) if (field.type === "quantity") record[field.name] = row[columnOf(field)] ?? null;
+  return record;
 }
