@@ -1,4 +1,5 @@
 import { resourceKey, type ResourceDef } from "./define";
+import type { DocumentDef } from "./document";
 import { org } from "./auth/org";
 import { orgDiscount } from "./auth/orgDiscount";
 import { role } from "./auth/role";
@@ -91,7 +92,13 @@ export const resources: ResourceDef[] = [
   mealOrderComplaints, operationLog,
   cashierMealOrder];
 
-const byKey = new Map(resources.map((r) => [resourceKey(r), r]));
+/**
+ * Every declared document (issue 34, decision 060): its API is generated (server/modules/resource/registry.ts), and
+ * its header and lines are entities that `findResource` finds, though their screens and API are the document's.
+ */
+export const documents: DocumentDef[] = [];
+
+const byKey = new Map([...resources, ...documents.flatMap((d) => [d.header, d.lines])].map((r) => [resourceKey(r), r]));
 
 export function findResource(key: string): ResourceDef | undefined {
   return byKey.get(key);

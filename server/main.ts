@@ -13,7 +13,7 @@ import { databaseFault, faultMessage, logDatabaseFault } from "./db/faults";
 import { holdInstanceNumber, type InstanceLease } from "./db/instanceLease";
 import { startOutboxDispatcher } from "./modules/zhct/outbox";
 import { startAutoChargeScheduler } from "./modules/zhct/autoCharge";
-import { startIdempotencyKeyPruner } from "./modules/zhct/idempotency";
+import { startIdempotencyKeyPruner } from "./kernel/idempotency";
 import { startDefaultOrderScheduler } from "./modules/zhct/defaultOrders";
 import { startPointsExpiryScheduler } from "./modules/zhct/points";
 import { startNoShowScheduler } from "./modules/zhct/bookings";

@@ -47,6 +47,7 @@ import * as menuSections from "./migrations/0041_menu_sections";
 import * as orderRestaurantRepair from "./migrations/0042_order_restaurant_repair";
 import * as complaintComplainant from "./migrations/0044_complaint_complainant_from_order";
 import * as projectionRecount from "./migrations/0046_projection_recount";
+import * as documentTables from "./migrations/0047_document_tables";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -101,6 +102,7 @@ const migrations: Record<string, Migration> = {
   "0042_order_restaurant_repair": orderRestaurantRepair,
   "0044_complaint_complainant_from_order": complaintComplainant,
   "0046_projection_recount": projectionRecount,
+  "0047_document_tables": documentTables,
   "0056_zhhq_master": migration0056,
 };
 

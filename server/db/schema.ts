@@ -424,6 +424,8 @@ export interface Database extends Declared {
   shell_generation: ShellGenerationTable;
   /** Projections a migration asked to have counted after the migrations (migrations/recounts.ts). */
   projection_recount: { name: string };
+  document_status_history: DocumentStatusHistoryTable;
+  document_sequence: DocumentSequenceTable;
 }
 
 /** The counter of what users' shells show (migration 0024, decision 019). */
@@ -599,6 +601,30 @@ export interface IdempotencyKeyTable {
   /** The JSON of the first answer's data. */
   response: string;
   created_at: number;
+}
+
+/** Every document's moves from status to status (migration 0047, decision 060); `doc_type` is `module/entity`. */
+export interface DocumentStatusHistoryTable {
+  tenant_id: number;
+  id: number;
+  doc_type: string;
+  doc_id: number;
+  /** The transition (`submit`), or `create` for the document's first status. */
+  action: string;
+  from_status: string | null;
+  to_status: string;
+  reason: string | null;
+  operator_id: number | null;
+  operator_name: string | null;
+  created_at: number;
+}
+
+/** The last number given per tenant, document type and China day (`RK20261128-0001`). */
+export interface DocumentSequenceTable {
+  tenant_id: number;
+  doc_type: string;
+  day: string;
+  last_value: number;
 }
 
 export type UserRow = Selectable<UserTable>;

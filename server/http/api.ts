@@ -9,7 +9,7 @@ import { permissionCodesOf } from "../modules/auth/shellCache";
 import { sysEndpoints } from "../modules/sys/endpoints";
 import { shellEndpoints } from "../modules/shell";
 import { fileEndpoints } from "../modules/sys/files";
-import { allResourceEndpoints } from "../modules/resource/registry";
+import { allDocumentEndpoints, allResourceEndpoints } from "../modules/resource/registry";
 import { permissionEndpoints } from "../modules/auth/permissionEndpoints";
 import { tenantEndpoints } from "../modules/sys/tenant";
 import { menuEndpoints } from "../modules/zhct/menus";
@@ -119,7 +119,7 @@ function isAbort(request: Request, error: unknown): boolean {
 export function createApi(services: ApiServices, additional: Endpoint[] = []): Api {
   // Hand-written endpoints come first and win over the generated action of the same path.
   const routes = new Map<string, Endpoint>();
-  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...roomEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints, ...reportEngineEndpoints, ...dashboardEndpoints, ...bankEndpoints, ...allResourceEndpoints()]) {
+  for (const e of [...authEndpoints, ...sysEndpoints, ...fileEndpoints, ...shellEndpoints, ...permissionEndpoints, ...tenantEndpoints, ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints, ...paymentEndpoints, ...ticketEndpoints, ...roomEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints, ...additional, ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints, ...reportEngineEndpoints, ...dashboardEndpoints, ...bankEndpoints, ...allDocumentEndpoints(), ...allResourceEndpoints()]) {
     if (!routes.has(`${e.method} ${e.path}`)) routes.set(`${e.method} ${e.path}`, e);
   }
   const endpoints = [...routes.values()];

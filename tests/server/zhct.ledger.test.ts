@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/modules/zhct/idempotency";
+import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/kernel/idempotency";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
-import { checkAccount, deduct, inLedgerTransaction, post, BusiType, setLockedMonthCheck } from "../../server/modules/zhct/ledger";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { checkAccount, deduct, post, BusiType, setLockedMonthCheck } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
@@ -189,17 +190,17 @@ for (const dialect of dialects) {
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 300, accountType: "subsidy" });
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 1000 });
       const { db, dialect: dia } = app.database;
-      const lines = await inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 500, payFlag: 0, docType: "order", docId: 1 }));
+      const lines = await inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 500, payFlag: 0, docType: "order", docId: 1 }));
       expect(lines.map((l) => [l.accountType, l.amount, l.balanceAfter])).toEqual([["subsidy", -300, 0], ["cash", -200, 800]]);
       // Cash first when the tenant says so.
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 100, accountType: "subsidy" });
-      const cashFirst = await inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 850, payFlag: 0, subsidyFirst: false }));
+      const cashFirst = await inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 850, payFlag: 0, subsidyFirst: false }));
       expect(cashFirst.map((l) => [l.accountType, l.amount])).toEqual([["cash", -800], ["subsidy", -50]]);
       // Not enough in all accounts: nothing is taken.
-      await expect(inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 51, payFlag: 0 }))).rejects.toMatchObject({ status: 409, message: "余额不足" });
+      await expect(inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 51, payFlag: 0 }))).rejects.toMatchObject({ status: 409, message: "余额不足" });
       expect(await balanceOf(id, "subsidy")).toBe(50);
       // Credit only when a rule passes a limit.
-      const credit = await inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 150, payFlag: 0, creditLimit: 100 }));
+      const credit = await inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 150, payFlag: 0, creditLimit: 100 }));
       expect(credit.map((l) => [l.accountType, l.amount, l.balanceAfter])).toEqual([["subsidy", -50, 0], ["cash", -100, -100]]);
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 100 });
 
@@ -207,7 +208,7 @@ for (const dialect of dialects) {
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: e.id, amount: 2000, accountType: "subsidy" });
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: e.id, amount: 3000 });
       const results = await Promise.allSettled(
-        Array.from({ length: 100 }, () => inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: e.id as number, amount: 100, payFlag: 0 }))),
+        Array.from({ length: 100 }, () => inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: e.id as number, amount: 100, payFlag: 0 }))),
       );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(50);
       expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason.message === "余额不足")).toBe(true);
@@ -251,7 +252,7 @@ for (const dialect of dialects) {
       }
       expect(await ledger(d.id)).toHaveLength(0);
       await expect(
-        inLedgerTransaction(app.database.db, app.database.dialect, (trx) => post(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: d.id as number, accountType: "cash", amount: 0, busiType: BusiType.GRANT, payFlag: 500 })),
+        inWriteTransaction(app.database.db, app.database.dialect, (trx) => post(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: d.id as number, accountType: "cash", amount: 0, busiType: BusiType.GRANT, payFlag: 500 })),
       ).rejects.toMatchObject({ status: 400 });
     });
 

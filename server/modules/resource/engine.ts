@@ -144,7 +144,7 @@ export function sortOf(def: ResourceDef, sort: string | undefined): { column: st
 }
 
 /** Adds `{field}Label` for relation fields so lists show names, one query per related table. */
-async function withRelationLabels(ctx: SessionContext, def: ResourceDef, records: Row[], lookup: (key: string) => ResourceDef | undefined) {
+export async function withRelationLabels(ctx: SessionContext, def: ResourceDef, records: Row[], lookup: (key: string) => ResourceDef | undefined) {
   for (const field of def.fields.filter((f) => (f.type === "relation" || f.type === "treeParent") && f.relation)) {
     const target = lookup(field.relation as string);
     if (!target) continue;

@@ -1,8 +1,10 @@
 import { resourceKey } from "../../../resources/define";
-import { findResource, resources } from "../../../resources/index";
+import { documents, findResource, resources } from "../../../resources/index";
 import type { Endpoint } from "../../http/endpoint";
 import type { ResourceService } from "./engine";
 import { resourceEndpoints } from "./endpoints";
+import { documentEndpoints } from "./documents";
+import type { DocumentRules } from "../../kernel/transitions";
 import { mealOrderComplaintsService } from "../zhct/mealOrderComplaints";
 import { orgService } from "../auth/org";
 import { orgDiscountService } from "../auth/orgDiscount";
@@ -28,4 +30,11 @@ const services: Record<string, ResourceService> = {
 
 export function allResourceEndpoints(): Endpoint[] {
   return resources.flatMap((def) => resourceEndpoints(def, findResource, services[resourceKey(def)]));
+}
+
+/** A document's guards, effects and ledgers by its key (`module/entity`); one without rules has none of them. */
+const documentRules: Record<string, DocumentRules> = {};
+
+export function allDocumentEndpoints(): Endpoint[] {
+  return documents.flatMap((doc) => documentEndpoints(doc, documentRules[doc.docType]));
 }

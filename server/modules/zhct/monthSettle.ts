@@ -7,7 +7,8 @@ import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
-import { BusiType, inLedgerTransaction, setLockedMonthCheck, type Trx } from "./ledger";
+import { inWriteTransaction } from "../../kernel/writeTransaction";
+import { BusiType, setLockedMonthCheck, type Trx } from "./ledger";
 import { MONTH_PATTERN, monthOf, monthRange, previousMonth } from "./months";
 
 /**
@@ -158,7 +159,7 @@ export interface SettleBy {
 /** 生成: the month's 暂存 rows recomputed from the ledger (refused once the month is formal). */
 export async function generateMonth(db: Db, dialect: Dialect, tenantId: number, monthInput: string, by: SettleBy) {
   const month = checkMonth(monthInput, by.now);
-  return inLedgerTransaction(db, dialect, async (trx) => {
+  return inWriteTransaction(db, dialect, async (trx) => {
     await lockMonth(trx, tenantId, month, "exclusive");
     if (await isFormal(trx, tenantId, month)) throw new ApiError(Status.CONFLICT, settleMessages.formalAlready(month));
     const rows = await computeMonth(trx, tenantId, month);
@@ -205,7 +206,7 @@ function totals(rows: SettleRow[]) {
 /** 转正式: the stored rows must still equal the ledger and the month before must be formal; then the month is locked. */
 export async function makeFormal(db: Db, dialect: Dialect, tenantId: number, monthInput: string, by: SettleBy) {
   const month = checkMonth(monthInput, by.now);
-  return inLedgerTransaction(db, dialect, async (trx) => {
+  return inWriteTransaction(db, dialect, async (trx) => {
     await lockMonth(trx, tenantId, month, "exclusive");
     const stored = await storedRows(trx, tenantId, month);
     if (!stored.length) throw new ApiError(Status.CONFLICT, settleMessages.notGenerated(month));

@@ -13,7 +13,7 @@ import { isAdmin } from "../auth/session";
 import { permissionCodesOf } from "../auth/shellCache";
 import { recordOperation } from "../resource/operationLog";
 import { checkPayFlag, yuan } from "./accounts";
-import { idempotent } from "./idempotency";
+import { idempotent } from "../../kernel/idempotency";
 import { BusiType, deduct, ledgerMessages, ledgerSettings, lockDiner, post, type AccountType, type LedgerLine, type Trx } from "./ledger";
 import { countOrderMonth } from "./dinerMonths";
 import { countOrderDay, countSwipeDay, SWIPE_SOURCES } from "./orderDays";

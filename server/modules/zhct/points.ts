@@ -9,11 +9,12 @@ import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
-import { startLeasedJob } from "./autoCharge";
+import { startLeasedJob } from "../../kernel/leasedJob";
 import { countPointsMonth } from "./dinerMonths";
-import { idempotent } from "./idempotency";
+import { idempotent } from "../../kernel/idempotency";
 import { countPointsOrderDay } from "./pointsOrderDays";
-import { inLedgerTransaction, type Trx } from "./ledger";
+import { inWriteTransaction } from "../../kernel/writeTransaction";
+import { type Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
 
 /**
@@ -93,7 +94,7 @@ export interface PointsLine {
 /**
  * The one way a points balance changes: the diner's points account (opened by their first line) is updated only if
  * the balance stays at or above zero (409 积分不足 otherwise), and the line records the balance after. Call inside
- * `inLedgerTransaction` (or the payment's transaction).
+ * `inWriteTransaction` (or the payment's transaction).
  */
 export async function postPoints(trx: Trx, line: PointsLine): Promise<{ id: number; balanceAfter: number }> {
   const { tenantId, userInfoId, points, occurredAt } = line;
@@ -319,7 +320,7 @@ export async function expirePoints(db: Db, dialect: Dialect, now: number): Promi
   let diners = 0;
   let points = 0;
   for (const { tenant_id: tenantId, user_info_id: userInfoId } of due) {
-    const expired = await inLedgerTransaction(db, dialect, async (trx) => {
+    const expired = await inWriteTransaction(db, dialect, async (trx) => {
       let account = trx.selectFrom("user_integral_account").select("balance").where("tenant_id", "=", tenantId).where("user_info_id", "=", userInfoId);
       if (dialect === "postgres") account = account.forUpdate();
       const balance = Number((await account.executeTakeFirst())?.balance ?? 0);

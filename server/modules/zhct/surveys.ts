@@ -14,7 +14,7 @@ import { createRecord, getInfo, getRow, updateRecord, type ResourceService } fro
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import type { Trx } from "./ledger";
-import { idempotent } from "./idempotency";
+import { idempotent } from "../../kernel/idempotency";
 import { dayOf } from "./months";
 
 /**
