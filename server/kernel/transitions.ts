@@ -23,7 +23,7 @@ import { ApiError, Status } from "../http/envelope";
 import { requireReason } from "../http/reason";
 import { recordOperation } from "../modules/resource/operationLog";
 import { toRecord, type Row } from "../modules/resource/rows";
-import { idempotent } from "../modules/zhct/idempotency";
+import { idempotent } from "./idempotency";
 
 /**
  * The one transition service of every declared document (issue 34 item 3, decision 060): it loads the document in

@@ -30,7 +30,7 @@ import {
   writeHistory,
   type DocumentRules,
 } from "../../kernel/transitions";
-import { idempotent } from "../zhct/idempotency";
+import { idempotent } from "../../kernel/idempotency";
 import { checkDictionaries, checkRelations, checkUnique, db, findPage, getInfo, withRelationLabels } from "./engine";
 import { resourceEndpoints } from "./endpoints";
 import { recordOperation } from "./operationLog";
