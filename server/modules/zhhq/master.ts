@@ -37,9 +37,9 @@ function declaredDefaults(def: ResourceDef): ResourceService {
 }
 
 function checkThreshold(row: Row) {
-  const lower = row.lower_quantity as number | null;
-  const upper = row.upper_quantity as number | null;
-  if (lower !== null && upper !== null && upper < lower) throw fieldError("upperQuantity", masterMessages.thresholdOrder);
+  const lower = row.lower_quantity as number | null | undefined;
+  const upper = row.upper_quantity as number | null | undefined;
+  if (typeof lower === "number" && typeof upper === "number" && upper < lower) throw fieldError("upperQuantity", masterMessages.thresholdOrder);
 }
 
 /**
@@ -48,7 +48,9 @@ function checkThreshold(row: Row) {
  * UPDATE leaves alone the key share that the price's own foreign key holds on that row.
  */
 async function checkContractPeriod(ctx: SessionContext, trx: AnyTrx, row: Row) {
-  if (row.valid_to !== null && String(row.valid_to) < String(row.valid_from)) throw fieldError("validTo", masterMessages.validOrder);
+  // A create's row holds only the columns it was given: no valid_to is an open end.
+  const validTo = (row.valid_to ?? null) as string | null;
+  if (validTo !== null && validTo < String(row.valid_from)) throw fieldError("validTo", masterMessages.validOrder);
   const tenantId = ctx.session.tenantId;
   if (ctx.services.dialect === "postgres") {
     await trx.selectFrom("supplier").select("id").where("tenant_id", "=", tenantId).where("id", "=", row.supplier_id).forNoKeyUpdate().execute();
@@ -61,7 +63,7 @@ async function checkContractPeriod(ctx: SessionContext, trx: AnyTrx, row: Row) {
     .where("goods_id", "=", row.goods_id)
     .where("id", "!=", row.id)
     .where((eb) => eb.or([eb("valid_to", "is", null), eb("valid_to", ">=", row.valid_from)]));
-  if (row.valid_to !== null) overlap = overlap.where("valid_from", "<=", row.valid_to);
+  if (validTo !== null) overlap = overlap.where("valid_from", "<=", validTo);
   const other = await overlap.orderBy("valid_from").executeTakeFirst();
   if (other) throw fieldError("validFrom", masterMessages.priceOverlap(String(other.valid_from), other.valid_to === null ? null : String(other.valid_to)));
 }
