@@ -18,8 +18,9 @@ async function save(page: Page, list: RegExp) {
 test("a keeper sets up a warehouse, a goods with its unit and type, a supplier and its contract price through the screens", async ({ page }) => {
   test.setTimeout(120_000);
   await signInFresh(page, keeper.userName, keeper.password, "/zhhq/unit/index?create=1");
-  await page.getByLabel("单位名称").fill("千克");
-  await page.getByRole("button", { name: "保存" }).click();
+  const editor = page.getByTestId("index-editor");
+  await editor.getByRole("textbox", { name: "单位名称" }).fill("千克");
+  await editor.getByRole("button", { name: "保存" }).click();
   await expect(page.getByRole("cell", { name: "千克", exact: true })).toBeVisible();
 
   await page.goto("/zhhq/goodstype/create");

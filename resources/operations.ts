@@ -1,5 +1,4 @@
 import { columnOf, type FieldDef, type ResourceDef, type ValueText } from "./define";
-import { thousandthsToQuantity } from "./quantity";
 
 /**
  * The operation log in words (issue 38): a row names its entity, action and changes by codes (`zhct/mealOrder`,
@@ -88,8 +87,6 @@ function valueText(field: KeyText, value: unknown, text: ValueText): string {
   switch (field.type) {
     case "enum":
       return text.dict(field.dict ?? "", value);
-    case "quantity":
-      return String(thousandthsToQuantity(Number(value)));
     case "money":
       return field.label.includes("元") ? text.money(Number(value)) : `${text.money(Number(value))} 元`;
     case "datetime":

@@ -1,7 +1,8 @@
 /**
  * Quantities of goods (decision 067): decimals with at most three places (12.345 kg), kept as integer thousandths so
- * that sums of stock movements are exact on both databases. The API and the screens speak decimals; the columns,
- * ledgers and rules speak thousandths.
+ * that sums of stock movements are exact on both databases. The API and the screens speak decimals (and so do the
+ * schemas, whose output a route's action sends on to the API); the columns, ledgers and rules speak thousandths, and
+ * `toColumns`/`toRecord` (server/modules/resource/rows.ts) turn one into the other.
  */
 export const QUANTITY_SCALE = 1000;
 /** The largest quantity one field takes (in the goods' unit), unless its declaration allows less. */
@@ -34,6 +35,13 @@ export function parseQuantity(value: unknown): QuantityParse {
   if (whole.replace(/^0+/, "").length > 7) return { problem: "tooLarge" };
   const thousandths = Number(whole) * QUANTITY_SCALE + Number(fraction.slice(0, 3).padEnd(3, "0"));
   return { thousandths: minus && thousandths !== 0 ? -thousandths : thousandths };
+}
+
+/** A decimal the schema accepted (at most 3 places) as the thousandths its column holds. */
+export function quantityToThousandths(quantity: number): number {
+  const parsed = parseQuantity(quantity);
+  if ("problem" in parsed) throw new Error(`not a quantity: ${quantity}`);
+  return parsed.thousandths;
 }
 
 /** Thousandths as the decimal the API answers (12345 → 12.345). */

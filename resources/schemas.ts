@@ -1,7 +1,7 @@
 import { filterFields, formFields, sortableFields, PAGE_SIZES, type FieldDef, type FieldType, type ResourceDef } from "./define";
 import { UPLOAD_REFERENCE, uploadMessages } from "./uploads";
 import { isNumericDict } from "./dicts";
-import { MAX_QUANTITY, parseQuantity, QUANTITY_SCALE } from "./quantity";
+import { MAX_QUANTITY, parseQuantity, QUANTITY_SCALE, thousandthsToQuantity } from "./quantity";
 import { z } from "./z";
 
 /**
@@ -44,8 +44,9 @@ export function integer(label: string, range: { min: number; max: number }, what
 }
 
 /**
- * A quantity of goods sent as a decimal (12.345 or “12.345”), answered as integer thousandths (decision 067); `range`
- * is in the goods' unit (min 0.001: more than nothing).
+ * A quantity of goods sent as a decimal (12.345 or “12.345”), answered as that decimal (a number), so that parsing
+ * its output again gives the same; the column holds thousandths (decision 067). `range` is in the goods' unit (min
+ * 0.001: more than nothing).
  */
 export function quantity(label: string, range: { min: number; max: number }) {
   return z.unknown().transform((value, ctx) => {
@@ -58,7 +59,7 @@ export function quantity(label: string, range: { min: number; max: number }) {
     } else if (parsed.thousandths > Math.round(range.max * QUANTITY_SCALE)) {
       message = `${label}不能大于 ${range.max}`;
     }
-    if (message === null && !("problem" in parsed)) return parsed.thousandths;
+    if (message === null && !("problem" in parsed)) return thousandthsToQuantity(parsed.thousandths);
     ctx.addIssue({ code: "custom", message: message ?? `${label}必须是数字` });
     return z.NEVER;
   });

@@ -11,7 +11,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { isSuper } from "../auth/session";
 import { assertUploaded } from "../sys/files";
 import { recordOperation } from "./operationLog";
-import { toColumns, toLoggedRecord, toRecord, type Row } from "./rows";
+import { columnValue, recordValue, toColumns, toRecord, type Row } from "./rows";
 import { isUniqueViolation } from "../../db/faults";
 import { bumpShellGeneration } from "../auth/shellCache";
 
@@ -107,8 +107,8 @@ function filterConditions(def: ResourceDef, params: Record<string, unknown>): Co
     if (field.filter === "range") {
       const begin = params[`${field.name}Begin`];
       const end = params[`${field.name}End`];
-      if (begin !== undefined && begin !== null) conditions.push({ column, op: ">=", value: begin });
-      if (end !== undefined && end !== null) conditions.push({ column, op: "<=", value: end });
+      if (begin !== undefined && begin !== null) conditions.push({ column, op: ">=", value: columnValue(field, begin) });
+      if (end !== undefined && end !== null) conditions.push({ column, op: "<=", value: columnValue(field, end) });
       continue;
     }
     const value = params[field.name];
@@ -116,7 +116,7 @@ function filterConditions(def: ResourceDef, params: Record<string, unknown>): Co
     if (field.filter === "like") {
       conditions.push({ column, op: "like", value: `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
     } else {
-      conditions.push({ column, op: "=", value: field.type === "enum" ? coerceEnum(field, value) : value });
+      conditions.push({ column, op: "=", value: field.type === "enum" ? coerceEnum(field, value) : columnValue(field, value) });
     }
   }
   return conditions;
@@ -331,7 +331,11 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
   const changes: Record<string, [unknown, unknown]> = {};
   for (const field of def.fields) {
     const column = columnOf(field);
-    if (column in columns && columns[column] !== current[column]) changes[field.name] = [current[column], columns[column]];
+    if (column in columns && columns[column] !== current[column]) {
+      // Quantities as the API speaks them (decimals), the rest as stored.
+      const shown = (v: unknown) => (field.type === "quantity" ? recordValue(field, v) : v);
+      changes[field.name] = [shown(current[column]), shown(columns[column])];
+    }
   }
   const now = Math.max(ctx.now, (current.updated_at as number) + 1);
   await refusingDuplicates(ctx, def, values, id, current, () => db(ctx).transaction().execute(async (trx) => {
@@ -381,7 +385,7 @@ export async function deleteRecords(ctx: SessionContext, def: ResourceDef, ids: 
         let query = trx.deleteFrom(def.table).where("id", "=", row.id);
         if (def.scope === "tenant") query = query.where("tenant_id", "=", ctx.session.tenantId);
         await query.execute();
-        await recordOperation(trx, ctx, def, row.id as number, "delete", toLoggedRecord(def, row));
+        await recordOperation(trx, ctx, def, row.id as number, "delete", toRecord(def, row));
       }
       if (def.shellData) await bumpShellGeneration(trx);
     });

@@ -12,7 +12,7 @@ import { ApiError, Status } from "../../http/envelope";
 import { assertAllowed, db, type ResourceService } from "./engine";
 import { loadDicts } from "./export";
 import { operationRow } from "./operationLog";
-import type { Row } from "./rows";
+import { columnValue, type Row } from "./rows";
 import { bumpShellGeneration } from "../auth/shellCache";
 import { FormulaFound, isZip, readFirstSheet as readSheet } from "./sheet";
 
@@ -361,7 +361,7 @@ export async function importRows(
     // Every row names every column, so one INSERT of many rows has one shape.
     for (const field of def.fields) {
       const column = columnOf(field);
-      row[column] = r.values[field.name] ?? defaults.get(column) ?? null;
+      row[column] = columnValue(field, r.values[field.name] ?? defaults.get(column) ?? null);
     }
     return { ...row, created_at: ctx.now, created_by: userId, updated_at: ctx.now, updated_by: userId };
   });

@@ -1,5 +1,5 @@
-import { columnOf, SECRET_MASK, type ResourceDef } from "../../../resources/define";
-import { thousandthsToQuantity } from "../../../resources/quantity";
+import { columnOf, SECRET_MASK, type FieldDef, type ResourceDef } from "../../../resources/define";
+import { quantityToThousandths, thousandthsToQuantity } from "../../../resources/quantity";
 
 export type Row = Record<string, unknown>;
 
@@ -13,10 +13,7 @@ export function toRecord(def: ResourceDef, row: Row): Row {
       record[field.name] = value ? SECRET_MASK : null;
       continue;
     }
-    if (value === null || value === undefined) record[field.name] = null;
-    else if (field.type === "enum") record[field.name] = String(value);
-    else if (field.type === "quantity") record[field.name] = thousandthsToQuantity(Number(value));
-    else record[field.name] = value;
+    record[field.name] = recordValue(field, value);
   }
   record.createdAt = row.created_at;
   record.updatedAt = row.updated_at;
@@ -29,14 +26,20 @@ export function toColumns(def: ResourceDef, values: Row): Row {
   for (const field of def.fields) {
     const value = values[field.name];
     if (field.secret && (value === "" || value === null || value === SECRET_MASK)) continue;
-    if (value !== undefined) columns[columnOf(field)] = value;
+    if (value !== undefined) columns[columnOf(field)] = columnValue(field, value);
   }
   return columns;
 }
 
-/** A deleted row as the operation log keeps it: quantities as stored (thousandths), as a create's and an update's are. */
-export function toLoggedRecord(def: ResourceDef, row: Row): Row {
-  const record = toRecord(def, row);
-  for (const field of def.fields) if (field.type === "quantity") record[field.name] = row[columnOf(field)] ?? null;
-  return record;
+/** A stored value as the API answers it: dictionaries' values as strings, quantities as decimals (decision 067). */
+export function recordValue(field: FieldDef, stored: unknown): unknown {
+  if (stored === null || stored === undefined) return null;
+  if (field.type === "enum") return String(stored);
+  if (field.type === "quantity") return thousandthsToQuantity(Number(stored));
+  return stored;
+}
+
+/** A value the schema accepted as its column holds it: quantities in thousandths. */
+export function columnValue(field: FieldDef, value: unknown): unknown {
+  return field.type === "quantity" && typeof value === "number" ? quantityToThousandths(value) : value;
 }
