@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { dateField, pick } from "./support/shell";
+import { dateField, hydrated, pick } from "./support/shell";
 
 const { hqKeeper: keeper } = e2eUsers;
 
@@ -114,6 +114,7 @@ test("the 智慧后勤 menu opens its sections, and goods come in from an XLSX: 
   expect((await api.post("/api/v1/zhhq/goodsType/create", { typeName: "干货" })).status).toBe(200);
 
   await signInFresh(page, keeper.userName, keeper.password, "/zhhq/goods/index");
+  await hydrated(page);
   await page.getByTestId("top-menu").getByRole("button", { name: "智慧后勤" }).hover();
   const dropdown = page.getByTestId("menu-dropdown");
   await expect(dropdown.getByRole("group", { name: "基础资料" }).getByRole("menuitem")).toHaveText(["仓库管理", "仓库类型", "物资档案", "物资分类", "计量单位", "库存上下限", "出库用途"]);
