@@ -1,4 +1,4 @@
-import { CHINA_OFFSET_MS } from "../../resources/chinaTime";
+import { chinaCalendar } from "../../resources/chinaTime";
 import { dictLabel, type DictOption } from "../../resources/dicts";
 import type { ValueText } from "../../resources/define";
 
@@ -17,7 +17,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
  */
 export function formatTime(time: number | string | null | undefined, pattern = "YYYY-MM-DD HH:mm:ss"): string {
   if (time === null || time === undefined || time === "") return "";
-  const date = new Date(toMillis(time) + CHINA_OFFSET_MS);
+  const date = chinaCalendar(toMillis(time));
   if (Number.isNaN(date.getTime())) return "Invalid Date";
   const parts: Record<string, string> = {
     YYYY: pad(date.getUTCFullYear(), 4),

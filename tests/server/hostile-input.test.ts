@@ -6,7 +6,7 @@ import { builtInDicts, isNumericDict } from "../../resources/dicts";
 import { resources } from "../../resources/index";
 import { createSchema, isStorable, updateSchema } from "../../resources/schemas";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { adminToken, createTestApp, type CallResult, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { migrateToLatest } from "../../server/db";
 import * as menuSections from "../../server/db/migrations/0041_menu_sections";
-import { seed, seedMenus, sectionId, stableId, subsystems } from "../../server/db/seed";
+import { seed, seedMenus, sectionId, stableId, subsystems } from "../../server/modules/seed";
 import { buildTree } from "../../server/modules/sys/menu";
 import type { MenuNode } from "../../resources/auth";
-import { menuGroups } from "../../resources/modules";
+import { menuGroups } from "../../resources/index";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
 
 const BEFORE = "0040_meal_order_diner_day_index";
