@@ -5,14 +5,16 @@ import { authModule } from "./auth/module";
 import { reportModule } from "./report/module";
 import { sysModule } from "./sys/module";
 import { zhctModule } from "./zhct/module";
+import { zhhqModule } from "./zhhq/module";
 
 export { zhctResources } from "./zhct/module";
+export { zhhqResources } from "./zhhq/module";
 
 /**
  * The one list of the modules, in the order their menus, routes and endpoints are laid out (decision 062). Each
- * server module's manifest is keyed by these names (server/modules/index.ts); `zhhq` and `sc` join here.
+ * server module's manifest is keyed by these names (server/modules/index.ts); `sc` joins here.
  */
-export const modules = [sysModule, authModule, zhctModule, reportModule] as const;
+export const modules = [sysModule, authModule, zhctModule, zhhqModule, reportModule] as const;
 
 export type ModuleName = (typeof modules)[number]["name"];
 

@@ -36,6 +36,12 @@ export function formatFen(fen: number | null | undefined): string {
   return (fen / 100).toLocaleString("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
+/** A quantity of goods (decision 067), as the API answers it (a decimal of at most 3 places), with thousands separators. */
+export function formatQuantity(quantity: number | null | undefined): string {
+  if (quantity === null || quantity === undefined) return "";
+  return quantity.toLocaleString("zh-CN", { maximumFractionDigits: 3 });
+}
+
 /** A count (orders, people, rows) with thousands separators, as money is shown. */
 export function formatCount(count: number | null | undefined): string {
   if (count === null || count === undefined) return "";

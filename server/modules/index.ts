@@ -4,12 +4,14 @@ import type { ServerModule } from "./manifest";
 import { reportManifest } from "./report/manifest";
 import { sysManifest } from "./sys/manifest";
 import { zhctManifest } from "./zhct/manifest";
+import { zhhqManifest } from "./zhhq/manifest";
 
 /** Each module's server half by its name: a module in the list (resources/index.ts) without one does not compile. */
 const manifests: { [Name in ModuleName]: ServerModule } = {
   sys: sysManifest,
   auth: authManifest,
   zhct: zhctManifest,
+  zhhq: zhhqManifest,
   report: reportManifest,
 };
 

@@ -60,6 +60,8 @@ function cellValue(field: FieldDef, record: Row, dicts: Map<string, Map<string, 
   switch (field.type) {
     case "money":
       return Number(value) / 100;
+    case "quantity":
+      return Number(value);
     case "number":
       return isCount(field) ? Number(value) : escapeCell(String(value));
     case "datetime":
