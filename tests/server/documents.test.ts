@@ -209,6 +209,13 @@ for (const dialect of dialects) {
       expect(await detail(sampleIssue, issue.id)).toMatchObject({ status: "submitted", remark: null });
     });
 
+    test("the contract lists each document endpoint with the permission it needs", async () => {
+      const contract = (await app.call("GET", "/api/v1/openapi.json")).body as unknown as { paths: Record<string, Record<string, Row>> };
+      expect(contract.paths[documentPath(sampleReceipt, "approve")]?.post).toMatchObject({ "x-permission": "test:sampleReceipt:approve" });
+      expect(contract.paths[documentPath(sampleReceipt, "findPage")]?.get).toMatchObject({ "x-permission": "test:sampleReceipt:view" });
+      for (const action of ["create", "update", "getInfo", "export", "submit", "reject", "void"]) expect(contract.paths).toHaveProperty([documentPath(sampleIssue, action)]);
+    });
+
     test("a declaration whose guard, effect or ledger the server does not provide stops the start", () => {
       expect(() => documentEndpoints(sampleReceipt, { ledgers: { sampleStock: stock } })).toThrow(/guard supplierAllowed, effect noteApproval/);
       expect(() => documentEndpoints(sampleReceipt, { ...rules, ledgers: {} })).toThrow(/ledger sampleStock/);
