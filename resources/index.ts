@@ -1,5 +1,5 @@
 import { resourceKey, type ResourceDef } from "./define";
-import type { MenuGroup, ModuleDeclaration, ReportScreen } from "./modules";
+import type { ModuleDeclaration, ReportScreen } from "./modules";
 import { authModule } from "./auth/module";
 import { reportModule } from "./report/module";
 import { sysModule } from "./sys/module";
@@ -8,8 +8,9 @@ import { zhctModule } from "./zhct/module";
 export { zhctResources } from "./zhct/module";
 
 /**
- * The one list of the modules, in the order their menus, routes and endpoints are laid out (decision 062). Each
- * server module's manifest is keyed by these names (server/modules/index.ts); `zhhq` and `sc` join here.
+ * The one list of the modules, in the order their menus, routes and endpoints are laid out (decision 062). Their
+ * screens (resources/screens.ts) and server manifests (server/modules/index.ts) are keyed by these names; `zhhq` and
+ * `sc` join here.
  */
 export const modules = [sysModule, authModule, zhctModule, reportModule] as const;
 
@@ -22,9 +23,6 @@ export const resources: ResourceDef[] = declared.flatMap((m) => m.resources);
 
 /** Report screens (no table of their own): menu pages with a view permission. */
 export const reportScreens: ReportScreen[] = declared.flatMap((m) => m.reports);
-
-/** Menu groups of the subsystems: each module's screens sit under one `path` entry (spec §2). */
-export const menuGroups: MenuGroup[] = declared.flatMap((m) => m.menuGroups);
 
 const byKey = new Map(resources.map((r) => [resourceKey(r), r]));
 
