@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
-import { menuGroups, modules } from "../resources/index";
-import { moduleScreens, type ScreenRoute } from "../resources/modules";
+import type { ScreenRoute } from "../resources/modules";
+import { menuGroups, screenRoutes } from "../resources/screens";
 
 /** The app's own pages, outside any module: before the shell, and in it. */
 const frameRoutes = [
@@ -28,7 +28,7 @@ const appRoutes = [
 const groupRoutes = menuGroups.map((group) => route(group.path.slice(1), "routes/resource/group.tsx", { id: `group:${group.path}` }));
 
 /** The modules' screens, own and generated (decision 062): a path claimed twice stops the build here. */
-const screens = moduleScreens(modules, [...frameRoutes, ...appRoutes, ...groupRoutes].map((r) => r.path ?? ""));
+const screens = screenRoutes([...frameRoutes, ...appRoutes, ...groupRoutes].map((r) => r.path ?? ""));
 const toRoute = (s: ScreenRoute) => (s.id ? route(s.path, s.file, { id: s.id }) : route(s.path, s.file));
 
 export default [

@@ -1,6 +1,6 @@
 import { resourceKey, type ResourceDef } from "./define";
 import type { DocumentDef } from "./document";
-import type { MenuGroup, ModuleDeclaration, ReportScreen } from "./modules";
+import type { ModuleDeclaration, ReportScreen } from "./modules";
 import { authModule } from "./auth/module";
 import { reportModule } from "./report/module";
 import { sysModule } from "./sys/module";
@@ -11,8 +11,9 @@ export { zhctResources } from "./zhct/module";
 export { zhhqResources } from "./zhhq/module";
 
 /**
- * The one list of the modules, in the order their menus, routes and endpoints are laid out (decision 062). Each
- * server module's manifest is keyed by these names (server/modules/index.ts); `sc` joins here.
+ * The one list of the modules, in the order their menus, routes and endpoints are laid out (decision 062). Their
+ * screens (resources/screens.ts) and server manifests (server/modules/index.ts) are keyed by these names; `sc` joins
+ * here.
  */
 export const modules = [sysModule, authModule, zhctModule, zhhqModule, reportModule] as const;
 
@@ -25,9 +26,6 @@ export const resources: ResourceDef[] = declared.flatMap((m) => m.resources);
 
 /** Report screens (no table of their own): menu pages with a view permission. */
 export const reportScreens: ReportScreen[] = declared.flatMap((m) => m.reports);
-
-/** Menu groups of the subsystems: each module's screens sit under one `path` entry (spec §2). */
-export const menuGroups: MenuGroup[] = declared.flatMap((m) => m.menuGroups);
 
 /**
  * Every declared document (issue 34, decision 060): its API is generated (server/modules/resource/registry.ts), and

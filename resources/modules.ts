@@ -54,17 +54,22 @@ export interface ScreenRoute {
 }
 
 /**
- * What a module adds that both floors read (decision 062): its declared entities and report screens, its menu groups
- * and its own screens. The server's half of a module (services, endpoints, hooks) is in its `server/modules/<name>/manifest.ts`.
+ * What a module adds that both floors read (decision 062): its declared entities and report screens. Its menu groups
+ * and own screens are its `ModuleScreens` (`resources/<name>/screens.ts`); the server's half of a module (services,
+ * endpoints, hooks) is its `server/modules/<name>/manifest.ts`.
  */
 export interface ModuleDeclaration<Name extends string = string> {
   name: Name;
   resources: readonly ResourceDef[];
   reports: readonly ReportScreen[];
-  menuGroups: readonly MenuGroup[];
-  screens: readonly ScreenRoute[];
   /** Its documents (defineDocument, decision 060): their API, and their header and lines as entities. */
   documents?: readonly DocumentDef[];
+}
+
+/** A module's menu groups and the screens it draws with route modules of its own. */
+export interface ModuleScreens {
+  menuGroups: readonly MenuGroup[];
+  screens: readonly ScreenRoute[];
 }
 
 /** The list, create and edit screens a declaration gets (spec §2 paths). */
@@ -84,7 +89,7 @@ function generatedScreens(def: ResourceDef): ScreenRoute[] {
  * route id) two of them claim is refused here, when the route table is made, naming both; so is a screen that says
  * it replaces a generated one where there is none. `reserved` are the app's own paths (sign-in, dashboard…).
  */
-export function moduleScreens(modules: readonly ModuleDeclaration[], reserved: readonly string[] = []): ScreenRoute[] {
+export function moduleScreens(modules: readonly (ModuleDeclaration & Pick<ModuleScreens, "screens">)[], reserved: readonly string[] = []): ScreenRoute[] {
   const generated = new Map(modules.flatMap((m) => m.resources.flatMap(generatedScreens)).map((s) => [s.path, s]));
   const owner = new Map<string, string>(reserved.map((path) => [path, "app/routes.ts"]));
   const ids = new Set<string>();

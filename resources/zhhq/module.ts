@@ -12,19 +12,4 @@ export const zhhqModule = {
   name: "zhhq",
   resources: [...zhhqResources],
   reports: [],
-  menuGroups: [
-    {
-      subsystem: "zhhq",
-      path: "/zhhq",
-      title: "智慧后勤",
-      icon: "building-warehouse",
-      sort: 35,
-      home: "/zhhq/warehouse/index",
-      sections: [
-        { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
-        { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
-      ],
-    },
-  ],
-  screens: [],
 } as const satisfies ModuleDeclaration<"zhhq">;

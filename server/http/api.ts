@@ -6,7 +6,7 @@ import { authenticate, isAdmin } from "../modules/auth/session";
 import { serverModules } from "../modules/index";
 import { moduleEndpoints, paymentHooksOf, type ServerModule } from "../modules/manifest";
 import { generatedEndpoints } from "../modules/resource/registry";
-import { usePaymentHooks } from "../modules/zhct/payments";
+import { installPaymentHooks } from "../modules/zhct/payments";
 import { messages } from "../modules/messages";
 import { permissionCodesOf } from "../modules/auth/shellCache";
 import { tokenFrom } from "../auth/tokens";
@@ -100,7 +100,7 @@ function isAbort(request: Request, error: unknown): boolean {
  */
 export function createApi(services: ApiServices, modules: readonly ServerModule[] = serverModules): Api {
   const routes = new Map(moduleEndpoints(modules, generatedEndpoints).map((e) => [`${e.method} ${e.path}`, e]));
-  usePaymentHooks(paymentHooksOf(modules));
+  installPaymentHooks(paymentHooksOf(modules));
   const endpoints = [...routes.values()];
 
   function authenticateIn(ctx: RequestContext, endpoint: Endpoint, scope: CallScope | undefined): Promise<AuthSession> {

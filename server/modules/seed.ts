@@ -1,6 +1,7 @@
 import { builtInDicts } from "../../resources/dicts";
 import { permissionCode } from "../../resources/define";
-import { menuGroups, reportScreens, resources } from "../../resources/index";
+import { reportScreens, resources } from "../../resources/index";
+import { menuGroups } from "../../resources/screens";
 import { actionLabels } from "../../resources/modules";
 import { hashPassword, randomPassword } from "../auth/password";
 import { newId, type Db } from "../db/index";

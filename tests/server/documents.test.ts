@@ -57,7 +57,7 @@ const rules: DocumentRules = {
 
 /** The samples as a module of their own, served beside the product's modules as a module of the product would be. */
 const sampleModule: ServerModule = {
-  declaration: { name: "sample", resources: [], reports: [], menuGroups: [], screens: [], documents: [sampleReceipt, sampleIssue] },
+  declaration: { name: "sample", resources: [], reports: [], documents: [sampleReceipt, sampleIssue] },
   services: {},
   endpoints: [],
   documentRules: { [sampleReceipt.docType]: rules, [sampleIssue.docType]: rules },

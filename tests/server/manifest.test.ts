@@ -8,14 +8,19 @@ import type { ServerModule } from "../../server/modules/manifest";
 import type { PaymentHooks } from "../../server/modules/zhct/payments";
 import { modules } from "../../resources/index";
 import { moduleScreens, type ModuleDeclaration, type ScreenRoute } from "../../resources/modules";
+import { screenRoutes } from "../../resources/screens";
+import { zhctModule } from "../../resources/zhct/module";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 
 /** A module of the tests alone, adding what it is given (decision 062). */
-function testModule(name: string, adds: Partial<Omit<ServerModule, "declaration">> & { screens?: ScreenRoute[] } = {}): ServerModule {
-  const declaration: ModuleDeclaration = { name, resources: [], reports: [], menuGroups: [], screens: adds.screens ?? [] };
+function testModule(name: string, adds: Partial<Omit<ServerModule, "declaration">> = {}): ServerModule {
+  const declaration: ModuleDeclaration = { name, resources: [], reports: [] };
   return { declaration, services: {}, endpoints: [], documentRules: {}, ledgers: [], paymentHooks: [], ...adds };
 }
+
+/** A module of the tests alone that draws these screens. */
+const drawing = (name: string, screens: ScreenRoute[]) => ({ name, resources: [], reports: [], screens });
 
 const ping = (path: string, extra: Partial<Endpoint> = {}): Endpoint =>
   endpoint({ method: "GET", path, summary: "测试", access: sessionAccess, handle: () => "pong", ...extra });
@@ -26,7 +31,7 @@ describe("module manifests: a path registered twice stops the start", () => {
   test("the product's modules compose, and every module of the one list has its server half", () => {
     expect(serverModules.map((m) => m.declaration.name)).toEqual(modules.map((m) => m.name));
     expect(() => createApi(services)).not.toThrow();
-    expect(() => moduleScreens(modules)).not.toThrow();
+    expect(() => screenRoutes([])).not.toThrow();
   });
 
   test("two modules writing one endpoint", () => {
@@ -49,12 +54,16 @@ describe("module manifests: a path registered twice stops the start", () => {
 
   test("a screen two modules draw at one path, or on a generated screen without saying so", () => {
     const twice = { path: "test/page/index", file: "routes/test/a.tsx", id: "test:a" };
-    const a: ModuleDeclaration = testModule("a", { screens: [twice] }).declaration;
-    const b: ModuleDeclaration = testModule("b", { screens: [{ ...twice, file: "routes/test/b.tsx", id: "test:b" }] }).declaration;
-    expect(() => moduleScreens([...modules, a, b])).toThrow("路由 /test/page/index 注册了两次：模块 a 的 routes/test/a.tsx 与 模块 b 的 routes/test/b.tsx");
-    const shadow = testModule("shadow", { screens: [{ path: "zhct/food/index", file: "routes/test/food.tsx" }] }).declaration;
-    expect(() => moduleScreens([...modules, shadow])).toThrow("路由 /zhct/food/index 注册了两次");
-    const reserved = testModule("login", { screens: [{ path: "login", file: "routes/test/login.tsx" }] }).declaration;
+    const a = drawing("a", [twice]);
+    const b = drawing("b", [{ ...twice, file: "routes/test/b.tsx", id: "test:b" }]);
+    expect(() => moduleScreens([a, b])).toThrow("路由 /test/page/index 注册了两次：模块 a 的 routes/test/a.tsx 与 模块 b 的 routes/test/b.tsx");
+    const zhct = { ...zhctModule, screens: [] };
+    const shadow = drawing("shadow", [{ path: "zhct/food/index", file: "routes/test/food.tsx" }]);
+    expect(() => moduleScreens([zhct, shadow])).toThrow("路由 /zhct/food/index 注册了两次：模块 shadow 的 routes/test/food.tsx 与 模块 zhct 生成的 zhct/food:list");
+    const replacing = drawing("replacing", [{ path: "zhct/food/index", file: "routes/test/food.tsx", replacesGenerated: true }]);
+    expect(moduleScreens([zhct, replacing]).filter((r) => r.path === "zhct/food/index").map((r) => r.file)).toEqual(["routes/test/food.tsx"]);
+    expect(() => moduleScreens([drawing("stale", [{ path: "test/none", file: "routes/test/none.tsx", replacesGenerated: true }])])).toThrow("声明替换生成的页面，但没有这样的页面");
+    const reserved = drawing("login", [{ path: "login", file: "routes/test/login.tsx" }]);
     expect(() => moduleScreens([reserved], ["login"])).toThrow("路由 /login 注册了两次：app/routes.ts 与 模块 login 的 routes/test/login.tsx");
   });
 });

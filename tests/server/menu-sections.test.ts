@@ -4,7 +4,7 @@ import * as menuSections from "../../server/db/migrations/0041_menu_sections";
 import { seed, seedMenus, sectionId, stableId, subsystems } from "../../server/modules/seed";
 import { buildTree } from "../../server/modules/sys/menu";
 import type { MenuNode } from "../../resources/auth";
-import { menuGroups } from "../../resources/index";
+import { menuGroups } from "../../resources/screens";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
 
 const BEFORE = "0040_meal_order_diner_day_index";

@@ -29,7 +29,7 @@ function clock(minutes: number) {
 // A test module's hooks, run after the canteen's: they act only on payments that name their test devices.
 const hookLog: string[] = [];
 const testHooks: ServerModule = {
-  declaration: { name: "test", resources: [], reports: [], menuGroups: [], screens: [] },
+  declaration: { name: "test", resources: [], reports: [] },
   services: {},
   endpoints: [],
   documentRules: {},

@@ -196,7 +196,7 @@ let hooks: readonly PaymentHooks[] = [];
  * The modules' parts in payments, in the order the manifests write them (server/modules/index.ts): set by whoever
  * composes the API from the module list, never by importing a module.
  */
-export function usePaymentHooks(ordered: readonly PaymentHooks[]): void {
+export function installPaymentHooks(ordered: readonly PaymentHooks[]): void {
   hooks = ordered;
 }
 
