@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Group, Modal, Stack, Text, Textarea, Title } from "@mantine/core";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
 import type { Icon } from "~/components/icons";
 
@@ -29,7 +29,20 @@ export interface ConfirmActionProps {
   refusal?: ConfirmRefusal | null;
   color?: "red" | "orange" | "blue";
   icon?: Icon;
+  /**
+   * Confirms the submit of a form on the page whose fields the user typed (退款金额, 月份) instead of acting alone: its
+   * button submits that form with `confirm=<name>`, the action checks the values and answers what will happen
+   * (`review`), and the step opens with that summary; its 确认 sends the same form again with `confirmed=<name>` and the
+   * reason. The summary is the server's, so it names the diner and the amount as they will be moved.
+   */
+  form?: string;
+  /** With `form`: the action's answer that the typed values are ready to confirm (a new object each time it answers). */
+  review?: object | null;
 }
+
+const noSubscription = () => () => {};
+/** Whether this render runs in the browser after hydration: a page drawn by the server without scripts shows steps inline. */
+const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 /**
  * The one confirmation of an action that moves money or cannot be undone (decision 055): a button opens a Mantine
@@ -37,24 +50,36 @@ export interface ConfirmActionProps {
  * 确认. Before JavaScript (or without it) the button asks for `?confirm=<name>` (a GET form), and the page draws the same
  * step inline instead of the dialog; a refused submit shows the step again with the message and the typed reason.
  */
-export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel, hidden, children, refusal, color = "red", icon: ButtonIcon }: ConfirmActionProps) {
+export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel, hidden, children, refusal, color = "red", icon: ButtonIcon, form, review }: ConfirmActionProps) {
   const [searchParams] = useSearchParams();
   const location = useLocation();
+  const hydrated = useHydrated();
   const [opened, setOpened] = useState(false);
   // A completed action redirects (a new location): the dialog closes with it. A refusal stays on this location.
   useEffect(() => setOpened(false), [location.key]);
-  const inline = !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError));
+  // A form's step opens on each answer that the values are ready, and closes on an answer that they are not (余额不足).
+  useEffect(() => {
+    if (form) setOpened(Boolean(review));
+  }, [form, review]);
+  const inline = form
+    ? !hydrated && Boolean(review)
+    : !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError));
   const back = new URLSearchParams(searchParams);
   back.delete("confirm");
   const backTo = `${location.pathname}${back.size ? `?${back}` : ""}`;
   const step = (onBack: ReactNode) => (
-    <ConfirmStep summary={summary} confirmLabel={confirmLabel} reasonLabel={reasonLabel} hidden={hidden} refusal={refusal} color={color} onBack={onBack}>
+    <ConfirmStep name={name} form={form} summary={summary} confirmLabel={confirmLabel} reasonLabel={reasonLabel} hidden={hidden} refusal={refusal} color={color} onBack={onBack}>
       {children}
     </ConfirmStep>
   );
   return (
     <>
-      {inline ? (
+      {form && !inline ? (
+        // The form's own submit: its action answers with the step (`review`) rather than acting.
+        <Button type="submit" form={form} name="confirm" value={name} color={color} leftSection={ButtonIcon ? <ButtonIcon size={16} /> : undefined}>
+          {title}
+        </Button>
+      ) : inline ? (
         <Card withBorder radius="md" padding="lg" w="100%" data-testid={`confirm-${name}`}>
           <Title order={5} mb="sm">
             {title}
@@ -98,6 +123,8 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
 }
 
 function ConfirmStep({
+  name,
+  form,
   summary,
   confirmLabel,
   reasonLabel,
@@ -106,12 +133,13 @@ function ConfirmStep({
   color,
   onBack,
   children,
-}: Pick<ConfirmActionProps, "summary" | "confirmLabel" | "reasonLabel" | "hidden" | "refusal" | "color" | "children"> & { onBack: ReactNode }) {
+}: Pick<ConfirmActionProps, "name" | "form" | "summary" | "confirmLabel" | "reasonLabel" | "hidden" | "refusal" | "color" | "children"> & { onBack: ReactNode }) {
   const navigation = useNavigation();
-  return (
-    <Form method="post">
+  // A form's step belongs to that form (the `form` attribute), wherever the dialog draws it: one submit carries both.
+  const body = (
+    <>
       {Object.entries(hidden ?? {}).map(([key, value]) => (
-        <input key={key} type="hidden" name={key} value={value} />
+        <input key={key} type="hidden" name={key} value={value} form={form} />
       ))}
       <Stack>
         <Alert color={color === "blue" ? "blue" : "orange"} variant="light" data-testid="confirm-summary">
@@ -124,15 +152,16 @@ function ConfirmStep({
         )}
         {children}
         {reasonLabel && (
-          <Textarea name="reason" label={reasonLabel} withAsterisk required autosize minRows={2} maxLength={200} defaultValue={refusal?.reason ?? ""} error={refusal?.reasonError} data-autofocus />
+          <Textarea name="reason" form={form} label={reasonLabel} withAsterisk required autosize minRows={2} maxLength={200} defaultValue={refusal?.reason ?? ""} error={refusal?.reasonError} data-autofocus />
         )}
         <Group justify="flex-end">
           {onBack}
-          <Button type="submit" color={color} loading={navigation.state === "submitting"}>
+          <Button type="submit" form={form} name={form ? "confirmed" : undefined} value={form ? name : undefined} color={color} loading={navigation.state === "submitting"}>
             {confirmLabel}
           </Button>
         </Group>
       </Stack>
-    </Form>
+    </>
   );
+  return form ? <div>{body}</div> : <Form method="post">{body}</Form>;
 }
