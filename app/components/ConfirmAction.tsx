@@ -30,10 +30,10 @@ export interface ConfirmActionProps {
   color?: "red" | "orange" | "blue";
   icon?: Icon;
   /**
-   * Confirms the submit of a form on the page whose fields the user typed (退款金额, 月份) instead of acting alone: its
-   * button submits that form with `confirm=<name>`, the action checks the values and answers what will happen
-   * (`review`), and the step opens with that summary; its 确认 sends the same form again with `confirmed=<name>` and the
-   * reason. The summary is the server's, so it names the diner and the amount as they will be moved.
+   * Confirms the submit of a form on the page whose fields the user typed (退款金额, 月份) instead of a button of its
+   * own: that form's own button submits it, its action checks the values and answers what would happen (`review`)
+   * without acting, and the step opens with that summary; its 确认 sends the same form again with `confirmed=<name>`
+   * and the reason. The summary is the server's, so it names the diner and the amount as they would move.
    */
   form?: string;
   /** With `form`: the action's answer that the typed values are ready to confirm (a new object each time it answers). */
@@ -74,12 +74,7 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
   );
   return (
     <>
-      {form && !inline ? (
-        // The form's own submit: its action answers with the step (`review`) rather than acting.
-        <Button type="submit" form={form} name="confirm" value={name} color={color} leftSection={ButtonIcon ? <ButtonIcon size={16} /> : undefined}>
-          {title}
-        </Button>
-      ) : inline ? (
+      {form && !inline ? null : inline ? (
         <Card withBorder radius="md" padding="lg" w="100%" data-testid={`confirm-${name}`}>
           <Title order={5} mb="sm">
             {title}
