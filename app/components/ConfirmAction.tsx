@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Group, Modal, Stack, Text, Textarea, Title } from "@mantine/core";
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
-import { Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
+import { useEffect, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { Form, Link, useLocation, useNavigation, useSearchParams, useSubmit } from "react-router";
 import type { Icon } from "~/components/icons";
 
 /** What a step's action answers when the API refused it: shown in the step, the typed reason kept. */
@@ -55,20 +55,21 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
   const location = useLocation();
   const hydrated = useHydrated();
   const [opened, setOpened] = useState(false);
-  // A completed action redirects (a new location): the dialog closes with it. A refusal stays on this location.
-  useEffect(() => setOpened(false), [location.key]);
-  // A form's step opens on each answer that the values are ready, and closes on an answer that they are not (余额不足).
+  // A completed action redirects (a new location): the dialog closes with it. A form's step follows its answers
+  // instead (every submit ends on a new location): it opens on each one that the values are ready and closes on one
+  // that they are not (余额不足).
   useEffect(() => {
     if (form) setOpened(Boolean(review));
-  }, [form, review]);
+    else setOpened(false);
+  }, [form, review, location.key]);
   const inline = form
     ? !hydrated && Boolean(review)
     : !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError));
   const back = new URLSearchParams(searchParams);
   back.delete("confirm");
   const backTo = `${location.pathname}${back.size ? `?${back}` : ""}`;
-  const step = (onBack: ReactNode) => (
-    <ConfirmStep name={name} form={form} summary={summary} confirmLabel={confirmLabel} reasonLabel={reasonLabel} hidden={hidden} refusal={refusal} color={color} onBack={onBack}>
+  const step = (onBack: ReactNode, inDialog = false) => (
+    <ConfirmStep name={name} form={form} inDialog={inDialog} summary={summary} confirmLabel={confirmLabel} reasonLabel={reasonLabel} hidden={hidden} refusal={refusal} color={color} onBack={onBack}>
       {children}
     </ConfirmStep>
   );
@@ -111,6 +112,7 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
           <Button variant="default" onClick={() => setOpened(false)}>
             返回
           </Button>,
+          true,
         )}
       </Modal>
     </>
@@ -120,6 +122,7 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
 function ConfirmStep({
   name,
   form,
+  inDialog,
   summary,
   confirmLabel,
   reasonLabel,
@@ -128,13 +131,17 @@ function ConfirmStep({
   color,
   onBack,
   children,
-}: Pick<ConfirmActionProps, "name" | "form" | "summary" | "confirmLabel" | "reasonLabel" | "hidden" | "refusal" | "color" | "children"> & { onBack: ReactNode }) {
+}: Pick<ConfirmActionProps, "name" | "form" | "summary" | "confirmLabel" | "reasonLabel" | "hidden" | "refusal" | "color" | "children"> & { onBack: ReactNode; inDialog: boolean }) {
   const navigation = useNavigation();
-  // A form's step belongs to that form (the `form` attribute), wherever the dialog draws it: one submit carries both.
+  const submit = useSubmit();
+  // Drawn in the page without scripts, a form's step belongs to that form (the `form` attribute): one submit carries
+  // both. In the dialog its fields stay its own (the form's validation, which watches every field of its form, would
+  // otherwise submit it natively as the reason loses focus), and 确认 sends the form's values with them.
+  const attached = form && !inDialog ? form : undefined;
   const body = (
     <>
       {Object.entries(hidden ?? {}).map(([key, value]) => (
-        <input key={key} type="hidden" name={key} value={value} form={form} />
+        <input key={key} type="hidden" name={key} value={value} form={attached} />
       ))}
       <Stack>
         <Alert color={color === "blue" ? "blue" : "orange"} variant="light" data-testid="confirm-summary">
@@ -147,16 +154,25 @@ function ConfirmStep({
         )}
         {children}
         {reasonLabel && (
-          <Textarea name="reason" form={form} label={reasonLabel} withAsterisk required autosize minRows={2} maxLength={200} defaultValue={refusal?.reason ?? ""} error={refusal?.reasonError} data-autofocus />
+          <Textarea name="reason" form={attached} label={reasonLabel} withAsterisk required autosize minRows={2} maxLength={200} defaultValue={refusal?.reason ?? ""} error={refusal?.reasonError} data-autofocus />
         )}
         <Group justify="flex-end">
           {onBack}
-          <Button type="submit" form={form} name={form ? "confirmed" : undefined} value={form ? name : undefined} color={color} loading={navigation.state === "submitting"}>
+          <Button type="submit" form={attached} name={form ? "confirmed" : undefined} value={form ? name : undefined} color={color} loading={navigation.state === "submitting"}>
             {confirmLabel}
           </Button>
         </Group>
       </Stack>
     </>
   );
-  return form ? <div>{body}</div> : <Form method="post">{body}</Form>;
+  if (attached) return <div>{body}</div>;
+  if (!form) return <Form method="post">{body}</Form>;
+  const confirmForm = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = new FormData(document.getElementById(form) as HTMLFormElement);
+    for (const [key, value] of new FormData(event.currentTarget)) values.set(key, value);
+    values.set("confirmed", name);
+    void submit(values, { method: "post" });
+  };
+  return <form onSubmit={confirmForm}>{body}</form>;
 }
