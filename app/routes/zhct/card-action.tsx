@@ -7,6 +7,7 @@ import type { Route } from "./+types/card-action";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { apiCall } from "~/lib/api.server";
 import { reasonOf, refusalOf } from "~/lib/confirm.server";
+import { fieldErrorsOf, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -34,7 +35,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const op = opOf(params.op);
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userIcCard/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { op, card: result.data };
 }
@@ -48,7 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = op === "reissue" ? { id: Number(params.id), cardNo, ...(cardSerial ? { cardSerial } : {}) } : op === "cancel" ? { id: Number(params.id), reason } : { id: Number(params.id) };
   const result = await apiCall(request, context, "POST", `/api/v1/zhct/userIcCard/${op}`, { body });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {};
+    const fieldErrors = fieldErrorsOf(result) ?? {};
     // The new card's fields are the step's own: their messages go under them, the typed values kept.
     if (fieldErrors.cardNo || fieldErrors.cardSerial) return data({ error: null, reasonError: null, reason, fieldErrors, cardNo, cardSerial }, { status: 400 });
     return refusalOf(result, reason);
