@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { pick } from "./support/shell";
+import { pick, untilHydrated } from "./support/shell";
 
 const { cashier } = e2eUsers;
 
@@ -55,12 +55,28 @@ test("a diner from creation to a lost card: issue a card, top up 100.00, refund 
 
   await page.goto(`/zhct/userinfo/account/${dinerId}`);
   await page.getByRole("link", { name: "退款" }).click();
+  await untilHydrated(page);
+  // A refund is confirmed in a dialog naming the diner, the account and the amount, with its reason.
   await page.getByRole("textbox", { name: "退款金额" }).fill("200");
-  await page.getByRole("button", { name: "确认退款" }).click();
+  await page.getByRole("button", { name: "退款", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "退款" });
+  await expect(dialog.getByTestId("confirm-summary")).toContainText("将从 王小明（E2E-001） 的现金账户退回 200.00 元（当前余额 100.00 元）");
+  await dialog.getByLabel("退款原因").fill("多充退回");
+  await dialog.getByRole("button", { name: "确认退款" }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByRole("alert").filter({ hasText: "余额不足" })).toBeVisible();
   await page.getByRole("textbox", { name: "退款金额" }).fill("20.00");
   await page.getByLabel("备注").fill("退还现金");
-  await page.getByRole("button", { name: "确认退款" }).click();
+  await page.getByRole("button", { name: "退款", exact: true }).click();
+  await expect(dialog.getByTestId("confirm-summary")).toContainText("退回 20.00 元（当前余额 100.00 元）");
+  await page.screenshot({ path: "test-results/zhct-ledger-refund-confirm.png" });
+  // No reason: the step stays (the field is required) and nothing moves.
+  await dialog.getByRole("button", { name: "确认退款" }).click();
+  expect(await dialog.getByLabel("退款原因").evaluate((field: HTMLTextAreaElement) => field.validity.valueMissing)).toBe(true);
+  await expect(dialog).toBeVisible();
+  expect((await api.get(`/api/v1/zhct/userAccount/findPage?userInfoId=${dinerId}&accountType=cash`)).data.records[0].balance).toBe(10000);
+  await dialog.getByLabel("退款原因").fill("多充退回");
+  await dialog.getByRole("button", { name: "确认退款" }).click();
   await expect(page.getByRole("heading", { name: "退款回单" })).toBeVisible();
   await expect(receiptField(page, "变动后余额")).toHaveText("80.00 元");
   // The receipt prints alone: the shell's navigation is hidden in print.
@@ -74,7 +90,7 @@ test("a diner from creation to a lost card: issue a card, top up 100.00, refund 
   const lines = page.getByTestId("ledger").locator("tbody tr");
   await expect(lines).toHaveCount(2);
   await expect(lines.nth(0)).toContainText("-20.00");
-  await expect(lines.nth(0)).toContainText("退还现金");
+  await expect(lines.nth(0)).toContainText("多充退回（退还现金）");
   await expect(lines.nth(1)).toContainText("+100.00");
 
   // The top-up and refund list, and the card reported lost from its row.
@@ -85,12 +101,59 @@ test("a diner from creation to a lost card: issue a card, top up 100.00, refund 
   const row = page.getByRole("row").filter({ hasText: "E2E0001" });
   await row.getByRole("link", { name: "挂失" }).click();
   await expect(page).toHaveURL(/\/zhct\/usericcard\/reportLoss\/\d+$/);
-  await page.getByRole("button", { name: "确认挂失" }).click();
+  await untilHydrated(page);
+  await page.getByRole("button", { name: "挂失", exact: true }).click();
+  const loss = page.getByRole("dialog", { name: "挂失" });
+  await expect(loss.getByTestId("confirm-summary")).toContainText("将挂失 王小明 的卡 E2E0001（当前「正常」）");
+  await loss.getByRole("button", { name: "确认挂失" }).click();
   await expect(page).toHaveURL(/\/zhct\/usericcard\/index$/);
   await expect(page.getByText("挂失成功")).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: "E2E0001" })).toContainText("挂失");
   const card = await api.get("/api/v1/zhct/userIcCard/findPage?cardNo=E2E0001");
   expect(card.data.records[0].cardStatus).toBe("2");
+
+  // 注销 cannot be undone: 返回 changes nothing; it needs a reason, kept in the operation log.
+  await page.getByRole("row").filter({ hasText: "E2E0001" }).getByRole("link", { name: "注销" }).click();
+  await untilHydrated(page);
+  await page.getByRole("button", { name: "注销", exact: true }).click();
+  const cancel = page.getByRole("dialog", { name: "注销" });
+  await expect(cancel.getByTestId("confirm-summary")).toContainText("将注销 王小明 的卡 E2E0001（当前「挂失」）。注销后此卡作废，不能恢复。");
+  await cancel.getByRole("button", { name: "返回" }).click();
+  await expect(cancel).toBeHidden();
+  expect((await api.get("/api/v1/zhct/userIcCard/findPage?cardNo=E2E0001")).data.records[0].cardStatus).toBe("2");
+  await page.getByRole("button", { name: "注销", exact: true }).click();
+  await cancel.getByLabel("注销原因").fill("卡片损坏");
+  await cancel.getByRole("button", { name: "确认注销" }).click();
+  await expect(page.getByText("注销成功")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "E2E0001" })).toContainText("无效");
+  const log = await api.get(`/api/v1/sys/operationLog/findPage?entityId=${card.data.records[0].id}&sort=time,desc`);
+  expect(JSON.parse(log.data.records[0].changes)).toMatchObject({ reason: "卡片损坏" });
+});
+
+test("a refund before JavaScript: the form's submit draws the confirmation step in the page, which refuses no reason and then refunds once", async ({ page, browser, request }) => {
+  const api = await apiAs(request, cashier.userName, cashier.password);
+  const diner = await api.post("/api/v1/zhct/userInfo/create", { userCode: "E2E-003", userName: "钱无脚本" });
+  expect(diner.status, diner.message).toBe(200);
+  expect((await api.post("/api/v1/zhct/userAccountCharge/create", { userInfoId: diner.data.id, amount: 5000 })).status).toBe(200);
+  await signInFresh(page, cashier.userName, cashier.password);
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), baseURL: test.info().project.use.baseURL });
+  const bare = await context.newPage();
+  await bare.goto(`/zhct/useraccountcharge/refund?userInfoId=${diner.data.id}`);
+  await bare.getByRole("textbox", { name: "退款金额" }).fill("12.50");
+  await bare.getByRole("button", { name: "退款", exact: true }).click();
+  const step = bare.getByTestId("confirm-refund");
+  await expect(step.getByTestId("confirm-summary")).toContainText("将从 钱无脚本（E2E-003） 的现金账户退回 12.50 元（当前余额 50.00 元）");
+  await expect(bare.getByRole("textbox", { name: "退款金额" })).toHaveValue("12.50");
+  await step.getByRole("button", { name: "确认退款" }).click();
+  await expect(step.getByText("请输入退款原因")).toBeVisible();
+  const cash = async () => (await api.get(`/api/v1/zhct/userAccount/findPage?userInfoId=${diner.data.id}&accountType=cash`)).data.records[0].balance;
+  expect(await cash()).toBe(5000);
+  await step.getByLabel("退款原因").fill("无脚本退款");
+  await step.getByRole("button", { name: "确认退款" }).click();
+  await expect(bare).toHaveURL(/\/zhct\/useraccountcharge\/receipt\/\d+$/);
+  await expect(receiptField(bare, "变动后余额")).toHaveText("37.50 元");
+  expect(await cash()).toBe(3750);
+  await context.close();
 });
 
 test("the top-up form works before JavaScript: a plain form post tops up once and shows the receipt", async ({ page, browser, request }) => {

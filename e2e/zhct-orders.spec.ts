@@ -100,9 +100,21 @@ test("staff order for a diner from today's menu, see it with its ledger line, ca
   await page.getByLabel("处理回复").fill("属实，退 3.50 元");
   await page.getByLabel("退款金额").fill("9");
   await page.getByRole("button", { name: "提交处理" }).click();
+  // The refund is confirmed in a dialog naming the amount and the diner; the API still refuses past what is refundable.
+  const dialog = page.getByRole("dialog", { name: "申诉退款" });
+  await expect(dialog.getByTestId("confirm-summary")).toContainText(`将退回 9.00 元到 钱点餐（O-001） 的原支付账户（订单 ${paid.orderNo}，可退 8.00 元）`);
+  await dialog.getByRole("button", { name: "确认退款" }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByTestId("process-form").getByRole("alert")).toContainText("退款金额超过订单可退金额（可退 8.00 元）");
   await page.getByLabel("退款金额").fill("3.5");
   await page.getByRole("button", { name: "提交处理" }).click();
+  await expect(dialog.getByTestId("confirm-summary")).toContainText("将退回 3.50 元到 钱点餐（O-001）");
+  await page.screenshot({ path: "test-results/zhct-complaint-refund-confirm.png" });
+  await dialog.getByRole("button", { name: "返回" }).click();
+  await expect(dialog).toBeHidden();
+  expect(await cash(api, diner.id)).toBe(5000 - 800);
+  await page.getByRole("button", { name: "提交处理" }).click();
+  await dialog.getByRole("button", { name: "确认退款" }).click();
   await expect(page).toHaveURL(/\/zhct\/mealordercomplaints\/index$/);
   await expect(page.getByText("申诉已处理，已退款 3.50 元")).toBeVisible();
   expect(await cash(api, diner.id)).toBe(5000 - 800 + 350);
@@ -188,7 +200,7 @@ test("发卡 from a diner's page names the diner; a card's row offers only the s
   await page.reload();
   await expect(actions).toHaveText(["解挂", "补卡", "注销"]);
   expect(await api.post("/api/v1/zhct/userIcCard/reportLoss", { id: card.id })).toMatchObject({ status: 409, message: "该卡当前为「挂失」，不能挂失" });
-  await ok(api, "/api/v1/zhct/userIcCard/cancel", { id: card.id });
+  await ok(api, "/api/v1/zhct/userIcCard/cancel", { id: card.id, reason: "员工离职" });
   await page.reload();
   await expect(page.getByRole("row").filter({ hasText: "O0030001" })).toContainText("无效");
   await expect(actions).toHaveCount(0);

@@ -67,8 +67,17 @@ test("a subsidy grant run twice grants once; a month generated and made formal r
   await page.getByRole("button", { name: "转正式", exact: true }).click();
   await expect(page.getByText("月份格式应为 2026-05")).toBeVisible();
   await expect(page.getByRole("textbox", { name: "月份" })).toHaveValue("2026-13");
+  // 转正式 is confirmed in a dialog naming the month and what it holds; 返回 leaves it 暂存.
   await page.getByRole("textbox", { name: "月份" }).fill(month);
   await page.getByRole("button", { name: "转正式", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "转正式" });
+  await expect(dialog.getByTestId("confirm-summary")).toContainText(`将把 ${month} 的月结（2 个账户，期初合计 0.00 元，期末合计 400.50 元）转为正式并锁定该月`);
+  await page.screenshot({ path: "test-results/zhct-settle-formal-confirm.png" });
+  await dialog.getByRole("button", { name: "返回" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("settled-months").getByRole("row").filter({ hasText: month })).toContainText("暂存");
+  await page.getByRole("button", { name: "转正式", exact: true }).click();
+  await dialog.getByRole("button", { name: "确认转正式" }).click();
   await expect(page.getByText(`${month} 已转正式并锁定`)).toBeVisible();
 
   const refused = await api.post("/api/v1/zhct/userAccountCharge/create", { userInfoId: dinerId, amount: 100 });

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Group, Modal, Stack, Text, Textarea, Title } from "@mantine/core";
-import { useEffect, useState, type ReactNode } from "react";
-import { Form, Link, useLocation, useNavigation, useSearchParams } from "react-router";
+import { useEffect, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { Form, Link, useLocation, useNavigation, useSearchParams, useSubmit } from "react-router";
 import type { Icon } from "~/components/icons";
 
 /** What a step's action answers when the API refused it: shown in the step, the typed reason kept. */
@@ -29,7 +29,20 @@ export interface ConfirmActionProps {
   refusal?: ConfirmRefusal | null;
   color?: "red" | "orange" | "blue";
   icon?: Icon;
+  /**
+   * Confirms the submit of a form on the page whose fields the user typed (退款金额, 月份) instead of a button of its
+   * own: that form's own button submits it, its action checks the values and answers what would happen (`review`)
+   * without acting, and the step opens with that summary; its 确认 sends the same form again with `confirmed=<name>`
+   * and the reason. The summary is the server's, so it names the diner and the amount as they would move.
+   */
+  form?: string;
+  /** With `form`: the action's answer that the typed values are ready to confirm (a new object each time it answers). */
+  review?: object | null;
 }
+
+const noSubscription = () => () => {};
+/** Whether this render runs in the browser after hydration: a page drawn by the server without scripts shows steps inline. */
+const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 /**
  * The one confirmation of an action that moves money or cannot be undone (decision 055): a button opens a Mantine
@@ -37,24 +50,32 @@ export interface ConfirmActionProps {
  * 确认. Before JavaScript (or without it) the button asks for `?confirm=<name>` (a GET form), and the page draws the same
  * step inline instead of the dialog; a refused submit shows the step again with the message and the typed reason.
  */
-export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel, hidden, children, refusal, color = "red", icon: ButtonIcon }: ConfirmActionProps) {
+export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel, hidden, children, refusal, color = "red", icon: ButtonIcon, form, review }: ConfirmActionProps) {
   const [searchParams] = useSearchParams();
   const location = useLocation();
+  const hydrated = useHydrated();
   const [opened, setOpened] = useState(false);
-  // A completed action redirects (a new location): the dialog closes with it. A refusal stays on this location.
-  useEffect(() => setOpened(false), [location.key]);
-  const inline = !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError));
+  // A completed action redirects (a new location): the dialog closes with it. A form's step follows its answers
+  // instead (every submit ends on a new location): it opens on each one that the values are ready and closes on one
+  // that they are not (余额不足).
+  useEffect(() => {
+    if (form) setOpened(Boolean(review));
+    else setOpened(false);
+  }, [form, review, location.key]);
+  const inline = form
+    ? !hydrated && Boolean(review)
+    : !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError));
   const back = new URLSearchParams(searchParams);
   back.delete("confirm");
   const backTo = `${location.pathname}${back.size ? `?${back}` : ""}`;
-  const step = (onBack: ReactNode) => (
-    <ConfirmStep summary={summary} confirmLabel={confirmLabel} reasonLabel={reasonLabel} hidden={hidden} refusal={refusal} color={color} onBack={onBack}>
+  const step = (onBack: ReactNode, inDialog = false) => (
+    <ConfirmStep name={name} form={form} inDialog={inDialog} summary={summary} confirmLabel={confirmLabel} reasonLabel={reasonLabel} hidden={hidden} refusal={refusal} color={color} onBack={onBack}>
       {children}
     </ConfirmStep>
   );
   return (
     <>
-      {inline ? (
+      {form && !inline ? null : inline ? (
         <Card withBorder radius="md" padding="lg" w="100%" data-testid={`confirm-${name}`}>
           <Title order={5} mb="sm">
             {title}
@@ -91,6 +112,7 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
           <Button variant="default" onClick={() => setOpened(false)}>
             返回
           </Button>,
+          true,
         )}
       </Modal>
     </>
@@ -98,6 +120,9 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
 }
 
 function ConfirmStep({
+  name,
+  form,
+  inDialog,
   summary,
   confirmLabel,
   reasonLabel,
@@ -106,12 +131,17 @@ function ConfirmStep({
   color,
   onBack,
   children,
-}: Pick<ConfirmActionProps, "summary" | "confirmLabel" | "reasonLabel" | "hidden" | "refusal" | "color" | "children"> & { onBack: ReactNode }) {
+}: Pick<ConfirmActionProps, "name" | "form" | "summary" | "confirmLabel" | "reasonLabel" | "hidden" | "refusal" | "color" | "children"> & { onBack: ReactNode; inDialog: boolean }) {
   const navigation = useNavigation();
-  return (
-    <Form method="post">
+  const submit = useSubmit();
+  // Drawn in the page without scripts, a form's step belongs to that form (the `form` attribute): one submit carries
+  // both. In the dialog its fields stay its own (the form's validation, which watches every field of its form, would
+  // otherwise submit it natively as the reason loses focus), and 确认 sends the form's values with them.
+  const attached = form && !inDialog ? form : undefined;
+  const body = (
+    <>
       {Object.entries(hidden ?? {}).map(([key, value]) => (
-        <input key={key} type="hidden" name={key} value={value} />
+        <input key={key} type="hidden" name={key} value={value} form={attached} />
       ))}
       <Stack>
         <Alert color={color === "blue" ? "blue" : "orange"} variant="light" data-testid="confirm-summary">
@@ -124,15 +154,25 @@ function ConfirmStep({
         )}
         {children}
         {reasonLabel && (
-          <Textarea name="reason" label={reasonLabel} withAsterisk required autosize minRows={2} maxLength={200} defaultValue={refusal?.reason ?? ""} error={refusal?.reasonError} data-autofocus />
+          <Textarea name="reason" form={attached} label={reasonLabel} withAsterisk required autosize minRows={2} maxLength={200} defaultValue={refusal?.reason ?? ""} error={refusal?.reasonError} data-autofocus />
         )}
         <Group justify="flex-end">
           {onBack}
-          <Button type="submit" color={color} loading={navigation.state === "submitting"}>
+          <Button type="submit" form={attached} name={form ? "confirmed" : undefined} value={form ? name : undefined} color={color} loading={navigation.state === "submitting"}>
             {confirmLabel}
           </Button>
         </Group>
       </Stack>
-    </Form>
+    </>
   );
+  if (attached) return <div>{body}</div>;
+  if (!form) return <Form method="post">{body}</Form>;
+  const confirmForm = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = new FormData(document.getElementById(form) as HTMLFormElement);
+    for (const [key, value] of new FormData(event.currentTarget)) values.set(key, value);
+    values.set("confirmed", name);
+    void submit(values, { method: "post" });
+  };
+  return <form onSubmit={confirmForm}>{body}</form>;
 }

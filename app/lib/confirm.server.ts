@@ -8,6 +8,11 @@ export function reasonOf(form: FormData): string {
   return String(form.get("reason") ?? "").trim();
 }
 
+/** Whether a form's submit came from its confirmation step's 确认 (`ConfirmAction`'s `form` mode), not its first button. */
+export function confirmedOf(form: FormData, name: string): boolean {
+  return form.get("confirmed") === name;
+}
+
 /**
  * A refused step's answer for `ConfirmAction`: the API's message on the reason field when it named `reason`, else
  * above the step; 409 stays 409. The typed reason comes back so nothing typed is lost.

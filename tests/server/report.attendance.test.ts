@@ -71,7 +71,7 @@ for (const dialect of dialects) {
       await topUp(ids.e, 2000);
       const reversed = await topUp(ids.c, 500);
       await ok(`${Z}/userAccountCharge/reverse`, { id: reversed.id, reason: "测试冲正" });
-      await ok(`${Z}/userAccountCharge/refund`, { userInfoId: ids.b, amount: 1000, accountType: "cash" });
+      await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: ids.b, amount: 1000, accountType: "cash" });
 
       const category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id;
       const canteen = (restaurantId: number, mealType: string, dishes: Array<[string, number]>) =>

@@ -82,7 +82,7 @@ for (const dialect of dialects) {
       ref.cz1 = await charge(a, 10000, 100);
       ref.cz2 = await charge(b, 5000, 101);
       await charge(a, 3000, 0); // paid at the counter: not through the bank
-      const refund = await ok(`${Z}/userAccountCharge/refund`, { userInfoId: a, amount: 1000, payFlag: 100, accountType: "cash" });
+      const refund = await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: a, amount: 1000, payFlag: 100, accountType: "cash" });
       ref.tk = (await app.database.db.selectFrom("user_account_charge").select("charge_no").where("id", "=", refund.id as number).executeTakeFirstOrThrow()).charge_no;
       ref.order1 = String((await ok(`${Z}/cashier/pay`, { userInfoId: a, amount: 350, payFlag: 100 })).orderNo);
       ref.order2 = String((await ok(`${Z}/cashier/pay`, { userInfoId: b, amount: 800, payFlag: 101 })).orderNo);

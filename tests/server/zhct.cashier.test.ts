@@ -165,7 +165,7 @@ for (const dialect of dialects) {
       expect(lost.body).toMatchObject({ status: 409, message: "卡已挂失" });
       // The diner's own code still finds the diner, showing the lost card.
       expect((await get(`${Z}/cashier/lookup`, { code: diner.userCode as string })).data).toMatchObject({ card: { cardNo, cardStatus: "2" } });
-      await ok(`${Z}/userIcCard/cancel`, { id: card.id });
+      await ok(`${Z}/userIcCard/cancel`, { id: card.id, reason: "卡已损坏" });
       expect(await get(`${Z}/cashier/lookup`, { code: cardNo })).toMatchObject({ status: 409, message: "卡已注销/无效" });
       // A new card after the old one: the diner's code shows the one that pays.
       const newCard = `N${uid()}`.toUpperCase();

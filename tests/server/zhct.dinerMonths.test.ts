@@ -111,7 +111,7 @@ for (const dialect of dialects) {
       const a = await diner();
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: a, amount: 1000, accountType: "subsidy" });
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: a, amount: 20_000 });
-      const refund = await ok(`${Z}/userAccountCharge/refund`, { userInfoId: a, amount: 500 });
+      const refund = await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: a, amount: 500 });
       expect(refund.balance).toBe(19_500);
       // 2,400: 1,000 from the subsidy (spent first), 1,400 from cash.
       await pay(a, 2);

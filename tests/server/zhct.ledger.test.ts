@@ -65,9 +65,9 @@ for (const dialect of dialects) {
     test("top-up and refund move the balance through ledger lines; past the balance is 409 余额不足", async () => {
       const d = await diner();
       expect(await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 10000 })).toMatchObject({ balance: 10000 });
-      expect(await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 2000, remark: "退现金" })).toMatchObject({ balance: 8000 });
+      expect(await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 2000, remark: "退现金" })).toMatchObject({ balance: 8000 });
       expect(await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 500, accountType: "subsidy", payFlag: 2 })).toMatchObject({ balance: 500 });
-      const over = await post$(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 8001 });
+      const over = await post$(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 8001 });
       expect(over.http).toBe(409);
       expect(over.body.message).toBe("余额不足");
       expect(await balanceOf(d.id)).toBe(8000);
@@ -87,6 +87,22 @@ for (const dialect of dialects) {
         ["0", 10000, 10000, "admin"],
       ]);
       expect(String(charges[1].chargeNo)).toMatch(/^TK\d+$/);
+    });
+
+    test("a refund needs its reason (400 on `reason`, nothing moves); the reason, then the note, is the ledger line's and the document's remark and is in the operation log", async () => {
+      const d = await diner();
+      await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1000 });
+      for (const reason of [undefined, "", "   "]) {
+        expectField((await post$(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 300, reason })).body, "reason", "请输入退款原因");
+      }
+      expect(await balanceOf(d.id)).toBe(1000);
+      const refund = await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 300, reason: "多充退回", remark: "现金" });
+      expect(refund).toMatchObject({ balance: 700 });
+      expect((await ledger(d.id))[0]).toMatchObject({ amount: -300, busiType: "1", remark: "多充退回（现金）" });
+      expect(((await get(`${Z}/userAccountCharge/getInfo`, { id: refund.id })).data as Row).remark).toBe("多充退回（现金）");
+      const log = ((await get("/api/v1/sys/operationLog/findPage", { entityId: refund.id })).data as Page).records;
+      expect(log[0].action).toBe("refund");
+      expect(JSON.parse(String(log[0].changes))).toMatchObject({ remark: "多充退回（现金）", amount: 300 });
     });
 
     test("amounts: whole fen from 1 to 1,000,000 (a tenant may narrow it), a known account and payment method", async () => {
@@ -119,7 +135,7 @@ for (const dialect of dialects) {
       const changed = await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 301 }, token, key);
       expect(changed.http).toBe(409);
       expect(changed.body.message).toMatch(/Idempotency-Key 已用于另一笔内容不同的请求/);
-      const elsewhere = await post$(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 300 }, token, key);
+      const elsewhere = await post$(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 300 }, token, key);
       expect(elsewhere.http).toBe(409);
       expect(await balanceOf(d.id)).toBe(300);
       const lines = await ledger(d.id);
@@ -130,9 +146,9 @@ for (const dialect of dialects) {
       expect(await ok(`${Z}/userAccountCharge/create`, { userInfoId: o.id, amount: 700 }, other.token, key)).toMatchObject({ balance: 700 });
       // A refused movement stores nothing: its retry runs again.
       const refuse = { "Idempotency-Key": `r-${uid()}` };
-      expect((await post$(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 400 }, token, refuse)).http).toBe(409);
+      expect((await post$(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 400 }, token, refuse)).http).toBe(409);
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 100 }, token);
-      expect(await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 400 }, token, refuse)).toMatchObject({ balance: 0 });
+      expect(await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 400 }, token, refuse)).toMatchObject({ balance: 0 });
       // So does one refused at a field inside the movement (the payment method; the tenant's amount range below).
       const typo = { "Idempotency-Key": `t-${uid()}` };
       expectField((await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 300, payFlag: 42 }, token, typo)).body, "payFlag", "支付方式不是可选的值");
@@ -178,7 +194,7 @@ for (const dialect of dialects) {
       expect(new Set(tops.map((t) => JSON.stringify(t.body.data))).size).toBe(1);
       expect(await ledger(d.id)).toHaveLength(1);
       expect(await balanceOf(d.id)).toBe(5000);
-      const refunds = await Promise.all(Array.from({ length: 100 }, () => post$(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 100 })));
+      const refunds = await Promise.all(Array.from({ length: 100 }, () => post$(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 100 })));
       expect(refunds.filter((r) => r.body.status === 200)).toHaveLength(50);
       expect(refunds.filter((r) => r.http === 409 && r.body.message === "余额不足")).toHaveLength(50);
       expect(await balanceOf(d.id)).toBe(0);
@@ -233,7 +249,7 @@ for (const dialect of dialects) {
       expect(lines[0].reversalOf).toBe(lines[1].id);
       expect(lines[0].remark).toBe("输错金额");
       const spent = await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1000 });
-      await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 600 });
+      await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 600 });
       const refused = await post$(`${Z}/userAccountCharge/reverse`, { id: spent.id, reason: "测试冲正" });
       expect(refused.http).toBe(409);
       expect(refused.body.message).toMatch(/余额不足/);
@@ -280,7 +296,12 @@ for (const dialect of dialects) {
       expect(await balanceOf(d.id)).toBe(1234);
       expect((await post$(`${Z}/userIcCard/unlock`, { id: card.id })).body.message).toBe("该卡当前为「无效」，不能解挂");
       expectField((await post$(`${Z}/userIcCard/reissue`, { id: fresh.id, cardNo: newNo })).body, "cardNo", "卡号已存在");
-      expect(await ok(`${Z}/userIcCard/cancel`, { id: fresh.id })).toMatchObject({ cardStatus: "0" });
+      // 注销 cannot be undone: no reason is 400 on `reason` and the card stays; the reason is kept in the operation log.
+      expectField((await post$(`${Z}/userIcCard/cancel`, { id: fresh.id, reason: "  " })).body, "reason", "请输入注销原因");
+      expect(((await get(`${Z}/userIcCard/getInfo`, { id: fresh.id })).data as Row).cardStatus).toBe("1");
+      expect(await ok(`${Z}/userIcCard/cancel`, { id: fresh.id, reason: "员工离职" })).toMatchObject({ cardStatus: "0" });
+      const log = ((await get("/api/v1/sys/operationLog/findPage", { entityId: fresh.id, sort: "time,desc" })).data as Page).records;
+      expect(JSON.parse(String(log[0].changes))).toMatchObject({ cardStatus: ["1", "0"], reason: "员工离职" });
       expect((await post$(`${Z}/userIcCard/reportLoss`, { id: "abc" })).body.status).toBe(400);
     });
 
@@ -298,7 +319,7 @@ for (const dialect of dialects) {
       const charges = ((await get(`${Z}/userAccountCharge/findPage`, { userInfoId: mine.id })).data as Page).records;
       const as = other.token;
       for (const path of ["create", "refund"]) {
-        const result = await post$(`${Z}/userAccountCharge/${path}`, { userInfoId: mine.id, amount: 100 }, as);
+        const result = await post$(`${Z}/userAccountCharge/${path}`, { userInfoId: mine.id, amount: 100, ...(path === "refund" ? { reason: "越权退款" } : {}) }, as);
         expectField(result.body, "userInfoId", "人员不存在");
       }
       expect((await post$(`${Z}/userAccountCharge/reverse`, { id: charges[0].id }, as)).body.status).toBe(404);

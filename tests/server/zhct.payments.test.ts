@@ -204,7 +204,7 @@ for (const dialect of dialects) {
         const before = await snapshot([d.id], []);
         await ok(`${Z}/userIcCard/reportLoss`, { id: lost.id });
         await refused({ cardNo: lost.cardNo, amount: 100 }, "卡已挂失");
-        await ok(`${Z}/userIcCard/cancel`, { id: lost.id });
+        await ok(`${Z}/userIcCard/cancel`, { id: lost.id, reason: "卡已损坏" });
         await refused({ cardNo: lost.cardNo, amount: 100 }, "卡已注销/无效");
         await refused({ cardNo: "NOSUCHCARD", amount: 100 }, "卡号不存在");
         const e = await diner();

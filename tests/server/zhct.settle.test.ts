@@ -162,7 +162,7 @@ for (const dialect of dialects) {
       // A line of last month, written as the ledger would have then.
       await inWriteTransaction(db, dialect, (trx) => post(trx, { tenantId, userInfoId: d.id as number, accountType: "cash", amount: 5000, busiType: BusiType.TOP_UP, payFlag: 0, occurredAt: inPrev }));
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 10000 }, t);
-      await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 2000 }, t);
+      await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 2000 }, t);
 
       const early = await call(`${Z}/userAccountMonthSettle/formal`, { month }, t);
       expect(early.http).toBe(409);
@@ -229,7 +229,7 @@ for (const dialect of dialects) {
       const d = await diner();
       const top = await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 12345, payFlag: 2 });
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 1000 });
-      await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 300 });
+      await ok(`${Z}/userAccountCharge/refund`, { reason: "退回现金", userInfoId: d.id, amount: 300 });
       await ok(`${Z}/userAccountCharge/reverse`, { id: top.id, reason: "测试冲正" });
       const report = await reportOf();
       expect(report.totals).toMatchObject(await totalsOf(DEFAULT_TENANT_ID));

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Alert, Button, Group, NativeSelect, Paper, Stack, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { userAccountCharge as def, userInfo } from "../../../resources/zhct/ledger";
@@ -8,8 +8,11 @@ import { chargeFormSchema } from "../../../resources/zhct/ledgerForms";
 import type { Route } from "./+types/charge-form";
 import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
+import { ConfirmAction } from "~/components/ConfirmAction";
 import { apiCall } from "~/lib/api.server";
-import { formReply, requirePermitted } from "~/lib/api-answer.server";
+import { confirmedOf, reasonOf } from "~/lib/confirm.server";
+import { formatFen } from "~/lib/format";
+import { fieldErrorsOf, refusalStatus, replyOf, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -38,19 +41,49 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { kind, diners, chosen, idempotencyKey: crypto.randomUUID() };
 }
 
+/** What a refund's confirmation states (decision 055): whose account, which, how much, and what it holds now. */
+interface RefundReview {
+  diner: string;
+  account: string;
+  amount: number;
+  balance: number | null;
+}
+
+async function refundReview(request: Request, context: Route.ActionArgs["context"], value: { userInfoId: number; accountType: string; amount: number }): Promise<RefundReview> {
+  const [diner, accounts] = await Promise.all([
+    apiCall<Record<string, unknown>>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: String(value.userInfoId) } }),
+    apiCall<Page>(request, context, "GET", "/api/v1/zhct/userAccount/findPage", { query: { userInfoId: String(value.userInfoId) } }),
+  ]);
+  const account = accounts.data?.records.find((r) => r.accountType === value.accountType);
+  return {
+    diner: diner.status === 200 ? optionLabel(DINER_SOURCE, diner.data) : "该人员",
+    account: value.accountType === "subsidy" ? "补贴账户" : "现金账户",
+    amount: value.amount,
+    balance: account ? Number(account.balance) : null,
+  };
+}
+
 export async function action({ request, context, params }: Route.ActionArgs) {
   const kind = params.kind === "refund" ? "refund" : "charge";
-  const submission = parseWithZod(await request.formData(), { schema: chargeFormSchema });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: chargeFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { idempotencyKey, ...body } = submission.value;
+  // A refund is confirmed first, in a step stating what it moves; the step sends the form again with its reason.
+  const review = kind === "refund" ? await refundReview(request, context, body) : null;
+  if (review && !confirmedOf(formData, "refund")) return { ...submission.reply(), review, reasonError: null };
+  const reason = reasonOf(formData);
   const result = await apiCall<{ id: number; balance: number }>(request, context, "POST", `/api/v1/zhct/userAccountCharge/${kind === "refund" ? "refund" : "create"}`, {
-    body,
+    body: kind === "refund" ? { ...body, reason } : body,
     headers: { "Idempotency-Key": idempotencyKey },
   });
   if (result.status !== 200) {
+    const fieldErrors = fieldErrorsOf(result);
+    // No reason: the step stays open, saying so on its field.
+    if (fieldErrors?.reason) return data({ ...submission.reply(), review, reasonError: fieldErrors.reason[0] }, { status: 400 });
     // The form's key already moved money with other values (resent after going back): a new form is a new key.
     const message = /Idempotency-Key/.test(result.message) ? "此表单已办理过一笔业务，请重新打开充值或退款页面再办理" : result.message || "Error";
-    return formReply(submission, result, { message });
+    return data({ ...replyOf(submission, result, message), review: null, reasonError: null }, { status: refusalStatus(result) });
   }
   return redirect(`${BASE}/receipt/${result.data.id}`, { headers: { "Set-Cookie": flashCookie(kind === "refund" ? "退款成功" : "充值成功") } });
 }
@@ -64,6 +97,7 @@ export default function ChargeForm({ loaderData, actionData }: Route.ComponentPr
   const dicts = useDicts();
   const navigation = useNavigation();
   const title = kind === "refund" ? "退款" : "充值";
+  const review = actionData && "review" in actionData ? actionData.review : null;
   const [form, fields] = useForm({
     id: `charge-${kind}`,
     lastResult: actionData,
@@ -96,9 +130,32 @@ export default function ChargeForm({ loaderData, actionData }: Route.ComponentPr
             <TextInput {...getInputProps(fields.remark, { type: "text" })} label="备注" error={fields.remark.errors?.[0]} />
             <Group justify="flex-end">
               <Button type="submit" color={kind === "refund" ? "orange" : undefined} leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>
-                确认{title}
+                {kind === "refund" ? "退款" : `确认${title}`}
               </Button>
             </Group>
+            {kind === "refund" && (
+              <ConfirmAction
+                form={form.id}
+                review={review}
+                name="refund"
+                title="退款"
+                confirmLabel="确认退款"
+                color="orange"
+                reasonLabel="退款原因"
+                refusal={actionData && "reasonError" in actionData ? { reasonError: actionData.reasonError } : null}
+                summary={
+                  review && (
+                    <>
+                      将从 {review.diner} 的{review.account}退回{" "}
+                      <Text span fw={700} data-testid="confirm-amount">
+                        {formatFen(review.amount)}
+                      </Text>{" "}
+                      元{review.balance === null ? "" : `（当前余额 ${formatFen(review.balance)} 元）`}。退款后不能撤销。
+                    </>
+                  )
+                }
+              />
+            )}
           </Stack>
         </Form>
       </Paper>

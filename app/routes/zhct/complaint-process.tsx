@@ -7,9 +7,11 @@ import { permissionCode } from "../../../resources/define";
 import { mealOrderComplaints as def } from "../../../resources/zhct/mealOrderComplaints";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/complaint-process";
+import { ConfirmAction } from "~/components/ConfirmAction";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
-import { formReply, requirePermitted } from "~/lib/api-answer.server";
+import { confirmedOf } from "~/lib/confirm.server";
+import { refusalStatus, replyOf, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -76,13 +78,33 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { complaint: result.data, order: order.status === 200 ? order.data : null };
 }
 
+/** What a complaint's refund would do, for its confirmation (decision 055): how much goes back to whom, from which order. */
+interface RefundReview {
+  amount: number;
+  orderNo: string;
+  diner: string;
+  refundable: number;
+}
+
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return data({ ...submission.reply(), review: null }, { status: 400 });
+  const { refundAmount, result: outcome } = submission.value;
+  // Money goes back only when a refund is upheld: that submit is confirmed first, in a step naming the amount and
+  // the diner; the reply typed in the form is its reason.
+  if (refundAmount && outcome === "processed" && !confirmedOf(formData, "refund")) {
+    const order = await apiCall<ComplaintOrder | null>(request, context, "GET", "/api/v1/zhct/mealOrderComplaints/order", { query: { id: params.id } });
+    if (order.status === 200 && order.data) {
+      const { orderNo, userName, userCode, refundable } = order.data;
+      const review: RefundReview = { amount: refundAmount, orderNo, diner: `${userName ?? "该人员"}${userCode ? `（${userCode}）` : ""}`, refundable };
+      return { ...submission.reply(), review };
+    }
+  }
   const result = await apiCall(request, context, "POST", "/api/v1/zhct/mealOrderComplaints/process", {
     body: { id: Number(params.id), ...submission.value },
   });
-  if (result.status !== 200) return formReply(submission, result);
+  if (result.status !== 200) return data({ ...replyOf(submission, result), review: null }, { status: refusalStatus(result) });
   const refunded = submission.value.refundAmount;
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie(refunded ? `申诉已处理，已退款 ${formatFen(refunded)} 元` : "申诉已处理") } });
 }
@@ -99,6 +121,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
   const complainant = complaint.complainantName || (order?.userName ? `${order.userName}（${order.userCode ?? ""}）` : "");
   const dicts = useDicts();
   const navigation = useNavigation();
+  const review = actionData?.review ?? null;
   const [form, fields] = useForm({
     lastResult: actionData,
     shouldValidate: "onBlur",
@@ -227,6 +250,25 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
                 </Group>
               </Stack>
             </Form>
+            <ConfirmAction
+              form={form.id}
+              review={review}
+              name="refund"
+              title="申诉退款"
+              confirmLabel="确认退款"
+              color="orange"
+              summary={
+                review && (
+                  <>
+                    将退回{" "}
+                    <Text span fw={700} data-testid="confirm-amount">
+                      {formatFen(review.amount)}
+                    </Text>{" "}
+                    元到 {review.diner} 的原支付账户（订单 {review.orderNo}，可退 {formatFen(review.refundable)} 元），申诉标记为已处理，处理回复即退款原因。退款后不能撤销。
+                  </>
+                )
+              }
+            />
           </Card>
         </Permission>
       )}

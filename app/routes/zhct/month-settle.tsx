@@ -3,9 +3,11 @@ import { IconArrowLeft, IconCalculator, IconLock } from "~/components/icons";
 import { data, Form, Link, useNavigation } from "react-router";
 import { userAccountMonthSettle as def } from "../../../resources/zhct/settle";
 import type { Route } from "./+types/month-settle";
+import { ConfirmAction } from "~/components/ConfirmAction";
 import { apiCall } from "~/lib/api.server";
+import { confirmedOf } from "~/lib/confirm.server";
 import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
-import { formatFen, formatTime } from "~/lib/format";
+import { formatCount, formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 import { redirect } from "react-router";
@@ -36,10 +38,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const step = stepOf(params.step);
   const form = await request.formData();
   const month = String(form.get("month") ?? "").trim();
+  // 转正式 locks a month for good: it is confirmed first, in a step naming the month and what it holds. A month not
+  // kept as 暂存 has nothing to state; the API says why it cannot be made formal.
+  if (step === "formal" && !confirmedOf(form, "formal")) {
+    const months = await apiCall<Month[]>(request, context, "GET", "/api/v1/zhct/userAccountMonthSettle/months");
+    const kept = months.status === 200 ? months.data.find((m) => m.month === month && m.settleStatus !== "1") : undefined;
+    if (kept) return { error: null, fieldError: null, month, review: kept };
+  }
   const result = await apiCall<{ month: string; count: number }>(request, context, "POST", `/api/v1/zhct/userAccountMonthSettle/${step}`, { body: { month } });
   if (result.status !== 200) {
     const fieldErrors = fieldErrorsOf(result) ?? {};
-    return data({ error: fieldErrors.month ? null : result.message, fieldError: fieldErrors.month?.[0] ?? null, month }, { status: refusalStatus(result) });
+    return data({ error: fieldErrors.month ? null : result.message, fieldError: fieldErrors.month?.[0] ?? null, month, review: null }, { status: refusalStatus(result) });
   }
   const done = step === "generate" ? `${result.data.month} 已生成（${result.data.count} 个账户）` : `${result.data.month} 已转正式并锁定`;
   return redirect(`${BASE}/index?month=${result.data.month}`, { headers: { "Set-Cookie": flashCookie(done) } });
@@ -53,6 +62,7 @@ export default function MonthSettle({ loaderData, actionData }: Route.ComponentP
   const { step, months, month } = loaderData;
   const navigation = useNavigation();
   const { title, button, note } = STEPS[step];
+  const review = actionData?.review ?? null;
   return (
     <Stack gap="md" maw={900}>
       <Group justify="space-between">
@@ -62,7 +72,7 @@ export default function MonthSettle({ loaderData, actionData }: Route.ComponentP
         </Button>
       </Group>
       <Paper withBorder radius="md" p="lg">
-        <Form method="post">
+        <Form method="post" id="month-settle">
           <Stack>
             <Text size="sm" c="dimmed">
               {note}
@@ -80,6 +90,20 @@ export default function MonthSettle({ loaderData, actionData }: Route.ComponentP
             </Group>
           </Stack>
         </Form>
+        {step === "formal" && (
+          <ConfirmAction
+            form="month-settle"
+            review={review}
+            name="formal"
+            title="转正式"
+            confirmLabel="确认转正式"
+            color="orange"
+            summary={
+              review &&
+              `将把 ${review.month} 的月结（${formatCount(review.count)} 个账户，期初合计 ${formatFen(review.opening)} 元，期末合计 ${formatFen(review.closing)} 元）转为正式并锁定该月：此后不能再有任何流水记入 ${review.month}，转正式后不能撤销。`
+            }
+          />
+        )}
       </Paper>
       <Paper withBorder radius="md" p="lg">
         <Stack gap="xs">

@@ -60,7 +60,11 @@ export const chargeBody = z.strictObject({
   // A charge machine or counter terminal sends its device code, as a cashier terminal does with a payment.
   deviceCode: field("deviceCode", "设备编号", "text", { max: 64 }),
 });
-export type ChargeInput = z.output<typeof chargeBody>;
+export type ChargeInput = z.output<typeof chargeBody> & { reason?: unknown };
+
+/** A refund pays money out of the account: its reason is required (decision 055), kept on its ledger line and document. */
+const REFUND_REASON = "退款原因";
+export const refundBody = chargeBody.extend({ reason: reasonField(REFUND_REASON) });
 
 /** Its reason is required (decision 055) and kept as the reversal's remark, on its ledger line and document. */
 const REVERSE_REASON = "冲正原因";
@@ -116,6 +120,7 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
   const payFlag = String(input.payFlag ?? "0");
   const accountType = (input.accountType ?? "cash") as AccountType;
   const busiType = kind === "charge" ? BusiType.TOP_UP : BusiType.REFUND;
+  const remark = kind === "refund" ? refundRemark(requireReason(input.reason, REFUND_REASON), input.remark as string | null | undefined) : ((input.remark as string | null | undefined) ?? null);
   // Every diner of the tenant has both accounts: no account is no such diner (one query fewer per top-up).
   return idempotent(ctx, input, async (trx, key) => {
     // Checked in the movement's transaction: a refusal here undoes its savepoint, the idempotency key's row with it.
@@ -135,17 +140,19 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
       docType: "charge",
       docId: id,
       idempotencyKey: key,
-      remark: (input.remark as string | null | undefined) ?? null,
+      remark,
       occurredAt: ctx.now,
     }).catch((error: unknown) => {
       if (error instanceof ApiError && error.message === ledgerMessages.accountMissing) throw fieldError("userInfoId", accountMessages.dinerMissing);
       throw error;
     });
-    await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), ledgerId: line.id, remark: (input.remark as string | null | undefined) ?? null, deviceCode: (input.deviceCode as string | null | undefined) ?? null });
+    await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), ledgerId: line.id, remark, deviceCode: (input.deviceCode as string | null | undefined) ?? null });
     return { id, balance: line.balanceAfter };
   });
 }
 
+/** The reason first (what the ledger line must say), then the clerk's note if any: 「多充退回（退还现金）」. */
+const refundRemark = (reason: string, remark: string | null | undefined) => (remark?.trim() ? `${reason}（${remark.trim()}）` : reason).slice(0, 200);
 
 /** Undoes a top-up: a reversal line and document naming it; once per top-up, and only while the money is there. */
 export async function reverseCharge(ctx: SessionContext, input: z.output<typeof reverseBody>) {
@@ -208,10 +215,12 @@ async function cardOf(ctx: SessionContext, id: number) {
 }
 
 /** Moves a card from one of `from` to `to`; the status check repeats in the UPDATE, so two clerks cannot both do it. */
-async function moveCard(ctx: SessionContext, id: number, action: string, from: number[], to: number, then?: (trx: Trx) => Promise<Record<string, unknown>>) {
+async function moveCard(ctx: SessionContext, id: number, action: string, from: number[], to: number, then?: (trx: Trx) => Promise<Record<string, unknown>>, asked?: { reason: unknown; label: string }) {
   const card = await cardOf(ctx, id);
   const refuse = (status: number) => new ApiError(Status.CONFLICT, accountMessages.cardState(action, cardStatusLabel(status)));
   if (!from.includes(Number(card.card_status))) throw refuse(Number(card.card_status));
+  // After the card's own refusals (not found, 409 on its status), as every reason rule (decision 055).
+  const reason = asked ? requireReason(asked.reason, asked.label) : undefined;
   if (to === CardStatus.NORMAL && (await hasNormalCard(ctx, card.user_info_id, id))) throw new ApiError(Status.CONFLICT, accountMessages.oneNormalCard);
   try {
     await ctx.services.db.transaction().execute(async (trx) => {
@@ -219,7 +228,7 @@ async function moveCard(ctx: SessionContext, id: number, action: string, from: n
       const result = await trx.updateTable("user_ic_card").set(set).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).where("card_status", "in", from).executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw refuse(Number((await trx.selectFrom("user_ic_card").select("card_status").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).executeTakeFirstOrThrow()).card_status));
       const more = then ? await then(trx) : {};
-      await recordOperation(trx, ctx, userIcCard, id, action, { cardStatus: [String(card.card_status), String(to)], ...more });
+      await recordOperation(trx, ctx, userIcCard, id, action, { cardStatus: [String(card.card_status), String(to)], ...more, ...(reason ? { reason } : {}) });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError(Status.CONFLICT, accountMessages.oneNormalCard);
@@ -230,6 +239,9 @@ async function moveCard(ctx: SessionContext, id: number, action: string, from: n
 }
 
 const cardIdBody = z.strictObject({ id: recordId("IC卡", "请选择IC卡") });
+/** 注销 cannot be undone: its reason is required (decision 055) and kept in the operation log. */
+const CANCEL_CARD_REASON = "注销原因";
+const cardCancelBody = cardIdBody.extend({ reason: reasonField(CANCEL_CARD_REASON) });
 const cardField = (name: string) => fieldSchema(userIcCard.fields.find((f) => f.name === name) as FieldDef, false);
 export const reissueBody = z.strictObject({
   id: recordId("IC卡", "请选择IC卡"),
@@ -302,7 +314,7 @@ const C = "/api/v1/zhct";
 const CARD_MOVES = [
   { action: "reportLoss", label: "挂失", summary: "挂失：正常 → 挂失（挂失的卡不能支付）", from: [CardStatus.NORMAL], to: CardStatus.LOST },
   { action: "unlock", label: "解挂", summary: "解挂：挂失 → 正常", from: [CardStatus.LOST], to: CardStatus.NORMAL },
-  { action: "cancel", label: "注销", summary: "注销：正常或挂失 → 无效", from: [CardStatus.NORMAL, CardStatus.LOST], to: CardStatus.INVALID },
+  { action: "cancel", label: "注销", summary: "注销：正常或挂失 → 无效，不能恢复；须填写原因 reason（记入操作日志，未填为 400）", from: [CardStatus.NORMAL, CardStatus.LOST], to: CardStatus.INVALID, reason: CANCEL_CARD_REASON },
 ];
 
 export const accountEndpoints: Endpoint[] = [
@@ -333,9 +345,9 @@ export const accountEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${C}/userAccountCharge/refund`,
-    summary: "退款（超过余额返回 409 余额不足）→ { id, balance }；支持 Idempotency-Key 请求头",
+    summary: "退款：须填写原因 reason（记为退款流水和单据的备注，备注 remark 附在其后；未填为 400）；超过余额返回 409 余额不足 → { id, balance }；支持 Idempotency-Key 请求头",
     access: permission(permissionCode(userAccountCharge, "refund")),
-    body: chargeBody,
+    body: refundBody,
     handle: (ctx, { body }) => charge(session(ctx), body, "refund"),
   }),
   endpoint({
@@ -353,8 +365,8 @@ export const accountEndpoints: Endpoint[] = [
       path: `${C}/userIcCard/${move.action}`,
       summary: move.summary,
       access: permission(permissionCode(userIcCard, move.action)),
-      body: cardIdBody,
-      handle: (ctx, { body }) => moveCard(session(ctx), body.id, move.label, move.from, move.to),
+      body: move.reason ? cardCancelBody : cardIdBody,
+      handle: (ctx, { body }) => moveCard(session(ctx), body.id, move.label, move.from, move.to, undefined, move.reason ? { reason: (body as { reason?: unknown }).reason, label: move.reason } : undefined),
     }),
   ),
   endpoint({
