@@ -19,6 +19,7 @@ function enumColumnType(dict: string | undefined): ColumnType {
 export function columnType(field: FieldDef): ColumnType {
   switch (field.type) {
     case "money":
+    case "quantity":
     case "relation":
     case "treeParent":
     case "datetime":
@@ -47,7 +48,8 @@ const audit: ColumnSpec[] = [
   { name: "updated_by", type: "bigint", notNull: false },
 ];
 
-export function declaredTable(def: ResourceDef): TableSpec {
+/** `find` finds the declarations relations name (the declared entities; a test adds its own documents). */
+export function declaredTable(def: ResourceDef, find: (key: string) => ResourceDef | undefined = findResource): TableSpec {
   const tenant = def.scope === "tenant";
   const scoped = (columns: string[]) => (tenant ? ["tenant_id", ...columns] : columns);
   const columns: ColumnSpec[] = [
@@ -68,7 +70,7 @@ export function declaredTable(def: ResourceDef): TableSpec {
   const foreignKeys: ForeignKeySpec[] = tenant ? [{ columns: ["tenant_id"], table: "tenant", to: ["id"] }] : [];
   const indexes: string[][] = (def.indexes ?? []).map((fields) => scoped(fields.map(byName)));
   for (const field of def.fields.filter((f) => RELATIONS.has(f.type) && f.relation)) {
-    const target = findResource(field.relation as string);
+    const target = find(field.relation as string);
     if (!target) throw new Error(`${def.table}.${columnOf(field)}: relation ${field.relation} is not declared`);
     const targetTenant = target.scope === "tenant";
     foreignKeys.push({
@@ -89,7 +91,7 @@ type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
   : S;
 type ColumnName<F extends FieldDef> = F extends { column: infer C extends string } ? C : Snake<F["name"]>;
-type ValueOf<F extends FieldDef> = F["type"] extends "money" | "number" | "relation" | "treeParent" | "datetime" | "boolean"
+type ValueOf<F extends FieldDef> = F["type"] extends "money" | "quantity" | "number" | "relation" | "treeParent" | "datetime" | "boolean"
   ? number
   : F["type"] extends "enum"
     ? string | number

@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { zhctResources } from "../../resources/index";
+import type { zhctResources, zhhqResources } from "../../resources/index";
 import type { holiday } from "../../resources/sys/holiday";
 import type { DeclaredRow, DeclaredTables } from "./declared";
 
@@ -251,15 +251,6 @@ export interface UploadTable {
   created_by: number | null;
 }
 
-/** Warehouses (logistics master data); permission management links users to them. */
-export interface WarehouseTable extends Audit {
-  tenant_id: number;
-  id: number;
-  name: string;
-  status: number;
-  remark: string | null;
-}
-
 export interface UserWarehouseTable {
   tenant_id: number;
   user_id: number;
@@ -381,7 +372,7 @@ export interface IccardInitTable extends Audit {
 }
 
 /** Tables written from declarations get their row types from them (decision 014); the rest are listed here. */
-type Declared = DeclaredTables<typeof zhctResources>;
+type Declared = DeclaredTables<typeof zhctResources> & DeclaredTables<typeof zhhqResources>;
 
 export interface Database extends Declared {
   holiday: DeclaredRow<typeof holiday>;
@@ -394,7 +385,6 @@ export interface Database extends Declared {
   merchant_org: MerchantOrgTable;
   device_detect_config: DeviceDetectConfigTable;
   iccard_init: IccardInitTable;
-  warehouse: WarehouseTable;
   user_warehouse: UserWarehouseTable;
   user_restaurant: UserRestaurantTable;
   upload: UploadTable;
@@ -434,6 +424,8 @@ export interface Database extends Declared {
   shell_generation: ShellGenerationTable;
   /** Projections a migration asked to have counted after the migrations (migrations/recounts.ts). */
   projection_recount: { name: string };
+  document_status_history: DocumentStatusHistoryTable;
+  document_sequence: DocumentSequenceTable;
 }
 
 /** The counter of what users' shells show (migration 0024, decision 019). */
@@ -609,6 +601,30 @@ export interface IdempotencyKeyTable {
   /** The JSON of the first answer's data. */
   response: string;
   created_at: number;
+}
+
+/** Every document's moves from status to status (migration 0047, decision 060); `doc_type` is `module/entity`. */
+export interface DocumentStatusHistoryTable {
+  tenant_id: number;
+  id: number;
+  doc_type: string;
+  doc_id: number;
+  /** The transition (`submit`), or `create` for the document's first status. */
+  action: string;
+  from_status: string | null;
+  to_status: string;
+  reason: string | null;
+  operator_id: number | null;
+  operator_name: string | null;
+  created_at: number;
+}
+
+/** The last number given per tenant, document type and China day (`RK20261128-0001`). */
+export interface DocumentSequenceTable {
+  tenant_id: number;
+  doc_type: string;
+  day: string;
+  last_value: number;
 }
 
 export type UserRow = Selectable<UserTable>;

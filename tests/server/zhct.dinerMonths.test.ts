@@ -3,7 +3,8 @@ import { recountDinerMonths, recountDinerPlaceMonths } from "../../server/module
 import { LEDGER_DAY_FIGURES, recountLedgerDays, shardOf } from "../../server/modules/zhct/ledgerDays";
 import { recountOrderDays } from "../../server/modules/zhct/orderDays";
 import { recountPointsOrderDays } from "../../server/modules/zhct/pointsOrderDays";
-import { BusiType, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { BusiType, post } from "../../server/modules/zhct/ledger";
 import { dayOf, dayStart, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
 import { TICKET_PAY_FLAGS } from "../../server/modules/zhct/payments";
 import { requestRecount } from "../../server/db/migrations/recounts";
@@ -150,7 +151,7 @@ for (const dialect of dialects) {
       const b = await diner();
       const { start } = monthRange(lastMonth);
       // A grant and a points adjustment dated into last month (as a grant run for its day writes them).
-      await inLedgerTransaction(app.database.db, app.database.dialect, async (trx) => {
+      await inWriteTransaction(app.database.db, app.database.dialect, async (trx) => {
         await post(trx, { tenantId: t.tenantId, userInfoId: b, accountType: "subsidy", amount: 3000, busiType: BusiType.GRANT, payFlag: 500, occurredAt: start + 86_400_000 });
         await postPoints(trx, { tenantId: t.tenantId, userInfoId: b, changeType: PointsChange.ADJUST, points: 40, reason: "上月", occurredAt: start + 86_400_000 });
       });

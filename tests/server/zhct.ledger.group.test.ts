@@ -2,11 +2,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { ApiError } from "../../server/http/envelope";
-import { BusiType, checkAccount, deduct, GROUP_JOIN_MS, groupCommitStats, inLedgerTransaction, post, setLockedMonthCheck, type Posting } from "../../server/modules/zhct/ledger";
+import { GROUP_JOIN_MS, groupCommitStats, inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { BusiType, checkAccount, deduct, post, type Posting } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { makeMonthFormal } from "../helpers/settle";
 
 // Group commit (decision 037): on SQLite the movements waiting together run each in a savepoint of one transaction
 // and commit with one disk sync. A refused movement must undo only itself, and nobody may hear "done" before the
@@ -42,15 +44,15 @@ for (const dialect of dialects) {
       token = await adminToken(app);
     });
     afterAll(async () => {
-      setLockedMonthCheck(async () => null);
       await app.close();
     });
 
     test("a refused or failing movement among others undoes only itself; each answer comes after the commit", async () => {
       const [a, b, c] = [await diner(), await diner(), await diner()];
       const { db, dialect: dia } = app.database;
-      const lockedBefore = Date.UTC(2020, 0, 1);
-      setLockedMonthCheck(async (_trx, _tenant, occurredAt) => (occurredAt < lockedBefore ? "2019-12" : null));
+      // December 2019 is formal: a line dated into it (China time) is refused.
+      await makeMonthFormal(db, DEFAULT_TENANT_ID, "2019-12", a);
+      const lockedBefore = Date.UTC(2019, 11, 31, 16);
       const before = groupCommitStats(db);
       // Another connection sees only what is committed: what it reads the moment an answer arrives says whether the
       // answer came before or after the COMMIT.
@@ -61,20 +63,20 @@ for (const dialect of dialects) {
 
       // All submitted in one turn of the event loop: on SQLite they make one group.
       const results = await Promise.allSettled([
-        inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, 500))).then((line) => ((seenOnAnswer = outside ? committedBalance(a) : undefined), line)),
-        inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: b, amount: 100, payFlag: 0 })),
-        inLedgerTransaction(db, dia, async (trx) => {
+        inWriteTransaction(db, dia, (trx) => post(trx, topUp(a, 500))).then((line) => ((seenOnAnswer = outside ? committedBalance(a) : undefined), line)),
+        inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: b, amount: 100, payFlag: 0 })),
+        inWriteTransaction(db, dia, async (trx) => {
           await post(trx, topUp(a, 700));
           throw new Error("fails after its line is written");
         }),
-        inLedgerTransaction(db, dia, (trx) => post(trx, topUp(c, 900, { occurredAt: lockedBefore - 1 }))),
-        inLedgerTransaction(db, dia, async (trx) => {
+        inWriteTransaction(db, dia, (trx) => post(trx, topUp(c, 900, { occurredAt: lockedBefore - 1 }))),
+        inWriteTransaction(db, dia, async (trx) => {
           await post(trx, topUp(b, 50));
           // The same line id twice: the second insert fails on the primary key, after the account moved.
           const line = await post(trx, topUp(b, 60));
           await trx.insertInto("user_account_ledger").values({ ...(await trx.selectFrom("user_account_ledger").selectAll().where("tenant_id", "=", DEFAULT_TENANT_ID).where("id", "=", line.id).executeTakeFirstOrThrow()) }).execute();
         }),
-        inLedgerTransaction(db, dia, (trx) => post(trx, topUp(c, 300))),
+        inWriteTransaction(db, dia, (trx) => post(trx, topUp(c, 300))),
       ]);
       outside?.close();
 
@@ -102,14 +104,14 @@ for (const dialect of dialects) {
         (await db.selectFrom("user_account").select("id").where("tenant_id", "=", DEFAULT_TENANT_ID).where("user_info_id", "=", userInfoId).where("account_type", "=", "cash").executeTakeFirstOrThrow()).id;
       const bAccount = await accountOf(b);
       const results = await Promise.allSettled([
-        inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, 400))),
-        inLedgerTransaction(db, dia, async (trx) => {
+        inWriteTransaction(db, dia, (trx) => post(trx, topUp(a, 400))),
+        inWriteTransaction(db, dia, async (trx) => {
           await post(trx, topUp(b, 100));
           // A foreign key checked only at COMMIT: every statement of the group succeeds, and the COMMIT fails.
           await sql`pragma defer_foreign_keys = on`.execute(trx);
           await trx.updateTable("user_account").set({ user_info_id: 999_999_999 }).where("tenant_id", "=", DEFAULT_TENANT_ID).where("id", "=", bAccount).execute();
         }),
-        inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, 600))),
+        inWriteTransaction(db, dia, (trx) => post(trx, topUp(a, 600))),
       ]);
       expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
       for (const r of results) expect(String((r as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
@@ -117,7 +119,7 @@ for (const dialect of dialects) {
       expect(await cash(b)).toEqual({ balance: 0, lines: [] });
       expect(await accountOf(b)).toBe(bAccount);
       // The failed transaction was rolled back: the next group begins and commits on the same connection.
-      await inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, 250)));
+      await inWriteTransaction(db, dia, (trx) => post(trx, topUp(a, 250)));
       expect(await cash(a)).toEqual({ balance: 250, lines: [250] });
       expect(groupCommitStats(db).commits - before.commits).toBe(1);
     });
@@ -126,7 +128,7 @@ for (const dialect of dialects) {
       const request = new AsyncLocalStorage<string>();
       const { db, dialect: dia } = app.database;
       const before = groupCommitStats(db);
-      const seen = await Promise.all(["甲", "乙", "丙"].map((name) => request.run(name, () => inLedgerTransaction(db, dia, async () => request.getStore()))));
+      const seen = await Promise.all(["甲", "乙", "丙"].map((name) => request.run(name, () => inWriteTransaction(db, dia, async () => request.getStore()))));
       expect(seen).toEqual(["甲", "乙", "丙"]);
       if (dia === "sqlite") expect(groupCommitStats(db).commits - before.commits).toBe(1);
     });
@@ -136,10 +138,10 @@ for (const dialect of dialects) {
     test("a movement submitted while a group runs joins it while the group is young, and the next group after", async () => {
       const a = await diner();
       const { db, dialect: dia } = app.database;
-      const submitLater = (amount: number) => new Promise<Promise<unknown>>((resolve) => setImmediate(() => resolve(inLedgerTransaction(db, dia, (trx) => post(trx, topUp(a, amount))))));
+      const submitLater = (amount: number) => new Promise<Promise<unknown>>((resolve) => setImmediate(() => resolve(inWriteTransaction(db, dia, (trx) => post(trx, topUp(a, amount))))));
       let joining: Promise<Promise<unknown>> | undefined;
       const before = groupCommitStats(db);
-      await inLedgerTransaction(db, dia, async (trx) => {
+      await inWriteTransaction(db, dia, async (trx) => {
         joining = submitLater(200);
         return post(trx, topUp(a, 100));
       });
@@ -148,7 +150,7 @@ for (const dialect of dialects) {
       if (dia === "sqlite") expect({ commits: joined.commits - before.commits, movements: joined.movements - before.movements }).toEqual({ commits: 1, movements: 2 });
 
       let late: Promise<Promise<unknown>> | undefined;
-      await inLedgerTransaction(db, dia, async (trx) => {
+      await inWriteTransaction(db, dia, async (trx) => {
         const line = await post(trx, topUp(a, 300));
         const until = performance.now() + GROUP_JOIN_MS + 5;
         while (performance.now() < until); // a movement slower than the group's joining time
@@ -166,7 +168,7 @@ for (const dialect of dialects) {
       const { db, dialect: dia } = app.database;
       let answer: Promise<{ http: number; body: { data: Row } }> | undefined;
       let waitingSeen = 0;
-      await inLedgerTransaction(db, dia, async (trx) => {
+      await inWriteTransaction(db, dia, async (trx) => {
         await post(trx, topUp(d, 100));
         answer = app.call<Row>("POST", `${Z}/userAccountCharge/create`, { token, body: { userInfoId: d, amount: 250 }, headers: { "Idempotency-Key": `joins-${uid()}` } });
         // Its session, permissions and key are read on the reader; through the writer it would wait for this COMMIT.

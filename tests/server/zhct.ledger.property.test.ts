@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { ApiError } from "../../server/http/envelope";
-import { BusiType, checkAccount, deduct, inLedgerTransaction, openAccounts, post, reverse, type AccountType } from "../../server/modules/zhct/ledger";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { BusiType, checkAccount, deduct, openAccounts, post, reverse, type AccountType } from "../../server/modules/zhct/ledger";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
 
 type Op =
@@ -40,7 +41,7 @@ for (const dialect of dialects) {
         .insertInto("user_info")
         .values({ tenant_id: DEFAULT_TENANT_ID, id, user_code: `P${id}`, user_name: "性质", sex: null, phone: null, dept_id: null, user_info_role_type: "user", staff_type: null, face_image: null, restaurant_ids: null, audit_status: 0, user_status: 1, remark: null, created_at: now, created_by: null, updated_at: now, updated_by: null })
         .execute();
-      await inLedgerTransaction(database.db, database.dialect, (trx) => openAccounts(trx, DEFAULT_TENANT_ID, id, now));
+      await inWriteTransaction(database.db, database.dialect, (trx) => openAccounts(trx, DEFAULT_TENANT_ID, id, now));
       return id;
     }
 
@@ -50,7 +51,7 @@ for (const dialect of dialects) {
           const diner = await newDiner();
           const model: Record<AccountType, number> = { cash: 0, subsidy: 0 };
           const topUps: Array<{ id: number; account: AccountType; amount: number; reversed: boolean }> = [];
-          const run = <T>(work: Parameters<typeof inLedgerTransaction<T>>[2]) => inLedgerTransaction(database.db, database.dialect, work);
+          const run = <T>(work: Parameters<typeof inWriteTransaction<T>>[2]) => inWriteTransaction(database.db, database.dialect, work);
           const base = { tenantId: DEFAULT_TENANT_ID, userInfoId: diner, payFlag: 0 };
           for (const o of ops) {
             try {

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/modules/zhct/idempotency";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
-import { checkAccount, deduct, inLedgerTransaction, post, BusiType, setLockedMonthCheck } from "../../server/modules/zhct/ledger";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/kernel/idempotency";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { checkAccount, deduct, post, BusiType } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { makeMonthFormal } from "../helpers/settle";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
@@ -189,17 +191,17 @@ for (const dialect of dialects) {
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 300, accountType: "subsidy" });
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 1000 });
       const { db, dialect: dia } = app.database;
-      const lines = await inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 500, payFlag: 0, docType: "order", docId: 1 }));
+      const lines = await inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 500, payFlag: 0, docType: "order", docId: 1 }));
       expect(lines.map((l) => [l.accountType, l.amount, l.balanceAfter])).toEqual([["subsidy", -300, 0], ["cash", -200, 800]]);
       // Cash first when the tenant says so.
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 100, accountType: "subsidy" });
-      const cashFirst = await inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 850, payFlag: 0, subsidyFirst: false }));
+      const cashFirst = await inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 850, payFlag: 0, subsidyFirst: false }));
       expect(cashFirst.map((l) => [l.accountType, l.amount])).toEqual([["cash", -800], ["subsidy", -50]]);
       // Not enough in all accounts: nothing is taken.
-      await expect(inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 51, payFlag: 0 }))).rejects.toMatchObject({ status: 409, message: "余额不足" });
+      await expect(inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 51, payFlag: 0 }))).rejects.toMatchObject({ status: 409, message: "余额不足" });
       expect(await balanceOf(id, "subsidy")).toBe(50);
       // Credit only when a rule passes a limit.
-      const credit = await inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 150, payFlag: 0, creditLimit: 100 }));
+      const credit = await inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, amount: 150, payFlag: 0, creditLimit: 100 }));
       expect(credit.map((l) => [l.accountType, l.amount, l.balanceAfter])).toEqual([["subsidy", -50, 0], ["cash", -100, -100]]);
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: id, amount: 100 });
 
@@ -207,7 +209,7 @@ for (const dialect of dialects) {
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: e.id, amount: 2000, accountType: "subsidy" });
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: e.id, amount: 3000 });
       const results = await Promise.allSettled(
-        Array.from({ length: 100 }, () => inLedgerTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: e.id as number, amount: 100, payFlag: 0 }))),
+        Array.from({ length: 100 }, () => inWriteTransaction(db, dia, (trx) => deduct(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: e.id as number, amount: 100, payFlag: 0 }))),
       );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(50);
       expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason.message === "余额不足")).toBe(true);
@@ -239,19 +241,22 @@ for (const dialect of dialects) {
       expect((await post$(`${Z}/userAccountCharge/reverse`, { id: refund.id })).body.message).toBe("只有充值可以冲正");
     });
 
-    test("a formal month refuses lines dated into it (the month-settle hook)", async () => {
+    test("a formal month refuses lines dated into it (the money ledger's locked periods)", async () => {
       const d = await diner();
-      setLockedMonthCheck(async (_trx, tenantId) => (tenantId === DEFAULT_TENANT_ID ? "2026-01" : null));
+      // The request's moment falls in a month made formal (only the clock is faked: timers run as ever).
+      const unlock = await makeMonthFormal(app.database.db, DEFAULT_TENANT_ID, "2026-01", d.id as number);
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 0, 15, 4) });
       try {
         const refused = await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 100 });
         expect(refused.http).toBe(409);
         expect(refused.body.message).toBe("2026-01 已正式结算，不能再记入该月的流水");
       } finally {
-        setLockedMonthCheck(async () => null);
+        vi.useRealTimers();
+        await unlock();
       }
       expect(await ledger(d.id)).toHaveLength(0);
       await expect(
-        inLedgerTransaction(app.database.db, app.database.dialect, (trx) => post(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: d.id as number, accountType: "cash", amount: 0, busiType: BusiType.GRANT, payFlag: 500 })),
+        inWriteTransaction(app.database.db, app.database.dialect, (trx) => post(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: d.id as number, accountType: "cash", amount: 0, busiType: BusiType.GRANT, payFlag: 500 })),
       ).rejects.toMatchObject({ status: 400 });
     });
 

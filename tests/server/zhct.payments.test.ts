@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
 import { up as complainantFromOrder } from "../../server/db/migrations/0044_complaint_complainant_from_order";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import type { SessionContext } from "../../server/http/endpoint";
 import { ApiError, Status } from "../../server/http/envelope";
-import { checkAccount, inLedgerTransaction, openAccountsOf, post as postLine, BusiType } from "../../server/modules/zhct/ledger";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { checkAccount, openAccountsOf, post as postLine, BusiType } from "../../server/modules/zhct/ledger";
 import { dayOf } from "../../server/modules/zhct/months";
-import { addPaymentHooks, refundPart } from "../../server/modules/zhct/payments";
+import { serverModules } from "../../server/modules/index";
+import type { ServerModule } from "../../server/modules/manifest";
+import { refundPart } from "../../server/modules/zhct/payments";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { createUser } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";
@@ -23,24 +26,33 @@ function clock(minutes: number) {
   return at;
 }
 
-// Hooks are process-wide: these act only on payments that name their test devices.
+// A test module's hooks, run after the canteen's: they act only on payments that name their test devices.
 const hookLog: string[] = [];
-addPaymentHooks({
-  async beforePay(_trx, facts) {
-    if (facts.deviceCode === "HOOK-BLOCK") throw new ApiError(Status.CONFLICT, "该支付方式未启用");
-  },
-  async payOther(_trx, facts) {
-    if (facts.deviceCode !== "HOOK-TICKET" || facts.payFlag !== 3) return null;
-    hookLog.push(`ticket ${facts.orderNo} ${facts.amount}`);
-    return { paid: true, docType: "mealTicket", docId: 4242 };
-  },
-  async afterPay(_trx, order) {
-    if (order.paidBy.kind === "other") hookLog.push(`after ${order.orderNo}`);
-  },
-  async afterCancel(_trx, order, refundFen) {
-    if (order.payFlag === 3) hookLog.push(`cancel ${order.orderNo} ${refundFen}`);
-  },
-});
+const testHooks: ServerModule = {
+  declaration: { name: "test", resources: [], reports: [], menuGroups: [], screens: [] },
+  services: {},
+  endpoints: [],
+  documentRules: {},
+  ledgers: [],
+  paymentHooks: [
+    {
+      async beforePay(_trx, facts) {
+        if (facts.deviceCode === "HOOK-BLOCK") throw new ApiError(Status.CONFLICT, "该支付方式未启用");
+      },
+      async payOther(_trx, facts) {
+        if (facts.deviceCode !== "HOOK-TICKET" || facts.payFlag !== 3) return null;
+        hookLog.push(`ticket ${facts.orderNo} ${facts.amount}`);
+        return { paid: true, docType: "mealTicket", docId: 4242 };
+      },
+      async afterPay(_trx, order) {
+        if (order.paidBy.kind === "other") hookLog.push(`after ${order.orderNo}`);
+      },
+      async afterCancel(_trx, order, refundFen) {
+        if (order.payFlag === 3) hookLog.push(`cancel ${order.orderNo} ${refundFen}`);
+      },
+    },
+  ],
+};
 
 for (const dialect of dialects) {
   describe(`${dialect}: payments, orders, cancel and refunds`, () => {
@@ -142,7 +154,7 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      app = await createTestApp(dialect);
+      app = await createTestApp(dialect, {}, [...serverModules, testHooks]);
       token = await adminToken(app);
       other = await createTenantWithAdmin(app, token, `pay${dialect}`);
       category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id as number;
@@ -366,7 +378,7 @@ for (const dialect of dialects) {
       await topUp(d.id, 1000);
       const paid = await ok(PAY, { userInfoId: d.id, amount: 600 });
       const ctx = { services: { db: app.database.db, dialect: app.database.dialect }, session: { tenantId: DEFAULT_TENANT_ID, homeTenantId: DEFAULT_TENANT_ID, userId: 1, userName: "admin" }, now: Date.now(), ip: "127.0.0.1" } as unknown as SessionContext;
-      const run = (amount: number) => inLedgerTransaction(app.database.db, app.database.dialect, (trx) => refundPart(trx, ctx, { orderId: paid.orderId as number, amount, reason: "菜品有异物", docType: "mealOrderComplaints", docId: 7 }));
+      const run = (amount: number) => inWriteTransaction(app.database.db, app.database.dialect, (trx) => refundPart(trx, ctx, { orderId: paid.orderId as number, amount, reason: "菜品有异物", docType: "mealOrderComplaints", docId: 7 }));
       // The cash paid last (400) comes back first.
       expect(await run(450)).toMatchObject({ refunded: 450, refundedAmount: 450, orderStatus: "3" });
       expect(await balances(d.id)).toEqual({ cash: 1000, subsidy: 50 });
@@ -477,7 +489,7 @@ for (const dialect of dialects) {
           .values(ids.slice(i, i + 200).map((id, j) => ({ tenant_id: DEFAULT_TENANT_ID, id, user_code: `B${uid()}${j}`, user_name: `食客${i + j}`, audit_status: 1, user_status: 1, created_at: now, created_by: null, updated_at: now, updated_by: null })))
           .execute();
       }
-      await inLedgerTransaction(db, dia, async (trx) => {
+      await inWriteTransaction(db, dia, async (trx) => {
         await openAccountsOf(trx, DEFAULT_TENANT_ID, ids, now);
         // Every tenth diner has too little for the cheaper dish.
         for (const [i, id] of ids.entries()) await postLine(trx, { tenantId: DEFAULT_TENANT_ID, userInfoId: id, accountType: "cash", amount: i % 10 === 0 ? 100 : 1000, busiType: BusiType.TOP_UP, payFlag: 0 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
-import { inLedgerTransaction } from "../../server/modules/zhct/ledger";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
 import { enabledPayTypes, isPayTypeEnabled, payTypeMessages, refuseDisabledPayType } from "../../server/modules/zhct/payTypes";
 import { addMonths, earnPointsForOrder, expirePoints, PointsChange, pointsToExpire, takeBackPointsForOrder } from "../../server/modules/zhct/points";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
@@ -77,7 +77,7 @@ for (const dialect of dialects) {
     }
     /** Points earned at a moment of our choosing (the expiry's tests): the afterPay hook's work, without the money. */
     const earnAt = (userInfoId: unknown, paidFen: number, now: number) =>
-      inLedgerTransaction(app.database.db, app.database.dialect, (trx) => earnPointsForOrder(trx, { tenantId, id: newId(), orderNo: `DD${uid()}`, userInfoId: userInfoId as number, paidFen, payFlag: 0 }, now));
+      inWriteTransaction(app.database.db, app.database.dialect, (trx) => earnPointsForOrder(trx, { tenantId, id: newId(), orderNo: `DD${uid()}`, userInfoId: userInfoId as number, paidFen, payFlag: 0 }, now));
     const orderCount = async () => Number((await app.database.db.selectFrom("meal_order").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 
     async function expectLinesEqualBalances() {
@@ -153,8 +153,8 @@ for (const dialect of dialects) {
       expect((await pay(d.id, 1200, 0)).status).toBe(200);
       const r = await restaurant();
       await ok(`${Z}/payType/create`, { payFlag: "101", restaurantId: r, enabled: "1", sort: 0 });
-      await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => refuseDisabledPayType(trx, { tenantId, restaurantId: r, payFlag: 101 }));
-      const elsewhere = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => refuseDisabledPayType(trx, { tenantId, restaurantId: null, payFlag: "101" })).catch((e: unknown) => e);
+      await inWriteTransaction(app.database.db, app.database.dialect, (trx) => refuseDisabledPayType(trx, { tenantId, restaurantId: r, payFlag: 101 }));
+      const elsewhere = await inWriteTransaction(app.database.db, app.database.dialect, (trx) => refuseDisabledPayType(trx, { tenantId, restaurantId: null, payFlag: "101" })).catch((e: unknown) => e);
       expect(elsewhere).toBeInstanceOf(ApiError);
       expect(elsewhere).toMatchObject({ status: 409, message: payTypeMessages.disabled });
     });
@@ -173,7 +173,7 @@ for (const dialect of dialects) {
       expect(Number(line.expiresAt)).toBeLessThanOrEqual(addMonths(Date.now(), 1));
       // A retried payment (same key) and the hook run again for the same order earn nothing more.
       expect(await pay(d.id, 1234, 0, { "Idempotency-Key": key })).toEqual(paid);
-      const again = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) =>
+      const again = await inWriteTransaction(app.database.db, app.database.dialect, (trx) =>
         earnPointsForOrder(trx, { tenantId, id: paid.data.orderId, orderNo: paid.data.orderNo, userInfoId: d.id as number, paidFen: 1234, payFlag: 0 }),
       );
       expect(again).toBeNull();
@@ -195,7 +195,7 @@ for (const dialect of dialects) {
       expect(await balance(d.id)).toBe(1000);
       const order = { tenantId, id: first.data.orderId, orderNo: first.data.orderNo };
       // A part refund of 25 % takes 250 (the hook's rule: the order keeps ⌊earned × (paid − refunded) / paid⌋).
-      const part = await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => takeBackPointsForOrder(trx, order, 2500));
+      const part = await inWriteTransaction(app.database.db, app.database.dialect, (trx) => takeBackPointsForOrder(trx, order, 2500));
       expect(part).toMatchObject({ points: -250 });
       expect(await balance(d.id)).toBe(750);
       // Cancelling the order takes the rest.

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
 import { ApiError } from "../../server/http/envelope";
-import { BusiType, checkAccount, deduct, inLedgerTransaction, openAccounts, post, reverse, type AccountType } from "../../server/modules/zhct/ledger";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { BusiType, checkAccount, deduct, openAccounts, post, reverse, type AccountType } from "../../server/modules/zhct/ledger";
 import { generateMonth, makeFormal } from "../../server/modules/zhct/monthSettle";
 import { monthOf, monthRange, nextMonth } from "../../server/modules/zhct/months";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
@@ -65,7 +66,7 @@ for (const dialect of dialects) {
           for (let i = 0; i < DINERS; i++) {
             const id = newId();
             await db.insertInto("user_info").values({ tenant_id: tenantId, id, user_code: `P${i}`, user_name: `人${i}`, audit_status: 0, created_at: t0, created_by: null, updated_at: t0, updated_by: null } as never).execute();
-            await inLedgerTransaction(db, dialect, (trx) => openAccounts(trx, tenantId, id, t0));
+            await inWriteTransaction(db, dialect, (trx) => openAccounts(trx, tenantId, id, t0));
             diners.push(id);
           }
           const model = new Map<string, number>();
@@ -75,7 +76,7 @@ for (const dialect of dialects) {
           const topUps: Array<{ id: number; diner: number; account: AccountType; amount: number; reversed: boolean }> = [];
           const closed: string[] = [];
           let now = t0;
-          const ledger = (work: Parameters<typeof inLedgerTransaction>[2]) => inLedgerTransaction(db, dialect, work);
+          const ledger = (work: Parameters<typeof inWriteTransaction>[2]) => inWriteTransaction(db, dialect, work);
 
           for (const o of ops) {
             now += 3 * 3600_000;

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BusiType, checkAccount, inLedgerTransaction, post } from "../../server/modules/zhct/ledger";
-import { runDueSettings, takeJobLease } from "../../server/modules/zhct/autoCharge";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
+import { BusiType, checkAccount, post } from "../../server/modules/zhct/ledger";
+import { takeJobLease } from "../../server/kernel/leasedJob";
+import { runDueSettings } from "../../server/modules/zhct/autoCharge";
 import { dayOf, monthOf, monthRange, previousMonth } from "../../server/modules/zhct/months";
 import { adminToken, createTestApp, expectField, openAnotherInstance, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 
 type Row = Record<string, unknown>;
 type Envelope = { status: number; message: string; data: unknown };
@@ -158,7 +160,7 @@ for (const dialect of dialects) {
       const prev = previousMonth(month);
       const inPrev = monthRange(prev).start + 3600_000;
       // A line of last month, written as the ledger would have then.
-      await inLedgerTransaction(db, dialect, (trx) => post(trx, { tenantId, userInfoId: d.id as number, accountType: "cash", amount: 5000, busiType: BusiType.TOP_UP, payFlag: 0, occurredAt: inPrev }));
+      await inWriteTransaction(db, dialect, (trx) => post(trx, { tenantId, userInfoId: d.id as number, accountType: "cash", amount: 5000, busiType: BusiType.TOP_UP, payFlag: 0, occurredAt: inPrev }));
       await ok(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 10000 }, t);
       await ok(`${Z}/userAccountCharge/refund`, { userInfoId: d.id, amount: 2000 }, t);
 
@@ -171,7 +173,7 @@ for (const dialect of dialects) {
       expect(rows.find((r) => r.accountType === "cash")).toMatchObject({ opening: 5000, topUp: 10000, refund: -2000, consume: 0, closing: 13000, settleStatus: "0" });
 
       // A line slipped into last month after it was generated breaks the chain until last month is regenerated.
-      await inLedgerTransaction(db, dialect, (trx) => post(trx, { tenantId, userInfoId: d.id as number, accountType: "cash", amount: 100, busiType: BusiType.TOP_UP, payFlag: 0, occurredAt: inPrev + 1 }));
+      await inWriteTransaction(db, dialect, (trx) => post(trx, { tenantId, userInfoId: d.id as number, accountType: "cash", amount: 100, busiType: BusiType.TOP_UP, payFlag: 0, occurredAt: inPrev + 1 }));
       const broken = await call(`${Z}/userAccountMonthSettle/generate`, { month }, t);
       expect(broken.http).toBe(409);
       expect(broken.body.message).toBe(`${prev} 的期末余额与 ${month} 的期初不一致，请先重新生成 ${prev}`);

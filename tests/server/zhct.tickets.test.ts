@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dayOf } from "../../server/modules/zhct/months";
-import { inLedgerTransaction } from "../../server/modules/zhct/ledger";
+import { inWriteTransaction } from "../../server/kernel/writeTransaction";
 import { returnTicket, useTicket, type TicketPayment } from "../../server/modules/zhct/tickets";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
@@ -51,7 +51,7 @@ for (const dialect of dialects) {
       return ticket;
     }
     const pay = (p: Partial<TicketPayment> & { userInfoId: number }) =>
-      inLedgerTransaction(app.database.db, app.database.dialect, (trx) =>
+      inWriteTransaction(app.database.db, app.database.dialect, (trx) =>
         useTicket(trx, { tenantId: tenant.tenantId, payFlag: 3, amount: 1500, mealType: "lunch", orderId: Date.now() * 1000 + ++serial, at: Date.now(), ...p }),
       );
     const refusal = (promise: Promise<unknown>) =>
@@ -185,7 +185,7 @@ for (const dialect of dialects) {
       expect(used).toMatchObject({ ticketId: ticket.id, amount: 1200 });
       expect(await refusal(pay({ userInfoId, orderId }))).toBe("409 该订单已用餐券支付");
       expect(await info(ticket.id)).toMatchObject({ usedCount: 1, usedStatus: "2" });
-      const back = () => inLedgerTransaction(app.database.db, app.database.dialect, (trx) => returnTicket(trx, { tenantId: tenant.tenantId, orderId, at: Date.now() }));
+      const back = () => inWriteTransaction(app.database.db, app.database.dialect, (trx) => returnTicket(trx, { tenantId: tenant.tenantId, orderId, at: Date.now() }));
       expect(await back()).toBe(ticket.id);
       expect(await back()).toBeNull();
       expect(await info(ticket.id)).toMatchObject({ usedCount: 0, usedStatus: "0" });
@@ -196,7 +196,7 @@ for (const dialect of dialects) {
       expect(await info(ticket.id)).toMatchObject({ usedCount: 2, usedStatus: "1" });
       expect(await refusal(pay({ userInfoId }))).toBe("409 没有可用的餐券");
       // Another tenant's order id returns nothing here.
-      expect(await inLedgerTransaction(app.database.db, app.database.dialect, (trx) => returnTicket(trx, { tenantId: other.tenantId, orderId, at: Date.now() }))).toBeNull();
+      expect(await inWriteTransaction(app.database.db, app.database.dialect, (trx) => returnTicket(trx, { tenantId: other.tenantId, orderId, at: Date.now() }))).toBeNull();
     });
 
     test("through the cashier: a 值班 ticket pays an amount-only sale, a cancel gives the use back; a refusal writes no order", async () => {

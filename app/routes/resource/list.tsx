@@ -17,6 +17,7 @@ import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowA
 import { ResourceTable, type Row } from "~/components/resource/ResourceTable";
 import { useExport } from "~/components/resource/useExport";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { formatCount } from "~/lib/format";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
@@ -41,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = listQuery(def, url);
   const result = await apiCall<Page>(request, context, "GET", apiPath(def, "findPage"), { query });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   // A relation filter searches the server as the user types (issue 17): the page carries only its source and the
   // chosen row's name, not the first hundred rows, so every row can be chosen and the page stays light.
   const relations: Record<string, RelationFilterData> = {};
@@ -104,13 +105,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === "delete") {
     const result = await apiCall(request, context, "GET", apiPath(def, "delete"), { query: { id: String(form.get("id")) } });
-    if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+    if (result.status !== 200) return errorReply(result);
     return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie("删除成功") } });
   }
   if (intent === "deleteBatch") {
     const ids = String(form.get("ids") ?? "").split(",").filter(Boolean).map(Number);
     const result = await apiCall(request, context, "POST", apiPath(def, "deleteBatch"), { body: { ids } });
-    if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+    if (result.status !== 200) return errorReply(result);
     return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie(`已删除 ${ids.length} 条记录`) } });
   }
   if (intent === "importCheck" || intent === "import") {

@@ -10,7 +10,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { reasonField, requireReason } from "../../http/reason";
 import { type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
-import { idempotent } from "./idempotency";
+import { idempotent } from "../../kernel/idempotency";
 import { BusiType, ledgerMessages, ledgerSettings, openAccounts, openAccountsOf, post, reverse, type AccountType, type Trx } from "./ledger";
 import { isUniqueViolation } from "../../db/faults";
 import { receiptTitle, staffName } from "./settings";

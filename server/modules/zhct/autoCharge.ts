@@ -1,17 +1,16 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
-
 import { permissionCode } from "../../../resources/define";
 import { recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { autoChargeSetting } from "../../../resources/zhct/settle";
 import { newId, type Db, type Dialect } from "../../db";
-import { databaseFault, logDatabaseFault } from "../../db/faults";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import type { ResourceService } from "../resource/engine";
+import { databaseFault } from "../../db/faults";
+import { startLeasedJob } from "../../kernel/leasedJob";
 import { recordOperation } from "../resource/operationLog";
-import { BusiType, inLedgerTransaction, lockDiner, PAY_FLAG_AUTO, post } from "./ledger";
+import { inWriteTransaction } from "../../kernel/writeTransaction";
+import { BusiType, lockDiner, PAY_FLAG_AUTO, post } from "./ledger";
 import { dayOfMonth, monthOf } from "./months";
 
 /**
@@ -82,7 +81,7 @@ export async function runSetting(db: Db, dialect: Dialect, tenantId: number, set
       continue;
     }
     try {
-      const did = await inLedgerTransaction(db, dialect, async (trx) => {
+      const did = await inWriteTransaction(db, dialect, async (trx) => {
         const grantId = newId();
         // The unique key (setting, month, diner) decides: a concurrent run inserted it first → nothing to do.
         const claimed = await trx
@@ -148,51 +147,12 @@ export async function runDueSettings(db: Db, dialect: Dialect, now: number): Pro
 
 const JOB = "zhct.autoCharge";
 
-/** Takes the job's lease for `leaseMs` if it is free or expired (one atomic upsert); true when this holder has it. */
-export async function takeJobLease(db: Db, job: string, holder: string, now: number, leaseMs: number): Promise<boolean> {
-  const taken = await db
-    .insertInto("job_lease")
-    .values({ job, holder, expires_at: now + leaseMs })
-    .onConflict((oc) => oc.column("job").doUpdateSet({ holder, expires_at: now + leaseMs }).where((eb) => eb.or([eb("job_lease.expires_at", "<", now), eb("job_lease.holder", "=", holder)])))
-    .returning("holder")
-    .executeTakeFirst();
-  return taken?.holder === holder;
-}
-
-export async function releaseJobLease(db: Db, job: string, holder: string): Promise<void> {
-  await db.deleteFrom("job_lease").where("job", "=", job).where("holder", "=", holder).execute();
-}
-
 /**
  * Checks every `everyMs` for due settings; the instance that takes the lease runs them, the others skip the turn.
  * The grant's unique key keeps a diner's month single even if a lease expired mid-run and another instance started.
  */
 export function startAutoChargeScheduler(db: Db, dialect: Dialect, everyMs = 60_000, leaseMs = 10 * 60_000): { stop(): Promise<void> } {
   return startLeasedJob(db, JOB, (now) => runDueSettings(db, dialect, now), everyMs, leaseMs);
-}
-
-/** Runs `work` every `everyMs` in whichever instance takes the job's lease; the others skip the turn. */
-export function startLeasedJob(db: Db, job: string, work: (now: number) => Promise<unknown>, everyMs: number, leaseMs: number): { stop(): Promise<void> } {
-  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    if (!(await takeJobLease(db, job, holder, Date.now(), leaseMs))) return;
-    try {
-      await work(Date.now());
-    } finally {
-      await releaseJobLease(db, job, holder);
-    }
-  };
-  const timer = setInterval(() => {
-    running = running.then(tick).catch((error: unknown) => (databaseFault(error) ? logDatabaseFault(error) : console.error(error)));
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
 
 const runBody = z.strictObject({ id: recordId("自动充值设置", "请选择自动充值设置") });

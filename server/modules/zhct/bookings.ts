@@ -13,11 +13,12 @@ import { checkRelations, getInfo, getRow, type ResourceService } from "../resour
 import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { formatInstant, nextRecord } from "../sys/rules";
-import { startLeasedJob } from "./autoCharge";
-import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "./idempotency";
-import { inLedgerTransaction, type Trx } from "./ledger";
+import { startLeasedJob } from "../../kernel/leasedJob";
+import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "../../kernel/idempotency";
+import { inWriteTransaction } from "../../kernel/writeTransaction";
+import { type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
-import { addPaymentHooks, cancel as cancelOrder, OrderStatus, pay, type PaidOrder } from "./payments";
+import { cancel as cancelOrder, OrderStatus, pay, type PaidOrder, type PaymentHooks } from "./payments";
 
 /**
  * Meal bookings and special-dish reservations (issue 14, decision 026). A booking period opens a meal time of a
@@ -378,7 +379,7 @@ export async function markNoShows(db: Db, dialect: Dialect, now: number): Promis
     .execute();
   let marked = 0;
   for (const b of candidates.filter((c) => mealEndOf(c.appointment_date, c.begin_time, c.end_time) <= now)) {
-    const done = await inLedgerTransaction(db, dialect, async (trx) => {
+    const done = await inWriteTransaction(db, dialect, async (trx) => {
       const result = await trx
         .updateTable("appointment_detail")
         .set({
@@ -532,7 +533,7 @@ export async function reserve(ctx: SessionContext, values: Row) {
     if (!row || row.plan_id !== r.planId || row.order_date !== r.orderDate) throw new ApiError(Status.CONFLICT, idempotencyMessages.reused);
     id = row.id;
   } else {
-    id = await inLedgerTransaction(ctx.services.db, ctx.services.dialect, async (trx) => {
+    id = await inWriteTransaction(ctx.services.db, ctx.services.dialect, async (trx) => {
       await takeQuota(trx, ctx.services.dialect, r);
       return writeReservation(trx, ctx, r, null);
     });
@@ -617,7 +618,7 @@ export async function cancelReservation(ctx: SessionContext, id: number) {
       reason: "取消特色菜预订",
     });
   } else {
-    await inLedgerTransaction(ctx.services.db, ctx.services.dialect, async (trx) => {
+    await inWriteTransaction(ctx.services.db, ctx.services.dialect, async (trx) => {
       const done = await trx
         .updateTable("ordering_food")
         .set({
@@ -647,7 +648,8 @@ export const orderingFoodService: ResourceService = {
   },
 };
 
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const bookingPaymentHooks: PaymentHooks = {
   // The quota is taken before the money, so a diner short of both hears about the quota.
   async beforePay(trx, facts) {
     const job = reservationPayment.getStore();
@@ -674,7 +676,7 @@ addPaymentHooks({
       .where("reserve_status", "=", AppointmentStatus.RESERVED)
       .execute();
   },
-});
+};
 
 export const bookingServices: Record<string, ResourceService> = {
   [resourceKey(appointmentPeriod)]: appointmentPeriodService,
@@ -693,6 +695,7 @@ export const bookingEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/api/v1/zhct/orderingFood/create",
+    replacesGenerated: true,
     resource: "zhct/orderingFood",
     summary: "预订特色菜：{ planId, userInfoId, orderDate, quantity, remark } → 预订；计划为预订时支付则经支付服务扣款（点餐订单，支持 Idempotency-Key）；截止时间后或超出每日限量为 409",
     access: permission(permissionCode(orderingFood, "create")),

@@ -1,16 +1,18 @@
-import { AsyncResource } from "node:async_hooks";
-import { PostgresAdapter, sql, type Kysely } from "kysely";
-import { newId, type Db, type Dialect } from "../../db";
-import { insertRow, preparedQuery } from "../../db/prepared";
+import { PostgresAdapter, type Kysely } from "kysely";
+import { newId, type Db } from "../../db";
+import { preparedQuery } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { ApiError, Status } from "../../http/envelope";
-import { countLedgerMonth } from "./dinerMonths";
-import { countLedgerDay } from "./ledgerDays";
+import { defineLedger, type LedgerEntry, type PostedLine, type ReversalBy } from "../../kernel/ledger";
+import { countLedgerMonth, recountLedgerMonths } from "./dinerMonths";
+import { formalMonthOf } from "./formalMonths";
+import { countLedgerDay, recountLedgerDays } from "./ledgerDays";
 
 /**
- * The money ledger (decision 017). Every change of a balance goes through `post`: one ledger line and a conditional
- * update of the account, inside the caller's transaction, which `inLedgerTransaction` opens (BEGIN IMMEDIATE on
- * SQLite). Nothing here edits or deletes a line; a mistake is undone by a line of the opposite sign (`reversalOf`).
+ * The money ledger (decisions 017, 059): an instance of the kernel's `defineLedger`. Every change of a balance goes
+ * through `post`: one ledger line and a conditional update of the account, inside the caller's transaction, which
+ * `inWriteTransaction` opens (BEGIN IMMEDIATE on SQLite). Nothing edits or deletes a line; a mistake is undone by a
+ * line of the opposite sign (`reverse`).
  *
  * The interface is kept stable for the modules built on it (month settlement, auto charge, the cashier): add, do
  * not rename.
@@ -82,164 +84,6 @@ export interface LedgerLine {
   occurredAt: number;
 }
 
-/**
- * Whether a moment lies inside a formal (locked) month of the tenant. No month is locked until the month-settle
- * module registers its check with `setLockedMonthCheck`; it runs inside the posting's transaction, so a month
- * made formal concurrently is seen (its settle takes the same write lock on SQLite; on PostgreSQL it must lock the
- * settle row it reads).
- */
-export type LockedMonthCheck = (trx: Trx, tenantId: number, occurredAt: number) => Promise<string | null>;
-let lockedMonth: LockedMonthCheck = async () => null;
-
-/** Registers the check of formal months (returns the month's name, `2026-05`, when locked; null otherwise). */
-export function setLockedMonthCheck(check: LockedMonthCheck): void {
-  lockedMonth = check;
-}
-
-/**
- * Runs `work` in one transaction. On PostgreSQL a plain transaction: `post`'s conditional UPDATE locks the account
- * row and re-checks the balance. On SQLite the work joins a group commit (decision 037): the movements waiting when
- * the connection comes free, and those that arrive while the group is young (decision 050), run one after another,
- * each in a SAVEPOINT of one BEGIN IMMEDIATE transaction, and the group ends in one COMMIT (one disk sync with
- * `synchronous = FULL`). A movement that throws rolls back only its savepoint; every promise settles only after the
- * COMMIT has returned, so nothing is acknowledged before it is on disk. IMMEDIATE takes the write lock first, so two
- * processes on one file queue on busy_timeout instead of one failing with SQLITE_BUSY when its read turns into a
- * write.
- */
-export async function inLedgerTransaction<T>(db: Db, dialect: Dialect, work: (trx: Trx) => Promise<T>): Promise<T> {
-  if (dialect === "postgres") return db.transaction().execute(work);
-  let group = groups.get(db);
-  if (!group) groups.set(db, (group = new GroupCommit(db)));
-  return group.submit(work);
-}
-
-/** How many groups a database's ledger has committed and how many movements they held (tests, the bench). */
-export function groupCommitStats(db: Db): { commits: number; movements: number; waiting: number } {
-  const group = groups.get(db);
-  return { commits: group?.commits ?? 0, movements: group?.movements ?? 0, waiting: group?.waitingCount ?? 0 };
-}
-
-// A bound on one group, so a burst cannot hold the write lock for long; the rest go in the next group.
-const GROUP_LIMIT = 200;
-// How long after its BEGIN a group still takes in the movements that arrive while it runs (decision 050). Every
-// answer waits for its group's COMMIT, so one turned away waits for the rest of this group and then its own: the
-// longer a group stays open the longer that wait can be under a steady stream, and a group closed at once makes a
-// terminal that paid a moment late wait a whole group (p99 twice p50 at 20 terminals).
-export const GROUP_JOIN_MS = 15;
-
-interface Movement {
-  work: (trx: Trx) => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-  outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
-}
-
-const groups = new WeakMap<Db, GroupCommit>();
-
-class GroupCommit {
-  private readonly waiting: Movement[] = [];
-  private scheduled = false;
-  commits = 0;
-  movements = 0;
-
-  constructor(private readonly db: Db) {}
-
-  get waitingCount(): number {
-    return this.waiting.length;
-  }
-
-  submit<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      // The work runs inside the group's flush, but must see its own request's async context (AsyncLocalStorage:
-      // a booking's payment hooks read the reservation from it), not that of whichever request started the group.
-      this.waiting.push({ work: AsyncResource.bind(work), resolve: resolve as (value: unknown) => void, reject });
-      this.schedule();
-    });
-  }
-
-  /**
-   * A group starts two turns of the event loop after its first movement, not at once: better-sqlite3's COMMIT blocks
-   * the loop while the disk syncs, the requests that came meanwhile are read in one go after it, and each reaches
-   * `submit` within that turn (its reads run synchronously underneath Kysely's promises); the second turn lets
-   * those read a moment later join too (measured: 2.8 → 3.4 top-ups per commit at 4 connections, 10.7 → 16.8
-   * payments at 20 terminals). An idle loop passes two turns in microseconds.
-   */
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => setImmediate(() => void this.flush()));
-  }
-
-  /**
-   * One group of those waiting. The connection is Kysely's only writer: while a group holds it no other request
-   * reads or writes through it (nothing sees a group's uncommitted rows). A request reads its session, permissions
-   * and Idempotency-Key on the reader (readerOf), so one that arrives meanwhile can still join this group.
-   */
-  private async flush(): Promise<void> {
-    try {
-      await this.db
-        .connection()
-        .execute((conn) => this.group(conn))
-        .catch(() => {}); // each movement of the group has been answered with the error
-    } finally {
-      this.scheduled = false;
-      if (this.waiting.length) this.schedule();
-    }
-  }
-
-  private async group(conn: Trx): Promise<void> {
-    const group: Movement[] = [];
-    const fail = (error: unknown) => {
-      for (const m of group) m.reject(error);
-    };
-    // Taken before BEGIN, so a refused BEGIN (SQLITE_BUSY after busy_timeout) answers these and no others.
-    group.push(...this.waiting.splice(0, GROUP_LIMIT));
-    try {
-      await sql`begin immediate`.execute(conn);
-    } catch (error) {
-      fail(error);
-      return;
-    }
-    let refusal: unknown; // the movement's error while its savepoint is being undone
-    const joinUntil = performance.now() + GROUP_JOIN_MS;
-    try {
-      for (let i = 0; i < group.length; i++) {
-        const movement = group[i];
-        await sql`savepoint ledger_movement`.execute(conn);
-        try {
-          movement.outcome = { ok: true, value: await movement.work(conn) };
-          await sql`release ledger_movement`.execute(conn);
-        } catch (error) {
-          movement.outcome = { ok: false, error };
-          refusal = error;
-          await sql`rollback to ledger_movement`.execute(conn);
-          await sql`release ledger_movement`.execute(conn);
-          refusal = undefined;
-        }
-        // A movement's statements never give the event loop a turn (better-sqlite3 answers synchronously), so
-        // without this one the requests that came meanwhile would be read only after the COMMIT. Read now, they
-        // reach `submit` and join this group while it is young, up to the bound.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (group.length < GROUP_LIMIT && this.waiting.length && performance.now() < joinUntil) group.push(...this.waiting.splice(0, GROUP_LIMIT - group.length));
-      }
-      await sql`commit`.execute(conn);
-    } catch (error) {
-      // ROLLBACK TO or COMMIT failed: SQLite may have ended the transaction itself (SQLITE_FULL, an I/O error).
-      // Nothing of the group is kept, so every movement in it hears the error, those that had succeeded too.
-      await sql`rollback`.execute(conn).catch(() => {});
-      fail(refusal ?? error);
-      return;
-    }
-    this.commits++;
-    this.movements += group.length;
-    for (const m of group) {
-      const outcome = m.outcome as NonNullable<Movement["outcome"]>;
-      if (outcome.ok) m.resolve(outcome.value);
-      else m.reject(outcome.error);
-    }
-  }
-}
-
 /** Opens the diner's accounts (cash and subsidy) with a zero balance; existing ones are kept. */
 export async function openAccounts(trx: Trx, tenantId: number, userInfoId: number, now: number, operatorId: number | null = null): Promise<void> {
   await openAccountsOf(trx, tenantId, [userInfoId], now, operatorId);
@@ -262,71 +106,80 @@ export async function openAccountsOf(trx: Trx, tenantId: number, userInfoIds: nu
   }
 }
 
-/**
- * The one way a balance changes: the account is updated only if the new balance stays at or above −creditLimit
- * (refused with 409 余额不足 otherwise), the line records the balance after, and the diner's month (decision 040) and
- * the day (decision 044) count the line. Call inside `inLedgerTransaction`.
- */
-export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
-  const { tenantId, amount } = posting;
-  if (!Number.isSafeInteger(amount) || amount === 0) throw new ApiError(Status.BAD_REQUEST, ledgerMessages.zero);
-  await lockDiner(trx, tenantId, posting.userInfoId);
-  const credit = Math.max(0, posting.creditLimit ?? 0);
-  const occurredAt = posting.occurredAt ?? Date.now();
-  const locked = await lockedMonth(trx, tenantId, occurredAt);
-  if (locked) throw new ApiError(Status.CONFLICT, ledgerMessages.lockedMonth(locked));
-  const [updated] = await moveBalance(trx, amount, occurredAt, posting.operatorId ?? null, tenantId, posting.userInfoId, posting.accountType, -credit);
-  if (!updated) {
-    const account = await trx
-      .selectFrom("user_account")
-      .select("id")
-      .where("tenant_id", "=", tenantId)
-      .where("user_info_id", "=", posting.userInfoId)
-      .where("account_type", "=", posting.accountType)
-      .executeTakeFirst();
-    throw new ApiError(Status.CONFLICT, account ? ledgerMessages.insufficient : ledgerMessages.accountMissing);
-  }
-  const id = newId();
-  await insertRow(trx, "user_account_ledger", {
-    tenant_id: tenantId,
-    id,
-    user_info_id: posting.userInfoId,
-    account_id: updated.id,
-    account_type: posting.accountType,
-    busi_type: posting.busiType,
-    amount,
-    balance_after: Number(updated.balance),
-    pay_flag: posting.payFlag,
-    operator_id: posting.operatorId ?? null,
-    operator_name: posting.operatorName ?? null,
-    doc_type: posting.docType ?? null,
-    doc_id: posting.docId ?? null,
-    idempotency_key: posting.idempotencyKey ?? null,
-    reversal_of: posting.reversalOf ?? null,
-    remark: posting.remark ?? null,
-    occurred_at: occurredAt,
-    created_at: occurredAt,
-    created_by: posting.operatorId ?? null,
-    updated_at: occurredAt,
-    updated_by: posting.operatorId ?? null,
-  });
-  const counted = { tenantId, userInfoId: posting.userInfoId, accountType: posting.accountType, busiType: posting.busiType, amount, occurredAt };
-  await countLedgerMonth(trx, counted);
-  await countLedgerDay(trx, counted);
-  return { id, accountId: updated.id, accountType: posting.accountType, amount, balanceAfter: Number(updated.balance), busiType: posting.busiType, occurredAt };
-}
+/** A money line as the money ledger's projections read it. */
+const counted = (line: PostedLine) => ({
+  tenantId: line.tenantId,
+  userInfoId: Number(line.key.userInfoId),
+  accountType: String(line.key.accountType),
+  busiType: Number(line.extra?.busiType),
+  amount: line.quantity,
+  occurredAt: line.occurredAt,
+});
 
-/** The account's conditional update in `post`, compiled once: it runs for every movement. */
-const moveBalance = preparedQuery("ledger move balance", (trx: Trx, amount: number, at: number, operatorId: number | null, tenantId: number, userInfoId: number, accountType: AccountType, floor: number) =>
-  trx
-    .updateTable("user_account")
-    .set({ balance: sql`balance + ${amount}`, updated_at: at, updated_by: operatorId })
-    .where("tenant_id", "=", tenantId)
-    .where("user_info_id", "=", userInfoId)
-    .where("account_type", "=", accountType)
-    .where(sql<boolean>`balance + ${amount} >= ${floor}`)
-    .returning(["id", "balance"]),
-);
+/**
+ * The money ledger (decision 059): a diner's account per account type, never below −creditLimit (409 余额不足), not
+ * into a formal month; a line records the balance after, and the diner's month (decision 040) and the day (decision
+ * 044) count it.
+ */
+export const moneyLedger = defineLedger({
+  name: "money",
+  balances: { table: "user_account", id: "id", opens: false },
+  lines: {
+    table: "user_account_ledger",
+    columns: { balanceId: "account_id", operatorId: "operator_id", operatorName: "operator_name", docType: "doc_type", docId: "doc_id", idempotencyKey: "idempotency_key", reversalOf: "reversal_of", remark: "remark" },
+  },
+  key: { userInfoId: "user_info_id", accountType: "account_type" },
+  quantity: { balance: "balance", line: "amount", after: "balance_after" },
+  extra: { busiType: "busi_type", payFlag: "pay_flag" },
+  floor: (entry) => -Math.max(0, entry.creditLimit ?? 0),
+  lockedPeriod: formalMonthOf,
+  lockFirst: (trx, entry) => lockDiner(trx, entry.tenantId, Number(entry.key.userInfoId)),
+  reversalExtra: (extra) => ({ busiType: BusiType.REVERSAL, payFlag: Number(extra.payFlag) }),
+  projections: [
+    { name: "dinerMonthsLedger", apply: (trx, line) => countLedgerMonth(trx, counted(line)), recount: recountLedgerMonths },
+    { name: "ledgerDays", apply: (trx, line) => countLedgerDay(trx, counted(line)), recount: recountLedgerDays },
+  ],
+  messages: {
+    insufficient: ledgerMessages.insufficient,
+    zero: ledgerMessages.zero,
+    missing: ledgerMessages.accountMissing,
+    locked: ledgerMessages.lockedMonth,
+    reversed: ledgerMessages.reversed,
+    reversalOfReversal: ledgerMessages.reversalOfReversal,
+  },
+});
+
+const lineOf = (line: PostedLine): LedgerLine => ({
+  id: line.id,
+  accountId: line.balanceId as number,
+  accountType: line.key.accountType as AccountType,
+  amount: line.quantity,
+  balanceAfter: line.balanceAfter,
+  busiType: line.extra?.busiType as BusiTypeValue,
+  occurredAt: line.occurredAt,
+});
+
+/** The money ledger's line of a posting. */
+const entryOf = (posting: Posting): LedgerEntry => ({
+  tenantId: posting.tenantId,
+  key: { userInfoId: posting.userInfoId, accountType: posting.accountType },
+  quantity: posting.amount,
+  docType: posting.docType ?? null,
+  docId: posting.docId ?? null,
+  occurredAt: posting.occurredAt,
+  operatorId: posting.operatorId,
+  operatorName: posting.operatorName,
+  remark: posting.remark,
+  idempotencyKey: posting.idempotencyKey,
+  reversalOf: posting.reversalOf,
+  creditLimit: posting.creditLimit,
+  extra: { busiType: posting.busiType, payFlag: posting.payFlag },
+});
+
+/** The one way a balance changes: a line of `moneyLedger`. Call inside `inWriteTransaction`. */
+export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
+  return lineOf(await moneyLedger.post(trx, entryOf(posting)));
+}
 
 const dinersLocked = new WeakMap<Trx, Set<number>>();
 
@@ -348,27 +201,8 @@ export async function lockDiner(trx: Trx, tenantId: number, userInfoId: number):
 }
 
 /** Undoes a line with one of the opposite sign that names it, once (409 余额不足 if the money is already spent). */
-export async function reverse(trx: Trx, tenantId: number, lineId: number, by: Omit<Posting, "tenantId" | "userInfoId" | "accountType" | "amount" | "busiType" | "payFlag" | "reversalOf"> = {}): Promise<LedgerLine> {
-  const line = await trx
-    .selectFrom("user_account_ledger")
-    .select(["user_info_id", "account_type", "amount", "pay_flag", "reversal_of"])
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", lineId)
-    .executeTakeFirstOrThrow();
-  if (line.reversal_of !== null) throw new ApiError(Status.CONFLICT, ledgerMessages.reversalOfReversal);
-  // The unique key on reversal_of also stops two reversals racing (the later one's transaction fails).
-  const done = await trx.selectFrom("user_account_ledger").select("id").where("tenant_id", "=", tenantId).where("reversal_of", "=", lineId).executeTakeFirst();
-  if (done) throw new ApiError(Status.CONFLICT, ledgerMessages.reversed);
-  return post(trx, {
-    ...by,
-    tenantId,
-    userInfoId: line.user_info_id,
-    accountType: line.account_type as AccountType,
-    amount: -line.amount,
-    busiType: BusiType.REVERSAL,
-    payFlag: Number(line.pay_flag),
-    reversalOf: lineId,
-  });
+export async function reverse(trx: Trx, tenantId: number, lineId: number, by: ReversalBy = {}): Promise<LedgerLine> {
+  return lineOf(await moneyLedger.reverse(trx, tenantId, lineId, by));
 }
 
 export interface Deduction extends Omit<Posting, "accountType" | "amount" | "busiType"> {
@@ -384,7 +218,7 @@ export interface Deduction extends Omit<Posting, "accountType" | "amount" | "bus
 /**
  * Takes `amount` from the diner's accounts in order (subsidy first unless told otherwise): each account gives what
  * it has, the last one may go into credit if `creditLimit` allows. All or nothing: 409 余额不足 when the accounts
- * together cannot pay. Call inside `inLedgerTransaction`; the lines come back in the order written.
+ * together cannot pay. Call inside `inWriteTransaction`; the lines come back in the order written.
  */
 export async function deduct(trx: Trx, deduction: Deduction): Promise<LedgerLine[]> {
   const { amount } = deduction;
@@ -447,12 +281,6 @@ export async function ledgerSettings(db: Db | Trx, tenantId: number): Promise<Le
 
 /** Sum of the account's lines and its balance: equal unless something bypassed `post` (tests, audits). */
 export async function checkAccount(db: Db | Trx, tenantId: number, accountId: number): Promise<{ balance: number; ledger: number }> {
-  const account = await db.selectFrom("user_account").select("balance").where("tenant_id", "=", tenantId).where("id", "=", accountId).executeTakeFirstOrThrow();
-  const sum = await db
-    .selectFrom("user_account_ledger")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total"))
-    .where("tenant_id", "=", tenantId)
-    .where("account_id", "=", accountId)
-    .executeTakeFirstOrThrow();
-  return { balance: Number(account.balance), ledger: Number(sum.total) };
+  const account = await db.selectFrom("user_account").select(["user_info_id", "account_type"]).where("tenant_id", "=", tenantId).where("id", "=", accountId).executeTakeFirstOrThrow();
+  return moneyLedger.compare(db, tenantId, { userInfoId: account.user_info_id, accountType: account.account_type });
 }

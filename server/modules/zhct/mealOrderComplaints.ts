@@ -9,7 +9,8 @@ import { getInfo, getRow, type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { fieldSchema } from "../../../resources/schemas";
-import { inLedgerTransaction, type Trx } from "./ledger";
+import { inWriteTransaction } from "../../kernel/writeTransaction";
+import { type Trx } from "./ledger";
 import { OrderStatus, refundPart } from "./payments";
 
 /** Dict mealOrderComplaintsProcessStatus (spec §3). */
@@ -60,7 +61,7 @@ async function transition(ctx: SessionContext, id: number, to: number, step: str
   const orderId = refundFen ? await orderOf(ctx, current) : null;
   // A refund moves money: the ledger's transaction (BEGIN IMMEDIATE on SQLite), the status change inside it, so a
   // refused refund (more than refundable) leaves the complaint unprocessed.
-  const run = <T,>(work: (trx: Trx) => Promise<T>) => (refundFen ? inLedgerTransaction(ctx.services.db, ctx.services.dialect, work) : ctx.services.db.transaction().execute(work));
+  const run = <T,>(work: (trx: Trx) => Promise<T>) => (refundFen ? inWriteTransaction(ctx.services.db, ctx.services.dialect, work) : ctx.services.db.transaction().execute(work));
   await run(async (trx) => {
     const result = await trx
       .updateTable("meal_order_complaints")

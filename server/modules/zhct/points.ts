@@ -1,20 +1,21 @@
-import { sql } from "kysely";
-
 import { permissionCode } from "../../../resources/define";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { POINTS_ADJUST_LIMIT, userAccountIntegralDetail } from "../../../resources/zhct/points";
-import { newId, type Db, type Dialect } from "../../db";
+import type { Db, Dialect } from "../../db";
 import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
-import { ApiError, fieldError, Status } from "../../http/envelope";
+import { fieldError } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
-import { startLeasedJob } from "./autoCharge";
-import { countPointsMonth } from "./dinerMonths";
-import { idempotent } from "./idempotency";
-import { countPointsOrderDay } from "./pointsOrderDays";
-import { inLedgerTransaction, type Trx } from "./ledger";
-import { addPaymentHooks } from "./payments";
+import { defineLedger } from "../../kernel/ledger";
+import { startLeasedJob } from "../../kernel/leasedJob";
+import { countPointsMonth, recountPointsMonths } from "./dinerMonths";
+import { idempotent } from "../../kernel/idempotency";
+import { countPointsOrderDay, recountPointsOrderDays } from "./pointsOrderDays";
+import { inWriteTransaction } from "../../kernel/writeTransaction";
+import { type Trx } from "./ledger";
+import type { PaymentHooks } from "./payments";
+import { chinaAddMonths } from "../../../resources/chinaTime";
 
 /**
  * The diners' points (decision 025). Like money, a balance changes only through `postPoints`: one line with the
@@ -40,16 +41,8 @@ export const pointsMessages = {
  */
 const VOUCHER_FLAGS = new Set([3, 4, 5, 6, 7]);
 
-const OFFSET_MS = 8 * 3600_000;
-
 /** The same moment `months` calendar months later, China time; the 31st becomes the month's last day. */
-export function addMonths(at: number, months: number): number {
-  const d = new Date(at + OFFSET_MS);
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
-  return target.getTime() - OFFSET_MS;
-}
+export const addMonths = chinaAddMonths;
 
 export interface PointsStrategy {
   id: number;
@@ -91,53 +84,47 @@ export interface PointsLine {
 }
 
 /**
- * The one way a points balance changes: the diner's points account (opened by their first line) is updated only if
- * the balance stays at or above zero (409 积分不足 otherwise), and the line records the balance after. Call inside
- * `inLedgerTransaction` (or the payment's transaction).
+ * The points ledger (decision 059): the diner's points account, opened by their first line, never below zero (409
+ * 积分不足); a line records the balance after, the diner's month (decision 040) and the order's day count it.
  */
+export const pointsLedger = defineLedger({
+  name: "points",
+  balances: { table: "user_integral_account", id: "id", opens: true },
+  lines: { table: "user_account_integral_detail", columns: { docId: "order_id", operatorName: "operator_name", remark: "reason" } },
+  key: { userInfoId: "user_info_id" },
+  quantity: { balance: "balance", line: "points", after: "balance_after" },
+  extra: { changeType: "change_type", fen: "amount", orderNo: "order_no", expiresAt: "expires_at" },
+  allowsZero: (entry) => entry.extra?.changeType === PointsChange.CANCEL,
+  projections: [
+    {
+      name: "dinerMonthsPoints",
+      apply: (trx, line) => countPointsMonth(trx, { tenantId: line.tenantId, userInfoId: Number(line.key.userInfoId), changeType: Number(line.extra?.changeType), points: line.quantity, occurredAt: line.occurredAt }),
+      recount: recountPointsMonths,
+    },
+    {
+      name: "pointsOrderDays",
+      apply: (trx, line) => countPointsOrderDay(trx, { tenantId: line.tenantId, orderId: line.docId, changeType: Number(line.extra?.changeType), points: line.quantity }),
+      recount: recountPointsOrderDays,
+    },
+  ],
+  messages: { insufficient: pointsMessages.insufficient, zero: pointsMessages.zero },
+});
+
+/** The one way a points balance changes: a line of `pointsLedger`. Call inside `inWriteTransaction` (or the payment's transaction). */
 export async function postPoints(trx: Trx, line: PointsLine): Promise<{ id: number; balanceAfter: number }> {
-  const { tenantId, userInfoId, points, occurredAt } = line;
-  if (!Number.isSafeInteger(points) || (points === 0 && line.changeType !== PointsChange.CANCEL)) throw new ApiError(Status.BAD_REQUEST, pointsMessages.zero);
-  await trx
-    .insertInto("user_integral_account")
-    .values({ tenant_id: tenantId, id: newId(), user_info_id: userInfoId, balance: 0, created_at: occurredAt, created_by: line.operatorId ?? null, updated_at: occurredAt, updated_by: line.operatorId ?? null })
-    .onConflict((oc) => oc.columns(["tenant_id", "user_info_id"]).doNothing())
-    .execute();
-  const updated = await trx
-    .updateTable("user_integral_account")
-    .set({ balance: sql`balance + ${points}`, updated_at: occurredAt, updated_by: line.operatorId ?? null })
-    .where("tenant_id", "=", tenantId)
-    .where("user_info_id", "=", userInfoId)
-    .where(sql<boolean>`balance + ${points} >= 0`)
-    .returning("balance")
-    .executeTakeFirst();
-  if (!updated) throw new ApiError(Status.CONFLICT, pointsMessages.insufficient);
-  const id = newId();
-  await trx
-    .insertInto("user_account_integral_detail")
-    .values({
-      tenant_id: tenantId,
-      id,
-      user_info_id: userInfoId,
-      change_type: line.changeType,
-      points,
-      balance_after: Number(updated.balance),
-      amount: line.amount ?? null,
-      order_id: line.orderId ?? null,
-      order_no: line.orderNo ?? null,
-      expires_at: points > 0 ? (line.expiresAt ?? null) : null,
-      operator_name: line.operatorName ?? null,
-      reason: line.reason ?? null,
-      occurred_at: occurredAt,
-      created_at: occurredAt,
-      created_by: line.operatorId ?? null,
-      updated_at: occurredAt,
-      updated_by: line.operatorId ?? null,
-    })
-    .execute();
-  await countPointsMonth(trx, { tenantId, userInfoId, changeType: line.changeType, points, occurredAt });
-  await countPointsOrderDay(trx, { tenantId, orderId: line.orderId, changeType: line.changeType, points });
-  return { id, balanceAfter: Number(updated.balance) };
+  const posted = await pointsLedger.post(trx, {
+    tenantId: line.tenantId,
+    key: { userInfoId: line.userInfoId },
+    quantity: line.points,
+    docType: null,
+    docId: line.orderId ?? null,
+    operatorId: line.operatorId,
+    operatorName: line.operatorName,
+    remark: line.reason,
+    occurredAt: line.occurredAt,
+    extra: { changeType: line.changeType, fen: line.amount ?? null, orderNo: line.orderNo ?? null, expiresAt: line.points > 0 ? (line.expiresAt ?? null) : null },
+  });
+  return { id: posted.id, balanceAfter: posted.balanceAfter };
 }
 
 /** A diner's points balance (0 before their first line). */
@@ -251,7 +238,8 @@ export async function takeBackPointsForOrder(
 
 // An order paid through the ledger earns on what it took; one paid otherwise (a meal ticket) earns nothing. A
 // cancellation or a part refund (a complaint upheld) counts from the order's own refunded total.
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const pointsPaymentHooks: PaymentHooks = {
   async afterPay(trx, order) {
     if (order.paidBy.kind !== "ledger") return;
     await earnPointsForOrder(trx, { tenantId: order.tenantId, id: order.id, orderNo: order.orderNo, userInfoId: order.userInfoId, paidFen: order.paidAmount, payFlag: order.payFlag });
@@ -262,7 +250,7 @@ addPaymentHooks({
   async afterRefund(trx, order, refundFen) {
     await takeBackPointsForOrder(trx, order, refundFen, Date.now(), order.refundedAmount);
   },
-});
+};
 
 // ---- Expiry ---------------------------------------------------------------------------------------------------
 
@@ -319,7 +307,7 @@ export async function expirePoints(db: Db, dialect: Dialect, now: number): Promi
   let diners = 0;
   let points = 0;
   for (const { tenant_id: tenantId, user_info_id: userInfoId } of due) {
-    const expired = await inLedgerTransaction(db, dialect, async (trx) => {
+    const expired = await inWriteTransaction(db, dialect, async (trx) => {
       let account = trx.selectFrom("user_integral_account").select("balance").where("tenant_id", "=", tenantId).where("user_info_id", "=", userInfoId);
       if (dialect === "postgres") account = account.forUpdate();
       const balance = Number((await account.executeTakeFirst())?.balance ?? 0);

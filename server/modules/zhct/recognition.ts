@@ -11,7 +11,7 @@ import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { assertUploaded } from "../sys/files";
 import { formatInstant, nextRecord } from "../sys/rules";
-import { idempotent } from "./idempotency";
+import { idempotent } from "../../kernel/idempotency";
 import { userName } from "./mealOrderComplaints";
 
 /**

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import type { SessionContext } from "../../http/endpoint";
-import { ApiError, Status } from "../../http/envelope";
-import { readerOf, type Db } from "../../db";
-import { insertRow, preparedQuery } from "../../db/prepared";
-import { startLeasedJob } from "./autoCharge";
-import { inLedgerTransaction, type Trx } from "./ledger";
-import { isUniqueViolation } from "../../db/faults";
+import { readerOf, type Db } from "../db";
+import { isUniqueViolation } from "../db/faults";
+import { insertRow, preparedQuery } from "../db/prepared";
+import type { SessionContext } from "../http/endpoint";
+import { ApiError, Status } from "../http/envelope";
+import { startLeasedJob } from "./leasedJob";
+import { inWriteTransaction, type Trx } from "./writeTransaction";
 
 export const idempotencyMessages = {
   badKey: "Idempotency-Key 应为 1–100 个可见 ASCII 字符",
@@ -72,7 +72,7 @@ class Replay {
 export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (trx: Trx, key: string | null) => Promise<T>): Promise<T> {
   const { db, dialect } = ctx.services;
   const key = idempotencyKeyOf(ctx.request);
-  if (key === null) return inLedgerTransaction(db, dialect, (trx) => work(trx, null));
+  if (key === null) return inWriteTransaction(db, dialect, (trx) => work(trx, null));
   const tenantId = ctx.session.tenantId;
   const hash = createHash("sha256").update(`${ctx.url.pathname}\n${canonical(body)}`).digest("hex");
   const find = async (from: Trx) => (await keyRows(from, tenantId, key))[0];
@@ -86,7 +86,7 @@ export async function idempotent<T>(ctx: SessionContext, body: unknown, work: (t
   const first = await find(readerOf(db));
   if (first) return answer(first);
   try {
-    return await inLedgerTransaction(db, dialect, async (trx) => {
+    return await inWriteTransaction(db, dialect, async (trx) => {
       // SQLite: another process may have committed the key between the look-up above and the write lock.
       if (dialect === "sqlite") {
         const seen = await find(trx);

@@ -1,0 +1,336 @@
+import { defineResource, permissionCode, resourceKey, type FieldDef, type ResourceDef } from "./define";
+
+/**
+ * A document: a header with lines and a number, moved along a status workflow whose steps may post to a ledger
+ * (issue 34, decision 060). The header and the lines are two ordinary declarations (`ResourceDef`), so their tables
+ * (decision 014), list columns, filters and forms come from the machinery every entity uses; what a document adds —
+ * the number, the statuses, the transitions and the postings — is data here, and the one transition service
+ * (server/kernel/transitions.ts) and the generated API act on it. Isomorphic: guards and effects are named, and the
+ * server resolves the names.
+ */
+
+/** A Mantine colour name: the status badge's colour on lists and detail pages. */
+export type StatusColor =
+  | "gray"
+  | "dark"
+  | "blue"
+  | "cyan"
+  | "teal"
+  | "green"
+  | "lime"
+  | "yellow"
+  | "orange"
+  | "red"
+  | "pink"
+  | "grape"
+  | "violet"
+  | "indigo";
+
+export interface DocumentStatus<V extends string = string> {
+  /** Stored in the header's `status` column and sent by the API. */
+  value: V;
+  /** Chinese name, as 409s and badges say it (已审核). */
+  label: string;
+  color: StatusColor;
+}
+
+export interface TransitionDef<V extends string = string> {
+  /** The API action: `POST /api/v1/{module}/{entity}/{name}` with `{ id, ...input }`. */
+  name: string;
+  /** The button and the operation log's word (提交). */
+  label: string;
+  from: readonly V[];
+  to: V;
+  /** A check the server runs before the step (named: resources/ cannot hold server code); it refuses by throwing. */
+  guard?: string;
+  /** Work the server does in the step's write transaction (named, as the guard). */
+  effect?: string;
+  /** The step needs a `reason` (驳回, 作废): kept in the status history and the operation log. */
+  reasonRequired?: boolean;
+  /** Fields the step takes besides `id` and `reason`, checked as a form's fields are; the effect reads them. */
+  input?: readonly FieldDef[];
+  /** What the step dialog asks before it runs, when the step cannot be taken back. */
+  confirm?: string;
+}
+
+/**
+ * A value a posting reads: `"header.<field>"` or `"line.<field>"`, signed with a leading `-` or `+` for quantities
+ * and amounts (`"-line.quantity"`), or a pure function of the header and the line (records as the API sends them).
+ */
+export type PostingValue = string | ((header: Readonly<Record<string, unknown>>, line: Readonly<Record<string, unknown>>) => unknown);
+
+/** One posting per line of the document when the transition `on` succeeds; voiding a posted document reverses them. */
+export interface PostingDef {
+  /** The ledger's name, as the server's ledger declaration names it (`stock`). */
+  ledger: string;
+  /** The transition that posts (`approve`). */
+  on: string;
+  /**
+   * The transition that takes the posting back (`void`): taken from a status the document holds only once it has
+   * posted, it reverses the document's lines in the ledger; taken before the posting, it has nothing to reverse.
+   */
+  reversedBy?: string;
+  /** The ledger's key columns (by their names in the ledger) and where each value comes from. */
+  key: Readonly<Record<string, PostingValue>>;
+  /** Signed, in the ledger's unit (stock in thousandths, money in fen). */
+  quantity: PostingValue;
+  amount?: PostingValue;
+}
+
+/** What a module writes: `defineDocument` turns it into a `DocumentDef`. */
+export interface DocumentSpec<V extends string = string> {
+  module: string;
+  entity: string;
+  /** Screen path segment and URL prefix, as a resource's (spec §2). */
+  screen: string;
+  screenBase: string;
+  title: string;
+  menuTitle?: string;
+  header: {
+    table: string;
+    fields: readonly FieldDef[];
+    /** The field that names a document besides its number in pickers and messages; the number by default. */
+    labelField?: string;
+    defaultSort?: { field: string; dir: "asc" | "desc" };
+    indexes?: string[][];
+  };
+  lines: {
+    table: string;
+    /** The lines' name on screens (入库明细); 明细 by default. */
+    title?: string;
+    fields: readonly FieldDef[];
+    /** At least this many lines: create and update refuse fewer (0 by default). */
+    min?: number;
+    /** At most this many lines (500 by default: a body is at most 1 MB). */
+    max?: number;
+  };
+  /** `RK20261128-0001`: the prefix, the China-time day of creation, a sequence per tenant, document type and day. */
+  numbering: { prefix: string; digits?: number };
+  workflow: {
+    statuses: readonly DocumentStatus<V>[];
+    /** A new document's status. */
+    initial: NoInfer<V>;
+    /** Statuses in which `update` may change the header and the lines. */
+    editable: readonly NoInfer<V>[];
+    transitions: readonly TransitionDef<NoInfer<V>>[];
+  };
+  postings?: readonly PostingDef[];
+}
+
+export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
+  /** `module/entity`: the key of the header's declaration, the status history's and the ledger lines' docType. */
+  docType: string;
+  /** The header as an entity (its table has the number, the status and the version besides the declared fields). */
+  header: ResourceDef;
+  /** The lines as an entity, each naming its document (`documentId`, deleted with it). */
+  lines: ResourceDef;
+  linesTitle: string;
+  minLines: number;
+  maxLines: number;
+  /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
+  status: { readonly [K in V]: K };
+}
+
+/** The fields every document's header and lines have, named the same everywhere (the transition service reads them). */
+export const DOC_NO = "docNo";
+export const DOC_STATUS = "status";
+export const DOC_VERSION = "version";
+export const LINE_DOCUMENT = "documentId";
+export const LINE_NO = "lineNo";
+/** The shared tables (migration 0047): every document's status history and its numbering sequences. */
+export const STATUS_HISTORY_TABLE = "document_status_history";
+export const SEQUENCE_TABLE = "document_sequence";
+
+/** Keeps the statuses' literal values, so `status` and `DocStatus<typeof doc>` are typed from the declaration. */
+export function defineDocument<const V extends string>(spec: DocumentSpec<V>): DocumentDef<V> {
+  const docType = `${spec.module}/${spec.entity}`;
+  const { statuses, initial, editable, transitions } = spec.workflow;
+  const values = new Set<string>(statuses.map((s) => s.value));
+  const problem = (what: string) => new Error(`${docType}: ${what}`);
+  if (values.size !== statuses.length) throw problem("a status value is declared twice");
+  for (const value of [initial, ...editable, ...transitions.flatMap((t) => [...t.from, t.to])]) {
+    if (!values.has(value)) throw problem(`status ${value} is not declared`);
+  }
+  const reserved = new Set(["create", "update", "findPage", "getInfo", "export", "delete", "view"]);
+  const names = new Set<string>();
+  for (const t of transitions) {
+    if (reserved.has(t.name) || names.has(t.name)) throw problem(`transition ${t.name} is reserved or declared twice`);
+    names.add(t.name);
+  }
+  for (const posting of spec.postings ?? []) {
+    for (const name of [posting.on, posting.reversedBy ?? posting.on]) if (!names.has(name)) throw problem(`posting: no transition ${name}`);
+  }
+  const byValue = new Map(statuses.map((s) => [s.value as string, s]));
+  const header = defineResource({
+    module: spec.module,
+    entity: spec.entity,
+    screen: spec.screen,
+    screenBase: spec.screenBase,
+    table: spec.header.table,
+    title: spec.title,
+    menuTitle: spec.menuTitle,
+    scope: "tenant",
+    labelField: spec.header.labelField ?? DOC_NO,
+    defaultSort: spec.header.defaultSort ?? { field: DOC_NO, dir: "desc" },
+    actions: ["create", "update", "export"],
+    workflowActions: Object.fromEntries(transitions.map((t) => [t.name, t.label])),
+    indexes: [[DOC_STATUS], ...(spec.header.indexes ?? [])],
+    fields: [
+      { name: DOC_NO, label: "单号", type: "text", readOnly: true, unique: true, filter: "like", sortable: true, max: 40, plain: true },
+      {
+        name: DOC_STATUS,
+        label: "状态",
+        type: "enum",
+        dict: statusDictCode(docType),
+        required: true,
+        readOnly: true,
+        filter: "eq",
+        defaultValue: initial,
+        show: (value) => byValue.get(String(value))?.label ?? String(value ?? ""),
+      },
+      ...spec.header.fields,
+      { name: DOC_VERSION, label: "版本", type: "number", required: true, readOnly: true, hidden: true, list: false, plain: true, defaultValue: 1, min: 1 },
+    ],
+  });
+  const lines = defineResource({
+    module: spec.module,
+    entity: `${spec.entity}Line`,
+    screen: `${spec.screen}line`,
+    screenBase: spec.screenBase,
+    table: spec.lines.table,
+    title: `${spec.title}${spec.lines.title ?? "明细"}`,
+    scope: "tenant",
+    labelField: LINE_NO,
+    defaultSort: { field: LINE_NO, dir: "asc" },
+    actions: [],
+    fields: [
+      { name: LINE_DOCUMENT, label: spec.title, type: "relation", relation: docType, required: true, readOnly: true, hidden: true, onDelete: "cascade" },
+      { name: LINE_NO, label: "行号", type: "number", required: true, readOnly: true, sortable: true, min: 1, max: 100_000, plain: true },
+      ...spec.lines.fields,
+    ],
+  });
+  return {
+    ...spec,
+    docType,
+    header,
+    lines,
+    linesTitle: spec.lines.title ?? "明细",
+    minLines: spec.lines.min ?? 0,
+    maxLines: spec.lines.max ?? 500,
+    status: Object.fromEntries(statuses.map((s) => [s.value, s.value])) as DocumentDef<V>["status"],
+  };
+}
+
+/** A document's status values, as a union type: `DocStatus<typeof stockIn>`. */
+export type DocStatus<D> = D extends DocumentDef<infer V> ? V : never;
+
+/** The dictionary code a header's status field names (its items are the declaration's statuses, not rows of dict_item). */
+export function statusDictCode(docType: string): string {
+  return `doc:${docType}`;
+}
+
+export function statusOf(doc: Pick<DocumentDef, "workflow">, value: unknown): DocumentStatus | undefined {
+  return doc.workflow.statuses.find((s) => s.value === String(value));
+}
+
+/** The Chinese name of a status, or the value itself when the declaration has no such status. */
+export function statusLabel(doc: Pick<DocumentDef, "workflow">, value: unknown): string {
+  return statusOf(doc, value)?.label ?? String(value ?? "");
+}
+
+/** The statuses as a picker's or a filter's options. */
+export function statusOptions(doc: Pick<DocumentDef, "workflow">): Array<{ value: string; label: string }> {
+  return doc.workflow.statuses.map((s) => ({ value: s.value, label: s.label }));
+}
+
+export function isEditable(doc: Pick<DocumentDef, "workflow">, status: unknown): boolean {
+  return (doc.workflow.editable as readonly string[]).includes(String(status));
+}
+
+export function findTransition(doc: Pick<DocumentDef, "workflow">, name: string): TransitionDef | undefined {
+  return doc.workflow.transitions.find((t) => t.name === name);
+}
+
+/** The transitions that may start from a status (the detail page's buttons, before permissions are asked). */
+export function transitionsFrom(doc: Pick<DocumentDef, "workflow">, status: unknown): TransitionDef[] {
+  return doc.workflow.transitions.filter((t) => (t.from as readonly string[]).includes(String(status)));
+}
+
+/** `module:entity:transition`: the permission a transition needs (a button under the document's menu entry). */
+export function transitionPermission(doc: Pick<DocumentDef, "module" | "entity">, transition: Pick<TransitionDef, "name">): string {
+  return permissionCode(doc, transition.name);
+}
+
+/**
+ * The statuses a document holds only after `posting` was made: the posting transition's status and every status
+ * reachable from it without the reversing transition. Taking `reversedBy` from one of them reverses the posting.
+ */
+export function postedStatuses(doc: Pick<DocumentDef, "workflow">, posting: Pick<PostingDef, "on" | "reversedBy">): Set<string> {
+  const transitions = doc.workflow.transitions;
+  const start = transitions.find((t) => t.name === posting.on);
+  const posted = new Set<string>(start ? [start.to] : []);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const t of transitions) {
+      if (t.name === posting.reversedBy || t.name === posting.on || posted.has(t.to)) continue;
+      if (t.from.some((from) => posted.has(from))) {
+        posted.add(t.to);
+        grown = true;
+      }
+    }
+  }
+  return posted;
+}
+
+/** `RK20261128-0001`: the number of the `sequence`-th document of its type created on a China day (`YYYY-MM-DD`). */
+export function documentNumber(doc: Pick<DocumentDef, "numbering">, chinaDay: string, sequence: number): string {
+  return `${doc.numbering.prefix}${chinaDay.replaceAll("-", "")}-${String(sequence).padStart(doc.numbering.digits ?? 4, "0")}`;
+}
+
+/** `/api/v1/{module}/{entity}/{action}` of a document's API (create, update, findPage, getInfo, a transition). */
+export function documentPath(doc: Pick<DocumentDef, "module" | "entity">, action: string): string {
+  return `/api/v1/${doc.module}/${doc.entity}/${action}`;
+}
+
+export const documentKey = (doc: Pick<DocumentDef, "module" | "entity">) => resourceKey(doc);
+
+const REFERENCE = /^([+-]?)(header|line)\.([A-Za-z][A-Za-z0-9]*)$/;
+
+/** Reads one posting value: a reference (`-line.quantity`) or a function; a reference to nothing is an error in the declaration. */
+export function postingValue(value: PostingValue, header: Readonly<Record<string, unknown>>, line: Readonly<Record<string, unknown>>): unknown {
+  if (typeof value === "function") return value(header, line);
+  const m = REFERENCE.exec(value);
+  if (!m) throw new Error(`posting value ${value}: expected header.<field> or line.<field>, optionally signed`);
+  const [, sign, from, field] = m;
+  const read = (from === "header" ? header : line)[field as string];
+  if (!sign) return read;
+  const n = Number(read);
+  return sign === "-" ? -n : n;
+}
+
+export interface PostingEntry {
+  ledger: string;
+  key: Record<string, unknown>;
+  quantity: number;
+  amount?: number;
+}
+
+/** What a document posts when `transition` succeeds: one entry per line and posting declared on it. */
+export function postingsOf(
+  doc: Pick<DocumentDef, "postings">,
+  transition: string,
+  header: Readonly<Record<string, unknown>>,
+  lines: ReadonlyArray<Readonly<Record<string, unknown>>>,
+): Array<PostingEntry & { line: Readonly<Record<string, unknown>> }> {
+  return (doc.postings ?? [])
+    .filter((p) => p.on === transition)
+    .flatMap((p) =>
+      lines.map((line) => ({
+        ledger: p.ledger,
+        key: Object.fromEntries(Object.entries(p.key).map(([name, value]) => [name, postingValue(value, header, line)])),
+        quantity: Number(postingValue(p.quantity, header, line)),
+        ...(p.amount !== undefined ? { amount: Number(postingValue(p.amount, header, line)) } : {}),
+        line,
+      })),
+    );
+}

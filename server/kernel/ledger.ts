@@ -1,0 +1,357 @@
+import { sql, type Kysely } from "kysely";
+import { newId } from "../db";
+import { insertRow, runPrepared } from "../db/prepared";
+import { inTransaction } from "../db/transaction";
+import { ApiError, Status } from "../http/envelope";
+
+/**
+ * A ledger declared as data (decision 059): a balance table, a line table, the key of a balance beside tenant_id,
+ * one or two signed integer measures, a floor, locked periods, the ledger's own line columns and its projections.
+ * Money, points and (issue 34's logistics) stock are instances. Every change of a balance is `post`: one line and a
+ * conditional update of the balance row in the caller's write transaction (inWriteTransaction); lines are never
+ * edited or deleted, a mistake is undone by a line of the opposite sign (`reverse`).
+ *
+ * Table and column names come from the declaration, not from the schema's types: a ledger's tables are its own.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+/** One posting. `quantity` is the first measure (money: fen; points: points; stock: thousandths), signed. */
+export interface LedgerEntry {
+  tenantId: number;
+  /** The balance's key, by the declaration's key names: `{ userInfoId: 7, accountType: "cash" }`. */
+  key: Record<string, string | number>;
+  quantity: number;
+  /** The second measure, for a ledger that declares one (stock: fen); signed like `quantity`. */
+  amount?: number;
+  /** The document the line belongs to (written when the ledger has the column). */
+  docType: string | null;
+  docId: number | null;
+  docLineId?: number | null;
+  /** When the movement counts (its period); now unless given. */
+  occurredAt?: number;
+  operatorId?: number | null;
+  operatorName?: string | null;
+  remark?: string | null;
+  idempotencyKey?: string | null;
+  /** The line this one undoes (`reverse` sets it). */
+  reversalOf?: number | null;
+  /** How far below zero a rule lets this posting go (≥ 0), for a ledger whose floor reads it (money's pay limits). */
+  creditLimit?: number;
+  /** The ledger's own line columns, by the declaration's names. */
+  extra?: Record<string, unknown>;
+}
+
+/** A line as posted: the entry with its id, moment and the balance after it. */
+export interface PostedLine extends LedgerEntry {
+  id: number;
+  occurredAt: number;
+  balanceAfter: number;
+  amountAfter?: number;
+  /** The balance row's id, for a ledger whose balances have one. */
+  balanceId?: number;
+}
+
+/** A figure kept from the lines (a day or month roll-up): counted in each posting's transaction, recounted from the lines. */
+export interface Projection {
+  name: string;
+  apply(trx: AnyDb, line: PostedLine): Promise<void>;
+  /** Counts afresh from the lines, one tenant's or all. */
+  recount(db: AnyDb, tenantId?: number): Promise<void>;
+}
+
+/** A measure's column in the balance table and in the line table (and the line's "after" column, if kept). */
+export interface Measure {
+  balance: string;
+  line: string;
+  after?: string;
+}
+
+/** Line columns the entry fills, by entry field; a field whose column is not declared is not written. */
+type LineColumn = "docType" | "docId" | "docLineId" | "operatorId" | "operatorName" | "remark" | "idempotencyKey" | "reversalOf" | "balanceId";
+
+export interface LedgerDeclaration {
+  /** Names the ledger's prepared statements. */
+  name: string;
+  balances: {
+    table: string;
+    /** The balance row's id column, if it has one (money's lines name it: account_id). */
+    id?: string;
+    /** Whether the first posting of a key opens its balance at zero; otherwise a missing balance is refused. */
+    opens: boolean;
+  };
+  lines: { table: string; columns: Partial<Record<LineColumn, string>> };
+  /** Key name → column, the same column name in both tables. */
+  key: Record<string, string>;
+  quantity: Measure;
+  amount?: Measure;
+  /** Extra name → line column. */
+  extra?: Record<string, string>;
+  /** The lowest the first measure may reach after a posting; 0 unless given. */
+  floor?: (entry: LedgerEntry) => number;
+  /** Whether a posting of 0 is allowed (points: a take-back that found nothing left still records its refund). */
+  allowsZero?: (entry: LedgerEntry) => boolean;
+  /** The locked period a moment falls in (its name, shown in the refusal), or null. Runs in the posting's transaction. */
+  lockedPeriod?: (trx: AnyDb, tenantId: number, occurredAt: number) => Promise<string | null>;
+  /** What a posting takes before it reads or writes anything (money: the diner's row, on PostgreSQL). */
+  lockFirst?: (trx: AnyDb, entry: LedgerEntry) => Promise<void>;
+  /** The extra columns of a reversal, from those of the line it undoes (money: busiType 冲正). */
+  reversalExtra?: (extra: Record<string, unknown>) => Record<string, unknown>;
+  projections?: readonly Projection[];
+  messages: {
+    insufficient: string;
+    zero: string;
+    /** A key without a balance, for a ledger that does not open them. */
+    missing?: string;
+    locked?: (period: string) => string;
+    reversed?: string;
+    reversalOfReversal?: string;
+    lineMissing?: string;
+  };
+}
+
+/** A key whose balance differs from the sum of its lines. */
+export interface LedgerDrift {
+  tenantId: number;
+  key: Record<string, string | number>;
+  measure: "quantity" | "amount";
+  balance: number;
+  lines: number;
+}
+
+export interface Ledger {
+  readonly declaration: LedgerDeclaration;
+  post(trx: AnyDb, entry: LedgerEntry): Promise<PostedLine>;
+  reverse(trx: AnyDb, tenantId: number, lineId: number, by?: ReversalBy): Promise<PostedLine>;
+  reverseDocument(trx: AnyDb, tenantId: number, docType: string, docId: number, by?: ReversalBy): Promise<PostedLine[]>;
+  /** The keys whose balance differs from the sum of their lines: empty when all hold. */
+  check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]>;
+  /** One key's balance and the sum of its lines (first measure). */
+  compare(db: AnyDb, tenantId: number, key: Record<string, string | number>): Promise<{ balance: number; ledger: number }>;
+  /** Counts every projection afresh from the lines. */
+  recount(db: AnyDb, tenantId?: number): Promise<void>;
+}
+
+/** What a reversal takes from its caller: who, when, why, and the document it belongs to. */
+export type ReversalBy = Partial<Pick<LedgerEntry, "docType" | "docId" | "docLineId" | "occurredAt" | "operatorId" | "operatorName" | "remark" | "idempotencyKey" | "creditLimit">>;
+
+const lit = (name: string) => sql.ref(name);
+
+export function defineLedger(def: LedgerDeclaration): Ledger {
+  const keyNames = Object.keys(def.key);
+  const keyColumns = keyNames.map((k) => def.key[k]);
+  const measures = def.amount ? [def.quantity, def.amount] : [def.quantity];
+  const columns = def.lines.columns;
+  const extraNames = Object.keys(def.extra ?? {});
+  const messages = def.messages;
+  const projections = def.projections ?? [];
+
+  const keyValues = (entry: Pick<LedgerEntry, "key">) =>
+    keyNames.map((k) => {
+      const value = entry.key[k];
+      if (value === undefined || value === null) throw new Error(`${def.name} ledger: the key has no ${k}`);
+      return value;
+    });
+
+  // The conditional update, compiled once per ledger (runPrepared): it runs for every posting. Arguments: the
+  // measures' deltas, the moment, the operator, the tenant, the key's values, the floor.
+  const moveKey = `${def.name} ledger move balance`;
+  const returning = [...(def.balances.id ? [def.balances.id] : []), ...measures.map((m) => m.balance)];
+  const moveBalance = (trx: AnyDb, args: unknown[]) =>
+    runPrepared<Record<string, unknown>>(trx, moveKey, args, (a) => {
+      const deltas = a.slice(0, measures.length);
+      const [at, operatorId, tenantId] = a.slice(measures.length, measures.length + 3);
+      const keys = a.slice(measures.length + 3, measures.length + 3 + keyColumns.length);
+      const floor = a[a.length - 1];
+      let q = trx
+        .updateTable(def.balances.table)
+        .set({ ...Object.fromEntries(measures.map((m, i) => [m.balance, sql`${lit(m.balance)} + ${deltas[i]}`])), updated_at: at, updated_by: operatorId })
+        .where("tenant_id", "=", tenantId);
+      keyColumns.forEach((column, i) => (q = q.where(column, "=", keys[i])));
+      return q.where(sql<boolean>`${lit(def.quantity.balance)} + ${deltas[0]} >= ${floor}`).returning(returning);
+    });
+
+  // Opens a key's balance at zero (a ledger whose balances open on their first posting), compiled once.
+  const openKey = `${def.name} ledger open balance`;
+  const openBalance = (trx: AnyDb, args: unknown[]) =>
+    runPrepared(trx, openKey, args, (a) => {
+      const [tenantId, at, operatorId, ...rest] = a;
+      const [id, ...keys] = def.balances.id ? rest : [null, ...rest];
+      return trx
+        .insertInto(def.balances.table)
+        .values({
+          tenant_id: tenantId,
+          ...(def.balances.id ? { [def.balances.id]: id } : {}),
+          ...Object.fromEntries(keyColumns.map((c, i) => [c, keys[i]])),
+          ...Object.fromEntries(measures.map((m) => [m.balance, 0])),
+          created_at: at,
+          created_by: operatorId,
+          updated_at: at,
+          updated_by: operatorId,
+        })
+        .onConflict((oc) => oc.columns(["tenant_id", ...keyColumns]).doNothing());
+    });
+
+  async function post(trx: AnyDb, entry: LedgerEntry): Promise<PostedLine> {
+    const { tenantId, quantity } = entry;
+    const amount = def.amount ? (entry.amount ?? 0) : undefined;
+    const zeroAllowed = def.allowsZero?.(entry) ?? false;
+    if (!Number.isSafeInteger(quantity) || (amount !== undefined && !Number.isSafeInteger(amount)) || (quantity === 0 && !amount && !zeroAllowed)) {
+      throw new ApiError(Status.BAD_REQUEST, messages.zero);
+    }
+    await def.lockFirst?.(trx, entry);
+    const occurredAt = entry.occurredAt ?? Date.now();
+    const operatorId = entry.operatorId ?? null;
+    if (def.lockedPeriod) {
+      const locked = await def.lockedPeriod(trx, tenantId, occurredAt);
+      if (locked) throw new ApiError(Status.CONFLICT, messages.locked ? messages.locked(locked) : locked);
+    }
+    const keys = keyValues(entry);
+    if (def.balances.opens) await openBalance(trx, [tenantId, occurredAt, operatorId, ...(def.balances.id ? [newId()] : []), ...keys]);
+    const deltas = amount === undefined ? [quantity] : [quantity, amount];
+    const floor = def.floor?.(entry) ?? 0;
+    const [updated] = await moveBalance(trx, [...deltas, occurredAt, operatorId, tenantId, ...keys, floor]);
+    if (!updated) {
+      if (!def.balances.opens && messages.missing && !(await balanceRow(trx, tenantId, keys))) throw new ApiError(Status.CONFLICT, messages.missing);
+      throw new ApiError(Status.CONFLICT, messages.insufficient);
+    }
+    const id = newId();
+    const balanceAfter = Number(updated[def.quantity.balance]);
+    const amountAfter = def.amount ? Number(updated[def.amount.balance]) : undefined;
+    const balanceId = def.balances.id ? Number(updated[def.balances.id]) : undefined;
+    const line: PostedLine = { ...entry, id, occurredAt, balanceAfter, amountAfter, balanceId, amount };
+    const row: Record<string, unknown> = { tenant_id: tenantId, id };
+    keyColumns.forEach((c, i) => (row[c] = keys[i]));
+    const fields: Record<LineColumn, unknown> = {
+      docType: entry.docType,
+      docId: entry.docId,
+      docLineId: entry.docLineId,
+      operatorId,
+      operatorName: entry.operatorName,
+      remark: entry.remark,
+      idempotencyKey: entry.idempotencyKey,
+      reversalOf: entry.reversalOf,
+      balanceId,
+    };
+    for (const [field, column] of Object.entries(columns)) row[column] = fields[field as LineColumn] ?? null;
+    row[def.quantity.line] = quantity;
+    if (def.quantity.after) row[def.quantity.after] = balanceAfter;
+    if (def.amount) {
+      row[def.amount.line] = amount;
+      if (def.amount.after) row[def.amount.after] = amountAfter;
+    }
+    for (const name of extraNames) row[(def.extra as Record<string, string>)[name]] = entry.extra?.[name] ?? null;
+    Object.assign(row, { occurred_at: occurredAt, created_at: occurredAt, created_by: operatorId, updated_at: occurredAt, updated_by: operatorId });
+    await insertRow(trx, def.lines.table, row);
+    for (const projection of projections) await projection.apply(trx, line);
+    return line;
+  }
+
+  async function balanceRow(db: AnyDb, tenantId: number, keys: unknown[]) {
+    let q = db.selectFrom(def.balances.table).select(measures.map((m) => m.balance)).where("tenant_id", "=", tenantId);
+    keyColumns.forEach((c, i) => (q = q.where(c, "=", keys[i])));
+    return q.executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
+  }
+
+  const reversalColumn = () => {
+    const column = columns.reversalOf;
+    if (!column) throw new Error(`${def.name} ledger: no reversal column declared`);
+    return column;
+  };
+
+  async function reverse(trx: AnyDb, tenantId: number, lineId: number, by: ReversalBy = {}): Promise<PostedLine> {
+    const reversalOf = reversalColumn();
+    const extraColumns = extraNames.map((n) => (def.extra as Record<string, string>)[n]);
+    const line = (await trx
+      .selectFrom(def.lines.table)
+      .select([...keyColumns, ...measures.map((m) => m.line), ...extraColumns, reversalOf])
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", lineId)
+      .executeTakeFirst()) as Record<string, unknown> | undefined;
+    if (!line) throw new ApiError(Status.NOT_FOUND, messages.lineMissing ?? "流水不存在");
+    if (line[reversalOf] !== null) throw new ApiError(Status.CONFLICT, messages.reversalOfReversal ?? "冲正流水不能再冲正");
+    // The unique key on the reversal column also stops two reversals racing (the later one's transaction fails).
+    const done = await trx.selectFrom(def.lines.table).select("id").where("tenant_id", "=", tenantId).where(reversalOf, "=", lineId).executeTakeFirst();
+    if (done) throw new ApiError(Status.CONFLICT, messages.reversed ?? "该流水已冲正");
+    const extra = Object.fromEntries(extraNames.map((n, i) => [n, line[extraColumns[i]]]));
+    return post(trx, {
+      docType: null,
+      docId: null,
+      ...by,
+      tenantId,
+      key: Object.fromEntries(keyNames.map((k, i) => [k, line[keyColumns[i]] as string | number])),
+      quantity: -Number(line[def.quantity.line]),
+      amount: def.amount ? -Number(line[def.amount.line]) : undefined,
+      reversalOf: lineId,
+      extra: def.reversalExtra ? def.reversalExtra(extra) : extra,
+    });
+  }
+
+  async function reverseDocument(trx: AnyDb, tenantId: number, docType: string, docId: number, by: ReversalBy = {}): Promise<PostedLine[]> {
+    const reversalOf = reversalColumn();
+    const { docType: typeColumn, docId: idColumn } = columns;
+    if (!idColumn) throw new Error(`${def.name} ledger: no document column declared`);
+    let q = trx
+      .selectFrom(`${def.lines.table} as l`)
+      .select("l.id")
+      .where("l.tenant_id", "=", tenantId)
+      .where(`l.${idColumn}`, "=", docId)
+      .where(`l.${reversalOf}`, "is", null)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom(`${def.lines.table} as r`).select("r.id").whereRef("r.tenant_id", "=", "l.tenant_id").whereRef(`r.${reversalOf}`, "=", "l.id"))),
+      )
+      .orderBy("l.id");
+    if (typeColumn) q = q.where(`l.${typeColumn}`, "=", docType);
+    const lines = (await q.execute()) as Array<{ id: number | string }>;
+    const reversals: PostedLine[] = [];
+    for (const { id } of lines) reversals.push(await reverse(trx, tenantId, Number(id), { ...by, docType, docId }));
+    return reversals;
+  }
+
+  async function check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
+    const drifts: LedgerDrift[] = [];
+    for (const [measure, m] of [["quantity", def.quantity], ...(def.amount ? [["amount", def.amount]] : [])] as Array<["quantity" | "amount", Measure]>) {
+      const sum = sql<number>`(select coalesce(sum(l.${lit(m.line)}), 0) from ${sql.table(def.lines.table)} l where l.tenant_id = b.tenant_id and ${sql.join(
+        keyColumns.map((c) => sql`l.${lit(c)} = b.${lit(c)}`),
+        sql` and `,
+      )})`;
+      let q = db
+        .selectFrom(`${def.balances.table} as b`)
+        .select([sql<number>`b.tenant_id`.as("tenant_id"), ...keyColumns.map((c) => sql`b.${lit(c)}`.as(c)), sql<number>`b.${lit(m.balance)}`.as("balance"), sum.as("lines")])
+        .where(sql<boolean>`b.${lit(m.balance)} <> ${sum}`);
+      if (tenantId !== undefined) q = q.where("b.tenant_id", "=", tenantId);
+      const rows = (await q.execute()) as Array<Record<string, unknown>>;
+      for (const r of rows) {
+        drifts.push({
+          tenantId: Number(r.tenant_id),
+          key: Object.fromEntries(keyNames.map((k, i) => [k, r[keyColumns[i]] as string | number])),
+          measure,
+          balance: Number(r.balance),
+          lines: Number(r.lines),
+        });
+      }
+    }
+    return drifts;
+  }
+
+  async function compare(db: AnyDb, tenantId: number, key: Record<string, string | number>): Promise<{ balance: number; ledger: number }> {
+    const keys = keyValues({ key });
+    const row = await balanceRow(db, tenantId, keys);
+    let q = db
+      .selectFrom(def.lines.table)
+      .select(sql<number>`coalesce(sum(${lit(def.quantity.line)}), 0)`.as("total"))
+      .where("tenant_id", "=", tenantId);
+    keyColumns.forEach((c, i) => (q = q.where(c, "=", keys[i])));
+    const sum = (await q.executeTakeFirstOrThrow()) as { total: number | string };
+    return { balance: Number(row?.[def.quantity.balance] ?? 0), ledger: Number(sum.total) };
+  }
+
+  async function recount(db: AnyDb, tenantId?: number): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      for (const projection of projections) await projection.recount(trx, tenantId);
+    });
+  }
+
+  return { declaration: def, post, reverse, reverseDocument, check, compare, recount };
+}

@@ -1,0 +1,263 @@
+import { sql, type Kysely } from "kysely";
+import { chinaWallClock } from "../../resources/chinaTime";
+import {
+  DOC_NO,
+  DOC_STATUS,
+  DOC_VERSION,
+  documentNumber,
+  LINE_DOCUMENT,
+  LINE_NO,
+  postedStatuses,
+  postingsOf,
+  SEQUENCE_TABLE,
+  STATUS_HISTORY_TABLE,
+  statusLabel,
+  type DocumentDef,
+  type TransitionDef,
+} from "../../resources/document";
+import { columnOf, type FieldDef } from "../../resources/define";
+import { newId } from "../db";
+import { insertRow } from "../db/prepared";
+import type { SessionContext } from "../http/endpoint";
+import { ApiError, Status } from "../http/envelope";
+import { requireReason } from "../http/reason";
+import { recordOperation } from "../modules/resource/operationLog";
+import { toRecord, type Row } from "../modules/resource/rows";
+import { idempotent } from "./idempotency";
+import type { Ledger } from "./ledger";
+
+/**
+ * The one transition service of every declared document (issue 34 item 3, decision 060): it loads the document in
+ * the caller's tenant, checks the from-status, the reason and the guard, moves the status with a conditional update
+ * (`id`, `status` and `version` as read: a second caller that read the same row updates nothing and hears 409), and
+ * runs the effect, the postings, the status history and the operation log in the same write transaction — the
+ * kernel's, which on SQLite is the group commit money uses — under the request's Idempotency-Key.
+ */
+
+// Documents are declared, so their tables are known only at run time, as the resource engine's are.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+export const documentMessages = {
+  notFound: (doc: DocumentDef) => `${doc.title}不存在或已被删除`,
+  wrongStatus: (doc: DocumentDef, status: unknown, action: string) => `当前状态为「${statusLabel(doc, status)}」，不能${action}`,
+  stale: "数据已被他人修改，请刷新后重试",
+};
+
+/** What a document's postings use of a ledger declared with `defineLedger`. */
+export type DocumentLedger = Pick<Ledger, "post" | "reverseDocument">;
+
+/** What a guard and an effect see: the document as it was read, its lines, the step and the caller's input. */
+export interface TransitionRun {
+  ctx: SessionContext;
+  doc: DocumentDef;
+  transition: TransitionDef;
+  header: Row;
+  lines: Row[];
+  input: Row;
+  reason: string | null;
+}
+
+/** Refuses a step by throwing an ApiError (400 or 409 with a Chinese message); runs in the step's transaction. */
+export type Guard = (run: TransitionRun, trx: AnyDb) => Promise<void> | void;
+/** Work of the step in its transaction, after the status moved (a row of another table, a message). */
+export type Effect = (run: TransitionRun, trx: AnyDb) => Promise<void>;
+
+/** The server side of a document: its named guards and effects, and the ledgers its postings name. */
+export interface DocumentRules {
+  guards?: Record<string, Guard>;
+  effects?: Record<string, Effect>;
+  ledgers?: Record<string, DocumentLedger>;
+}
+
+/** A declaration whose names the server cannot resolve stops the start, not the first request that needs one. */
+export function checkDocumentRules(doc: DocumentDef, rules: DocumentRules): void {
+  const missing = [
+    ...doc.workflow.transitions.flatMap((t) => [
+      ...(t.guard && !rules.guards?.[t.guard] ? [`guard ${t.guard}`] : []),
+      ...(t.effect && !rules.effects?.[t.effect] ? [`effect ${t.effect}`] : []),
+    ]),
+    ...(doc.postings ?? []).filter((p) => !rules.ledgers?.[p.ledger]).map((p) => `ledger ${p.ledger}`),
+  ];
+  if (missing.length) throw new Error(`${doc.docType}: ${missing.join(", ")} not provided`);
+}
+
+export async function loadHeader(db: AnyDb, doc: DocumentDef, tenantId: number, id: number): Promise<Row> {
+  const row = await db.selectFrom(doc.header.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+  if (!row) throw new ApiError(Status.NOT_FOUND, documentMessages.notFound(doc));
+  return row as Row;
+}
+
+export async function loadLines(db: AnyDb, doc: DocumentDef, tenantId: number, id: number): Promise<Row[]> {
+  return (await db
+    .selectFrom(doc.lines.table)
+    .selectAll()
+    .where("tenant_id", "=", tenantId)
+    .where(column(doc.lines.fields, LINE_DOCUMENT), "=", id)
+    .orderBy(column(doc.lines.fields, LINE_NO))
+    .execute()) as Row[];
+}
+
+export function column(fields: readonly FieldDef[], name: string): string {
+  return columnOf(fields.find((f) => f.name === name) as FieldDef);
+}
+
+/** The next number of a document type in the tenant on the China day of `now`, counted in the caller's transaction. */
+export async function nextDocumentNumber(trx: AnyDb, doc: DocumentDef, tenantId: number, now: number): Promise<string> {
+  const day = chinaWallClock(now).slice(0, 10);
+  // One statement on both databases: the row's lock (PostgreSQL) or the write lock (SQLite) orders concurrent creates.
+  const { rows } = await sql<{ last_value: number }>`
+    insert into ${sql.table(SEQUENCE_TABLE)} (tenant_id, doc_type, day, last_value) values (${tenantId}, ${doc.docType}, ${day}, 1)
+    on conflict (tenant_id, doc_type, day) do update set last_value = ${sql.table(SEQUENCE_TABLE)}.last_value + 1
+    returning last_value`.execute(trx);
+  return documentNumber(doc, day, Number(rows[0]?.last_value));
+}
+
+export async function writeHistory(
+  trx: AnyDb,
+  ctx: SessionContext,
+  doc: DocumentDef,
+  docId: number,
+  action: string,
+  from: string | null,
+  to: string,
+  reason: string | null,
+): Promise<void> {
+  await insertRow(trx, STATUS_HISTORY_TABLE, {
+    tenant_id: ctx.session.tenantId,
+    id: newId(),
+    doc_type: doc.docType,
+    doc_id: docId,
+    action,
+    from_status: from,
+    to_status: to,
+    reason,
+    operator_id: ctx.session.userId,
+    operator_name: ctx.session.userName,
+    created_at: ctx.now,
+  });
+}
+
+/** The status history of a document, oldest first (the detail page's 审批记录). */
+export async function statusHistory(db: AnyDb, doc: DocumentDef, tenantId: number, docId: number): Promise<Row[]> {
+  const rows = await db
+    .selectFrom(STATUS_HISTORY_TABLE)
+    .select(["id", "action", "from_status", "to_status", "reason", "operator_id", "operator_name", "created_at"])
+    .where("tenant_id", "=", tenantId)
+    .where("doc_type", "=", doc.docType)
+    .where("doc_id", "=", docId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((r: Row) => ({
+    id: r.id,
+    action: r.action,
+    actionLabel: r.action === "create" ? "新建" : (doc.workflow.transitions.find((t) => t.name === r.action)?.label ?? r.action),
+    fromStatus: r.from_status,
+    fromStatusLabel: r.from_status === null ? null : statusLabel(doc, r.from_status),
+    toStatus: r.to_status,
+    toStatusLabel: statusLabel(doc, r.to_status),
+    reason: r.reason,
+    operatorId: r.operator_id,
+    operatorName: r.operator_name,
+    createdAt: r.created_at,
+  }));
+}
+
+/**
+ * Moves the document `id` by `transition`. `input` is the body as its schema read it (`reason`, the step's own
+ * fields, and optionally the `version` the caller saw). Answers the header as it is after the step.
+ */
+export async function runTransition(
+  ctx: SessionContext,
+  doc: DocumentDef,
+  rules: DocumentRules,
+  transition: TransitionDef,
+  input: Row & { id: number; version?: number; reason?: unknown },
+  body: unknown,
+): Promise<Row> {
+  const tenantId = ctx.session.tenantId;
+  const statusColumn = column(doc.header.fields, DOC_STATUS);
+  const versionColumn = column(doc.header.fields, DOC_VERSION);
+  const refuseFrom = (status: unknown) => {
+    if (!(transition.from as readonly string[]).includes(String(status))) {
+      throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, status, transition.label));
+    }
+  };
+  // Everything is checked inside the transaction: a retry of a step that was taken finds its key's answer before
+  // any check, and what is checked is what the conditional update then holds to.
+  return idempotent(ctx, body, async (trx: AnyDb) => {
+    const header = await loadHeader(trx, doc, tenantId, input.id);
+    refuseFrom(header[statusColumn]);
+    const reason = transition.reasonRequired ? requireReason(input.reason, `${transition.label}原因`) : textOrNull(input.reason);
+    if (input.version !== undefined && input.version !== header[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+    const lineRows = await loadLines(trx, doc, tenantId, input.id);
+    const run: TransitionRun = {
+      ctx,
+      doc,
+      transition,
+      header: toRecord(doc.header, header),
+      lines: lineRows.map((row) => toRecord(doc.lines, row)),
+      input,
+      reason,
+    };
+    if (transition.guard) await rules.guards?.[transition.guard]?.(run, trx);
+    const from = String(header[statusColumn]);
+    const version = Number(header[versionColumn]);
+    const now = Math.max(ctx.now, Number(header.updated_at) + 1);
+    const moved = await trx
+      .updateTable(doc.header.table)
+      .set({ [statusColumn]: transition.to, [versionColumn]: version + 1, updated_at: now, updated_by: ctx.session.userId })
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", input.id)
+      .where(statusColumn, "=", from)
+      .where(versionColumn, "=", version)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) {
+      const now = await loadHeader(trx, doc, tenantId, input.id);
+      refuseFrom(now[statusColumn]);
+      throw new ApiError(Status.CONFLICT, documentMessages.stale);
+    }
+    if (transition.effect) await rules.effects?.[transition.effect]?.(run, trx);
+    await post(trx, ctx, doc, rules, run, from);
+    await writeHistory(trx, ctx, doc, input.id, transition.name, from, transition.to, reason);
+    await recordOperation(trx, ctx, doc.header, input.id, transition.name, {
+      [DOC_NO]: run.header[DOC_NO],
+      [DOC_STATUS]: [from, transition.to],
+      ...(reason !== null ? { reason } : {}),
+      ...Object.fromEntries((transition.input ?? []).map((f) => [f.name, input[f.name]])),
+    });
+    return { ...run.header, [DOC_STATUS]: transition.to, [DOC_VERSION]: version + 1, updatedAt: now };
+  });
+}
+
+/** The postings this step makes, and the reversals it takes back (a void of a document that has posted). */
+async function post(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, rules: DocumentRules, run: TransitionRun, from: string) {
+  const by = { operatorId: ctx.session.userId, operatorName: ctx.session.userName };
+  for (const entry of postingsOf(doc, run.transition.name, run.header, run.lines)) {
+    await (rules.ledgers?.[entry.ledger] as DocumentLedger).post(trx, {
+      tenantId: ctx.session.tenantId,
+      key: entry.key as Record<string, string | number>,
+      quantity: entry.quantity,
+      ...(entry.amount !== undefined ? { amount: entry.amount } : {}),
+      docType: doc.docType,
+      docId: run.header.id as number,
+      docLineId: entry.line.id as number,
+      occurredAt: ctx.now,
+      ...by,
+      remark: run.reason,
+    });
+  }
+  for (const posting of doc.postings ?? []) {
+    if (posting.reversedBy !== run.transition.name || !postedStatuses(doc, posting).has(from)) continue;
+    await (rules.ledgers?.[posting.ledger] as DocumentLedger).reverseDocument(trx, ctx.session.tenantId, doc.docType, run.header.id as number, {
+      occurredAt: ctx.now,
+      ...by,
+      remark: run.reason,
+    });
+  }
+}
+
+function textOrNull(value: unknown): string | null {
+  return typeof value === "string" && value.trim() ? value.trim() : null;
+}

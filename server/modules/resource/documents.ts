@@ -1,0 +1,286 @@
+import { permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
+import {
+  DOC_NO,
+  DOC_STATUS,
+  DOC_VERSION,
+  documentPath,
+  isEditable,
+  LINE_DOCUMENT,
+  LINE_NO,
+  transitionPermission,
+  type DocumentDef,
+  type TransitionDef,
+} from "../../../resources/document";
+import { findResource } from "../../../resources/index";
+import { createSchema, fieldSchema, findPageSchema, recordId, integer } from "../../../resources/schemas";
+import { z } from "../../../resources/z";
+import { newId } from "../../db";
+import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
+import { ApiError, fieldError, Status } from "../../http/envelope";
+import { reasonField } from "../../http/reason";
+import {
+  checkDocumentRules,
+  column,
+  documentMessages,
+  loadHeader,
+  loadLines,
+  nextDocumentNumber,
+  runTransition,
+  statusHistory,
+  writeHistory,
+  type DocumentRules,
+} from "../../kernel/transitions";
+import { idempotent } from "../../kernel/idempotency";
+import { checkDictionaries, checkRelations, checkUnique, db, findPage, getInfo, withRelationLabels } from "./engine";
+import { resourceEndpoints } from "./endpoints";
+import { recordOperation } from "./operationLog";
+import { toColumns, toRecord, type Row } from "./rows";
+
+/**
+ * The generated API of a declared document (issue 34 item 3, decision 060): `create` and `update` take the header
+ * with its `lines`, `findPage` lists headers (a status filter among the declared ones), `getInfo` answers the header
+ * with its lines and status history, and each transition is `POST …/{transition}` with `{ id, ...input }`. Header and
+ * lines are checked, converted and logged by the resource engine's functions, as any entity's are.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = any;
+
+const VERSION = integer("version", { min: 1, max: Number.MAX_SAFE_INTEGER }, "数字", "缺少 version（读取时的版本）");
+
+function lineCount(doc: DocumentDef) {
+  const message = doc.minLines > 0 ? `请至少填写 ${doc.minLines} 行${doc.linesTitle}` : `${doc.linesTitle}应为列表`;
+  return z
+    .array(z.unknown(), { error: `${doc.linesTitle}应为列表` })
+    .min(doc.minLines, message)
+    .max(doc.maxLines, `${doc.linesTitle}不能超过 ${doc.maxLines} 行`);
+}
+
+/** A line of an update: with an `id`, the fields it gives change that line; without one, it is a new line. */
+function updatedLine(doc: DocumentDef) {
+  const added = createSchema(doc.lines);
+  const kept = z.object({ id: recordId(`${doc.linesTitle} id`) }).extend(
+    Object.fromEntries(doc.lines.fields.filter((f) => !f.hidden && !f.readOnly).map((f) => [f.name, fieldSchema(f, true)])),
+  );
+  return z.unknown().transform((value, ctx) => {
+    const hasId = typeof value === "object" && value !== null && "id" in value && (value as Row).id !== undefined && (value as Row).id !== null;
+    const parsed = (hasId ? kept : added).safeParse(value);
+    if (parsed.success) return parsed.data as Row;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+}
+
+export function documentSchemas(doc: DocumentDef) {
+  const headerFields = doc.header.fields.filter((f) => !f.hidden && !f.readOnly);
+  const statuses = doc.workflow.statuses.map((s) => s.value) as [string, ...string[]];
+  return {
+    create: createSchema(doc.header).extend({ lines: lineCount(doc).pipe(z.array(createSchema(doc.lines))) }),
+    update: z.object({
+      id: recordId(),
+      version: VERSION,
+      ...Object.fromEntries(headerFields.map((f) => [f.name, fieldSchema(f, true)])),
+      lines: lineCount(doc).pipe(z.array(updatedLine(doc))).optional(),
+    }),
+    findPage: findPageSchema(doc.header).extend({
+      [DOC_STATUS]: z.preprocess((v) => (v === "" ? undefined : v), z.enum(statuses, { error: "状态不是可选的值" }).optional()),
+    }),
+    transition: (t: TransitionDef) =>
+      z.object({
+        id: recordId(),
+        version: VERSION.optional(),
+        reason: reasonField(`${t.label}原因`),
+        ...Object.fromEntries((t.input ?? []).map((f) => [f.name, fieldSchema(f, false)])),
+      }),
+  };
+}
+
+/** Declarations a document's pages and checks look up: its own header and lines, then every declared entity. */
+export function documentLookup(doc: DocumentDef) {
+  return (key: string): ResourceDef | undefined =>
+    key === resourceKey(doc.header) ? doc.header : key === resourceKey(doc.lines) ? doc.lines : findResource(key);
+}
+
+async function checkLines(ctx: SessionContext, doc: DocumentDef, lines: Row[]) {
+  for (const line of lines) {
+    await checkRelations(ctx, doc.lines, line);
+    await checkDictionaries(ctx, doc.lines, line);
+  }
+}
+
+function lineRow(ctx: SessionContext, doc: DocumentDef, docId: number, lineNo: number, values: Row, now: number): Row {
+  return {
+    tenant_id: ctx.session.tenantId,
+    id: newId(),
+    ...toColumns(doc.lines, values),
+    [column(doc.lines.fields, LINE_DOCUMENT)]: docId,
+    [column(doc.lines.fields, LINE_NO)]: lineNo,
+    created_at: now,
+    created_by: ctx.session.userId,
+    updated_at: now,
+    updated_by: ctx.session.userId,
+  };
+}
+
+export async function createDocument(ctx: SessionContext, doc: DocumentDef, body: Row & { lines: Row[] }, raw: unknown): Promise<Row> {
+  const { lines, ...values } = body;
+  await checkRelations(ctx, doc.header, values);
+  await checkDictionaries(ctx, doc.header, values);
+  await checkLines(ctx, doc, lines);
+  await checkUnique(ctx, doc.header, values);
+  return idempotent(ctx, raw, async (trx: AnyDb) => {
+    const id = newId();
+    const now = ctx.now;
+    const status = doc.workflow.initial;
+    const row: Row = {
+      tenant_id: ctx.session.tenantId,
+      id,
+      ...toColumns(doc.header, values),
+      [column(doc.header.fields, DOC_NO)]: await nextDocumentNumber(trx, doc, ctx.session.tenantId, now),
+      [column(doc.header.fields, DOC_STATUS)]: status,
+      [column(doc.header.fields, DOC_VERSION)]: 1,
+      created_at: now,
+      created_by: ctx.session.userId,
+      updated_at: now,
+      updated_by: ctx.session.userId,
+    };
+    await trx.insertInto(doc.header.table).values(row).execute();
+    const lineRows = lines.map((line, i) => lineRow(ctx, doc, id, i + 1, line, now));
+    if (lineRows.length) await trx.insertInto(doc.lines.table).values(lineRows).execute();
+    await writeHistory(trx, ctx, doc, id, "create", null, status, null);
+    await recordOperation(trx, ctx, doc.header, id, "create", { ...values, [DOC_NO]: row[column(doc.header.fields, DOC_NO)], lines: lines.length });
+    return { ...toRecord(doc.header, row), lines: lineRows.map((r) => toRecord(doc.lines, r)) };
+  });
+}
+
+export async function updateDocument(ctx: SessionContext, doc: DocumentDef, body: Row & { id: number; version: number; lines?: Row[] }, raw: unknown): Promise<Row> {
+  const { id, version, lines, ...values } = body;
+  const tenantId = ctx.session.tenantId;
+  const statusColumn = column(doc.header.fields, DOC_STATUS);
+  const versionColumn = column(doc.header.fields, DOC_VERSION);
+  // What does not depend on the document's state is checked first, outside the write transaction (these reads go
+  // through the connection the transaction would hold).
+  await checkRelations(ctx, doc.header, values);
+  await checkDictionaries(ctx, doc.header, values);
+  await checkUnique(ctx, doc.header, values, id);
+  if (lines) await checkLines(ctx, doc, lines);
+  return idempotent(ctx, raw, async (trx: AnyDb) => {
+    const current = await loadHeader(trx, doc, tenantId, id);
+    if (!isEditable(doc, current[statusColumn])) throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, current[statusColumn], "修改"));
+    if (version !== current[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+    // The lines given are the whole new set: one with an id keeps what it does not give, one without is added.
+    const existing = lines ? new Set((await loadLines(trx, doc, tenantId, id)).map((row) => row.id as number)) : new Set<number>();
+    const kept = new Set<number>();
+    (lines ?? []).forEach((line, i) => {
+      if (line.id === undefined) return;
+      if (!existing.has(line.id as number) || kept.has(line.id as number)) throw fieldError(`lines.${i}.id`, `第 ${i + 1} 行${doc.linesTitle}不存在或重复`);
+      kept.add(line.id as number);
+    });
+    const now = Math.max(ctx.now, Number(current.updated_at) + 1);
+    const moved = await trx
+      .updateTable(doc.header.table)
+      .set({ ...toColumns(doc.header, values), [versionColumn]: version + 1, updated_at: now, updated_by: ctx.session.userId })
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", id)
+      .where(statusColumn, "=", current[statusColumn])
+      .where(versionColumn, "=", version)
+      .executeTakeFirst();
+    // Within the transaction the row read above cannot change on SQLite; on PostgreSQL a concurrent step may have
+    // moved it between the read and this update.
+    if (Number(moved.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+    const changes: Row = { ...values };
+    if (lines) {
+      const documentColumn = column(doc.lines.fields, LINE_DOCUMENT);
+      const lineNoColumn = column(doc.lines.fields, LINE_NO);
+      const removed = [...existing].filter((lineId) => !kept.has(lineId));
+      if (removed.length) {
+        await trx.deleteFrom(doc.lines.table).where("tenant_id", "=", tenantId).where(documentColumn, "=", id).where("id", "in", removed).execute();
+      }
+      const added: Row[] = [];
+      for (const [i, line] of lines.entries()) {
+        if (line.id === undefined) {
+          added.push(lineRow(ctx, doc, id, i + 1, line, now));
+          continue;
+        }
+        const { id: lineId, ...given } = line;
+        await trx
+          .updateTable(doc.lines.table)
+          .set({ ...toColumns(doc.lines, given), [lineNoColumn]: i + 1, updated_at: now, updated_by: ctx.session.userId })
+          .where("tenant_id", "=", tenantId)
+          .where(documentColumn, "=", id)
+          .where("id", "=", lineId)
+          .execute();
+      }
+      if (added.length) await trx.insertInto(doc.lines.table).values(added).execute();
+      changes.lines = { kept: kept.size, added: added.length, removed: removed.length };
+    }
+    await recordOperation(trx, ctx, doc.header, id, "update", changes);
+    const header = await loadHeader(trx, doc, tenantId, id);
+    return { ...toRecord(doc.header, header), lines: (await loadLines(trx, doc, tenantId, id)).map((row) => toRecord(doc.lines, row)) };
+  });
+}
+
+/** The header with its relations' labels, its lines (with theirs) and its status history. */
+export async function getDocument(ctx: SessionContext, doc: DocumentDef, id: number): Promise<Row> {
+  const lookup = documentLookup(doc);
+  const header = await getInfo(ctx, doc.header, id, lookup);
+  const lines = (await loadLines(db(ctx), doc, ctx.session.tenantId, id)).map((row) => toRecord(doc.lines, row));
+  await withRelationLabels(ctx, doc.lines, lines, lookup);
+  return { ...header, lines, history: await statusHistory(db(ctx), doc, ctx.session.tenantId, id) };
+}
+
+/** Every endpoint of one document. `rules` must name every guard, effect and ledger the declaration does. */
+export function documentEndpoints(doc: DocumentDef, rules: DocumentRules = {}): Endpoint[] {
+  checkDocumentRules(doc, rules);
+  const schemas = documentSchemas(doc);
+  const session = (ctx: unknown) => ctx as SessionContext;
+  const lookup = documentLookup(doc);
+  const view = permission(permissionCode(doc.header, "view"));
+  const list: Endpoint[] = [
+    endpoint({
+      method: "GET",
+      path: documentPath(doc, "findPage"),
+      summary: `${doc.title}分页查询（可按状态筛选）`,
+      access: view,
+      query: schemas.findPage,
+      handle: (ctx, { query }) => findPage(session(ctx), doc.header, query as Parameters<typeof findPage>[2], lookup),
+    }),
+    endpoint({
+      method: "GET",
+      path: documentPath(doc, "getInfo"),
+      summary: `${doc.title}详情：表头、${doc.linesTitle}与审批记录`,
+      access: view,
+      query: z.object({ id: recordId() }),
+      handle: (ctx, { query }) => getDocument(session(ctx), doc, query.id),
+    }),
+    endpoint({
+      method: "POST",
+      path: documentPath(doc, "create"),
+      summary: `新增${doc.title}（表头与 lines，编号自动生成；支持 Idempotency-Key）`,
+      access: permission(permissionCode(doc.header, "create")),
+      body: schemas.create,
+      handle: (ctx, { body }) => createDocument(session(ctx), doc, body as Row & { lines: Row[] }, body),
+    }),
+    endpoint({
+      method: "POST",
+      path: documentPath(doc, "update"),
+      summary: `修改${doc.title}（仅可编辑的状态；带读取时的 version；lines 为完整的新明细）`,
+      access: permission(permissionCode(doc.header, "update")),
+      body: schemas.update,
+      handle: (ctx, { body }) => updateDocument(session(ctx), doc, body as Row & { id: number; version: number; lines?: Row[] }, body),
+    }),
+    ...doc.workflow.transitions.map((t) =>
+      endpoint({
+        method: "POST",
+        path: documentPath(doc, t.name),
+        summary: `${t.label}${doc.title}${t.reasonRequired ? `（须填写${t.label}原因）` : ""}（支持 Idempotency-Key）`,
+        access: permission(transitionPermission(doc, t)),
+        body: schemas.transition(t),
+        handle: (ctx, { body }) => runTransition(session(ctx), doc, rules, t, body as Row & { id: number }, body),
+      }),
+    ),
+    // The export is the resource engine's, over the headers.
+    ...resourceEndpoints({ ...doc.header, actions: ["export"] }, lookup).filter((e) => e.path === documentPath(doc, "export")),
+  ];
+  return list.map((e) => ({ ...e, resource: resourceKey(doc.header) }));
+}
