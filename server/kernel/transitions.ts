@@ -214,8 +214,8 @@ export async function runTransition(
       .where(versionColumn, "=", version)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) {
-      const now = await loadHeader(trx, doc, tenantId, input.id);
-      refuseFrom(now[statusColumn]);
+      // Another step moved it after the read above (PostgreSQL; SQLite runs one write transaction at a time).
+      refuseFrom((await loadHeader(trx, doc, tenantId, input.id))[statusColumn]);
       throw new ApiError(Status.CONFLICT, documentMessages.stale);
     }
     if (transition.effect) await rules.effects?.[transition.effect]?.(run, trx);

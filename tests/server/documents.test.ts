@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chinaWallClock } from "../../resources/chinaTime";
 import type { ResourceDef } from "../../resources/define";
 import { documentPath, type DocumentDef } from "../../resources/document";
-import { hashPassword } from "../../server/auth/password";
 import { declaredTable } from "../../server/db/declared";
 import { newId } from "../../server/db";
 import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
@@ -17,7 +16,7 @@ import { serverModules } from "../../server/modules/index";
 import type { ServerModule } from "../../server/modules/manifest";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
-import { expectNoInternals } from "../helpers/fixtures";
+import { createUser, expectNoInternals } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 import { sampleIssue, sampleReceipt } from "./fixtures/sampleDocuments";
 
@@ -125,15 +124,8 @@ async function userWithCodes(app: TestApp, userName: string, codes: string[]): P
   const roleId = newId();
   await db.insertInto("role").values({ tenant_id: DEFAULT_TENANT_ID, id: roleId, role_code: `r${roleId}`, role_name: `单据${roleId}`, role_type: "user", status: 1, remark: null, ...audit }).execute();
   await db.insertInto("role_menu").values([pageId, ...buttons.map((b) => b.id)].map((menu_id) => ({ tenant_id: DEFAULT_TENANT_ID, role_id: roleId, menu_id }))).execute();
-  const userId = newId();
   const password = "Clerk-Pass-2026!";
-  await db.insertInto("user").values({
-    tenant_id: DEFAULT_TENANT_ID, id: userId, user_name: userName, password_hash: await hashPassword(password), pwd_security_level: 1, real_name: "单据员",
-    user_code: null, avatar: null, introduction: null, phone: null, email: null, sex: null, org_id: null, navigation_mode: null, settings: null,
-    status: 1, last_login_at: null, remark: null, ...audit,
-  }).execute();
-  await db.insertInto("login_name").values({ user_name: userName, tenant_id: DEFAULT_TENANT_ID, user_id: userId }).execute();
-  await db.insertInto("user_role").values({ tenant_id: DEFAULT_TENANT_ID, user_id: userId, role_id: roleId }).execute();
+  await createUser(app, { userName, password, roleIds: [roleId] });
   await bumpShellGeneration(db);
   return loginAs(app, userName, password);
 }
@@ -215,6 +207,13 @@ for (const dialect of dialects) {
       const issue = await submitted(sampleIssue, [line(71, 5000)], { warehouseId: 11 });
       expect(await post(sampleIssue, "approve", { id: issue.id })).toMatchObject({ status: 409, message: "库存不足" });
       expect(await detail(sampleIssue, issue.id)).toMatchObject({ status: "submitted", remark: null });
+    });
+
+    test("the contract lists each document endpoint with the permission it needs", async () => {
+      const contract = (await app.call("GET", "/api/v1/openapi.json")).body as unknown as { paths: Record<string, Record<string, Row>> };
+      expect(contract.paths[documentPath(sampleReceipt, "approve")]?.post).toMatchObject({ "x-permission": "test:sampleReceipt:approve" });
+      expect(contract.paths[documentPath(sampleReceipt, "findPage")]?.get).toMatchObject({ "x-permission": "test:sampleReceipt:view" });
+      for (const action of ["create", "update", "getInfo", "export", "submit", "reject", "void"]) expect(contract.paths).toHaveProperty([documentPath(sampleIssue, action)]);
     });
 
     test("a declaration whose guard, effect or ledger the server does not provide stops the start", () => {
