@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "node_modules/", "test-results/", "playwright-report/", "bench/results/", "data/"] },
+  { ignores: ["build/", ".react-router/", "node_modules/", "test-results/", "playwright-report/", "bench/results/", "bench/bare-app/build/", "bench/bare-app/.react-router/", "data/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,7 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { createHash } from "node:crypto";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 /**
@@ -49,6 +49,43 @@ function shortClassName(name: string, filename: string) {
   return `c${createHash("sha256").update(`${file}:${name}`).digest("base64url").replace(/[-_]/g, "").slice(0, 5)}`;
 }
 
+/**
+ * React Router's `<Scripts>` puts the routes a page may need into every page (route discovery, "lazy" mode) and finds
+ * them anew for each render: the page's path and each of its parents matched against every one of our ~400 routes,
+ * 13 % of a list page's server time (issue 39's profile). The answer depends only on the matched routes and the
+ * parent paths, so the server build keeps it, for at most PARTIAL_MANIFESTS_KEPT of them (paths with ids in them
+ * repeat little: the oldest go first). React Router is pinned exactly; a version without this function fails the
+ * build here rather than running unmemoized.
+ */
+const PARTIAL_MANIFESTS_KEPT = 1000;
+const PARTIAL_MANIFEST = "function getPartialManifest({ sri, ...manifest }, router) {";
+function partialManifestKept(): Plugin {
+  return {
+    name: "canteen:partial-manifest-kept",
+    apply: "build",
+    transform(code, id) {
+      if (this.environment.name !== "ssr" || !/node_modules\/react-router\/dist\/production\/chunk-[^/]+\.mjs$/.test(id) || !code.includes("function getPartialManifest(")) return null;
+      if (!code.includes(PARTIAL_MANIFEST)) throw new Error(`react-router's getPartialManifest changed (${id}): review partialManifestKept in vite.config.ts`);
+      return code.replace(
+        PARTIAL_MANIFEST,
+        `var keptPartialManifests = new WeakMap();
+function getPartialManifest(manifest, router) {
+  var kept = keptPartialManifests.get(manifest);
+  if (!kept) keptPartialManifests.set(manifest, (kept = new Map()));
+  var key = router.state.location.pathname.split("/").filter(Boolean).slice(0, -1).join("/") + "\\0" + router.state.matches.map((m) => m.route.id).join("\\0");
+  var partial = kept.get(key);
+  if (!partial) {
+    if (kept.size >= ${PARTIAL_MANIFESTS_KEPT}) kept.delete(kept.keys().next().value);
+    kept.set(key, (partial = findPartialManifest(manifest, router)));
+  }
+  return partial;
+}
+function findPartialManifest({ sri, ...manifest }, router) {`,
+      );
+    },
+  };
+}
+
 // The SSR build's entry is the whole server (API + web app), so `npm start` runs one bundle.
 export default defineConfig(({ isSsrBuild, command }) => ({
   build: isSsrBuild
@@ -58,5 +95,5 @@ export default defineConfig(({ isSsrBuild, command }) => ({
     ? { ssr: { noExternal: ["react-router", "@react-router/node"] }, resolve: { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } }
     : {}),
   ...(command === "build" ? { css: { modules: { generateScopedName: shortClassName } } } : {}),
-  plugins: [reactRouter(), tsconfigPaths()],
+  plugins: [reactRouter(), tsconfigPaths(), partialManifestKept()],
 }));

@@ -4,8 +4,9 @@
 //   2. a soak of SOAK_MINUTES (10) at SOAK_CONNECTIONS (50), rotating over list pages;
 //   3. idle for SOAK_IDLE_SECONDS (60): memory should return near where it started;
 //   4. a burst of 100 connections for 60 s, then idle again.
-// It passes when the soak ends within 50 MiB of its first-minute plateau and the idle memory after it is within
-// 50 MiB of the start (plus the heap V8 keeps warm); the numbers go to bench/results/soak-<dialect>.json.
+// It passes when the soak's plateau (first and last minute) stays under SOAK_TARGET_MIB (450, issue 39: a canteen's
+// small server beside its database), the soak ends within 50 MiB of its first-minute plateau and the idle memory after
+// it is within 50 MiB of the start (plus the heap V8 keeps warm); the numbers go to bench/results/soak-<dialect>.json.
 // `SOAK_DATABASE_URL=postgres://…` runs it on PostgreSQL (schema `soak`).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ const BURST_SECONDS = Number(env.SOAK_BURST_SECONDS ?? 60);
 const IDLE_SECONDS = Number(env.SOAK_IDLE_SECONDS ?? 60);
 const SAMPLE_MS = 5000;
 const TOLERANCE_MIB = 50;
+const TARGET_MIB = Number(env.SOAK_TARGET_MIB ?? 450);
 const ADMIN_PASSWORD = "Soak-Admin-Pass-2026";
 const dir = "bench/soak";
 const base = `http://127.0.0.1:${PORT}`;
@@ -164,12 +166,13 @@ async function main() {
     log(`burst: ${burst.result.pagesPerSecond} pages/s, p50 ${burst.result.p50} ms, p99 ${burst.result.p99} ms; RSS peak ${burstPeak}, after idle ${afterBurst} MiB`);
 
     const verdict = {
+      underTarget: Math.max(plateau, end) <= TARGET_MIB,
       flat: end - plateau <= TOLERANCE_MIB,
       returns: afterSoak - start <= TOLERANCE_MIB && afterBurst - start <= TOLERANCE_MIB,
       noTimeouts: soak.result.timeouts === 0 && burst.result.timeouts === 0,
     };
     const report = {
-      dialect, pages: PAGES, connections: CONNECTIONS, minutes: MINUTES, start, single,
+      dialect, pages: PAGES, connections: CONNECTIONS, minutes: MINUTES, targetMiB: TARGET_MIB, renders: env.MAX_RENDERS_AT_ONCE ?? "default", start, single,
       soak: { ...soak.result, plateau, peak, end, afterIdle: afterSoak, samples: soak.samples },
       burst: { connections: BURST_CONNECTIONS, seconds: BURST_SECONDS, ...burst.result, peak: burstPeak, afterIdle: afterBurst },
       verdict,
@@ -177,7 +180,8 @@ async function main() {
     mkdirSync("bench/results", { recursive: true });
     writeFileSync(`bench/results/soak-${dialect}.json`, `${JSON.stringify(report, null, 2)}\n`);
     console.log(JSON.stringify({ dialect, start, single, soak: { ...soak.result, plateau, peak, end, afterIdle: afterSoak }, burst: report.burst, verdict }, null, 2));
-    if (!verdict.flat || !verdict.returns || !verdict.noTimeouts) process.exitCode = 1;
+    if (!verdict.underTarget) log(`RSS plateau ${Math.max(plateau, end)} MiB is over the ${TARGET_MIB} MiB target`);
+    if (Object.values(verdict).includes(false)) process.exitCode = 1;
   } finally {
     await server.stop();
   }

@@ -31,6 +31,8 @@ const configSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   /** Requests answered at once at most; one more is refused at once with 503 and Retry-After, not queued. */
   MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(512),
+  /** Pages rendered at once at most; more wait their turn in order (server/http/renderGate.ts, decision 066). */
+  MAX_RENDERS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(2),
   /** China-time hour from which the next day's default orders are made, unless a tenant's zhct.defaultOrder.generateHour says otherwise. */
   /**
    * off: this instance runs none of the timed jobs (monthly subsidy grants, default orders, points expiry, no-shows, idempotency-key pruning).

@@ -23,7 +23,8 @@ import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
 import { hostedFetch, type HostedFetch } from "./http/hosted";
-import { answerClientError, createListener, type Respond } from "./http/listener";
+import { answerClientError, busyResponse, createListener, hasNoDeadline, READ_DEADLINE_MS, type Respond } from "./http/listener";
+import { createRenderGate } from "./http/renderGate";
 import { startupErrorMessage } from "./startupErrors";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
 
@@ -127,7 +128,14 @@ export async function prepare(config: Config): Promise<AppHandler> {
 
   const api = createApi({ db: database.db, dialect: database.dialect, config });
   const build = (await import("virtual:react-router/server-build")) as ServerBuild;
-  const handleDocument = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
+  const handleRequest = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
+  const gate = createRenderGate({
+    limit: config.MAX_RENDERS_AT_ONCE,
+    maxWaitMs: READ_DEADLINE_MS,
+    refused: (request) => busyResponse(!(request.headers.get("Accept") ?? "").includes("text/html")),
+    waitsAnyTime: (request) => hasNoDeadline(new URL(request.url)),
+  });
+  const handleDocument: typeof handleRequest = (request, context) => gate.render(request, () => handleRequest(request, context));
   const clientDir = resolve(build.assetsBuildDirectory);
 
   const apiFetch = (clientAddress: string) => {

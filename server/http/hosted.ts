@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import { startupErrorMessage } from "../startupErrors";
 import { REFUSED_BODY_LINGER_MS } from "./body";
 import type { Respond } from "./listener";
+import { onBodySettled } from "./settled";
 
 /** What `react-router-serve` hands a build's `fetch`: node-fetch-server's client (its socket's address). */
 export interface HostClient {
@@ -114,38 +115,7 @@ export function hostedFetch({ respond, onError, release, config }: HostedOptions
   let draining = false;
 
   // A request counts until its body has been sent (a streamed export keeps flowing after the handler returned).
-  const counted = (response: Response): Response => {
-    const body = response.body;
-    if (!body) {
-      inFlight--;
-      return response;
-    }
-    const reader = body.getReader();
-    let done = false;
-    const finish = () => {
-      if (!done) inFlight--;
-      done = true;
-    };
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const chunk = await reader.read();
-          if (chunk.done) {
-            finish();
-            controller.close();
-          } else controller.enqueue(chunk.value);
-        } catch (error) {
-          finish();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        finish();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
+  const counted = (response: Response): Response => onBodySettled(response, () => inFlight--);
 
   const handle: HostedFetch = async (incoming, client) => {
     inFlight++;

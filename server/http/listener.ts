@@ -41,6 +41,14 @@ export function busyResponse(apiClient: boolean): Response {
   return new Response(page, { status: 503, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
 }
 
+/**
+ * A file of a whole period (an export, a print view) may take longer than a page on a large canteen, and its client
+ * waits for it: refusing it at a deadline would make a slow export impossible, not the server less busy.
+ */
+export function hasNoDeadline(url: URL): boolean {
+  return url.pathname.endsWith("/export") || url.pathname.endsWith("/print") || url.searchParams.has("export");
+}
+
 const COMPRESSIBLE_RESPONSE = /^(text\/html|application\/json|text\/csv)/;
 const gzipText = promisify(gzip);
 
@@ -174,9 +182,7 @@ export function createListener(app: Respond, options: ListenerOptions): http.Req
     const answer = app(request, clientAddress);
     if (request.method !== "GET" && request.method !== "HEAD") return answer;
     const url = new URL(request.url);
-    // A file of a whole period (an export, a print view) may take longer than a page on a large canteen, and its
-    // client waits for it: refusing it at the deadline would make a slow export impossible, not the server less busy.
-    if (url.pathname.endsWith("/export") || url.pathname.endsWith("/print") || url.searchParams.has("export")) return answer;
+    if (hasNoDeadline(url)) return answer;
     let timer: NodeJS.Timeout | undefined;
     let late = false;
     const deadline = new Promise<Response>((resolve) => {

@@ -10,6 +10,7 @@ import pages from "./pages.mjs";
 import servers from "./servers.mjs";
 import settle from "./settle.mjs";
 import cashier from "./cashier.mjs";
+import render from "./render.mjs";
 import reports from "./reports.mjs";
 
-export const scenarios = [api, pages, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports];
+export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports];
