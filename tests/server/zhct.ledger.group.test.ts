@@ -187,13 +187,13 @@ for (const dialect of dialects) {
       const key = { "Idempotency-Key": `burst-${uid()}` };
       const send = (path: string, body: Row, headers: Record<string, string> = {}) => app.call<Row>("POST", `${Z}/userAccountCharge/${path}`, { token, body, headers });
       const answers = await Promise.all([
-        send("refund", { userInfoId: d, amount: 500 }),
+        send("refund", { userInfoId: d, amount: 500, reason: "多充退回" }),
         send("create", { userInfoId: d, amount: 200 }, key),
-        send("refund", { userInfoId: d, amount: 5000 }),
+        send("refund", { userInfoId: d, amount: 5000, reason: "多充退回" }),
         send("create", { userInfoId: d, amount: 300 }, key),
-        send("refund", { userInfoId: d, amount: 500 }),
+        send("refund", { userInfoId: d, amount: 500, reason: "多充退回" }),
         send("create", { userInfoId: d, amount: 200 }, key),
-        send("refund", { userInfoId: d, amount: 500 }),
+        send("refund", { userInfoId: d, amount: 500, reason: "多充退回" }),
       ]);
       // Which of the racing refunds is short depends on the order the database takes them: count, do not place.
       const refunds = [0, 4, 6].map((i) => answers[i]);
