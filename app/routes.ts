@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 import { resourceKey } from "../resources/define";
-import { resources } from "../resources/index";
+import { documents, resources } from "../resources/index";
 import { menuGroups } from "../resources/modules";
 import { reports } from "../resources/report/index";
 
@@ -82,6 +82,25 @@ const reportPrints = reports.map((def) => route(`report/${def.screen}/print`, "r
 const bankScreen = route("report/bankreconcile/index", "routes/report/bank.tsx", { id: "report/bankReconcile" });
 const bankPrint = route("report/bankreconcile/print", "routes/report/bank.tsx", { id: "report/bankReconcile:print" });
 
+/**
+ * Each declared document gets its list, editor, detail page and print view (decision 061): one set of route modules
+ * for all of them. The print view stands alone on the page, as the reports' do.
+ */
+const documentRoutes = documents.flatMap((doc) => {
+  const base = `${doc.screenBase}/${doc.screen}`;
+  const key = resourceKey(doc);
+  return [
+    route(base, "routes/resource/home.tsx", { id: `${key}:home` }),
+    route(`${base}/index`, "routes/document/list.tsx", { id: `${key}:list` }),
+    route(`${base}/create`, "routes/document/editor.tsx", { id: `${key}:create` }),
+    route(`${base}/edit/:id`, "routes/document/editor.tsx", { id: `${key}:edit` }),
+    route(`${base}/detail/:id`, "routes/document/detail.tsx", { id: `${key}:detail` }),
+  ];
+});
+const documentPrints = documents.map((doc) =>
+  route(`${doc.screenBase}/${doc.screen}/print/:id`, "routes/document/print.tsx", { id: `${resourceKey(doc)}:print` }),
+);
+
 const groupRoutes = menuGroups.map((group) => route(group.path, "routes/resource/group.tsx", { id: `group:${group.path}` }));
 
 export default [
@@ -97,6 +116,7 @@ export default [
   route("subsystem/:sysCode/:pageId", "routes/subsystem.tsx", { id: "subsystem-page" }),
   ...reportPrints,
   bankPrint,
+  ...documentPrints,
   layout("routes/shell.tsx", [
     route("admin/dashboard", "routes/dashboard.tsx", { id: "admin-dashboard" }),
     route("dashboard", "routes/dashboard.tsx", { id: "dashboard" }),
@@ -111,6 +131,7 @@ export default [
     ...reportScreens,
     bankScreen,
     ...resourceRoutes,
+    ...documentRoutes,
     route("ceshi/ceshi", "routes/ceshi.tsx"),
     route("bench/plain/:module/:entity", "routes/bench/plain-list.tsx"),
     route("404", "routes/not-found.tsx", { id: "not-found" }),
