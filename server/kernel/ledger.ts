@@ -176,7 +176,8 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
   const openKey = `${def.name} ledger open balance`;
   const openBalance = (trx: AnyDb, args: unknown[]) =>
     runPrepared(trx, openKey, args, (a) => {
-      const [id, tenantId, at, operatorId, ...keys] = a;
+      const [tenantId, at, operatorId, ...rest] = a;
+      const [id, ...keys] = def.balances.id ? rest : [null, ...rest];
       return trx
         .insertInto(def.balances.table)
         .values({
@@ -207,7 +208,7 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
       if (locked) throw new ApiError(Status.CONFLICT, messages.locked ? messages.locked(locked) : locked);
     }
     const keys = keyValues(entry);
-    if (def.balances.opens) await openBalance(trx, [newId(), tenantId, occurredAt, operatorId, ...keys]);
+    if (def.balances.opens) await openBalance(trx, [tenantId, occurredAt, operatorId, ...(def.balances.id ? [newId()] : []), ...keys]);
     const deltas = amount === undefined ? [quantity] : [quantity, amount];
     const floor = def.floor?.(entry) ?? 0;
     const [updated] = await moveBalance(trx, [...deltas, occurredAt, operatorId, tenantId, ...keys, floor]);

@@ -51,7 +51,7 @@ export interface DocumentLedger {
 
 export interface LedgerEntry {
   tenantId: number;
-  key: Record<string, unknown>;
+  key: Record<string, string | number>;
   quantity: number;
   amount?: number;
   docType: string;
@@ -204,19 +204,17 @@ export async function runTransition(
   const tenantId = ctx.session.tenantId;
   const statusColumn = column(doc.header.fields, DOC_STATUS);
   const versionColumn = column(doc.header.fields, DOC_VERSION);
-  const read = await loadHeader(ctx.services.db as AnyDb, doc, tenantId, input.id);
   const refuseFrom = (status: unknown) => {
     if (!(transition.from as readonly string[]).includes(String(status))) {
       throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, status, transition.label));
     }
   };
-  refuseFrom(read[statusColumn]);
-  const reason = transition.reasonRequired ? requireReason(input.reason, `${transition.label}原因`) : textOrNull(input.reason);
-  if (input.version !== undefined && input.version !== read[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+  // Everything is checked inside the transaction: a retry of a step that was taken finds its key's answer before
+  // any check, and what is checked is what the conditional update then holds to.
   return idempotent(ctx, body, async (trx: AnyDb) => {
-    // Read again inside the transaction: what the checks above saw may have moved while this waited for the lock.
     const header = await loadHeader(trx, doc, tenantId, input.id);
     refuseFrom(header[statusColumn]);
+    const reason = transition.reasonRequired ? requireReason(input.reason, `${transition.label}原因`) : textOrNull(input.reason);
     if (input.version !== undefined && input.version !== header[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
     const lineRows = await loadLines(trx, doc, tenantId, input.id);
     const run: TransitionRun = {
@@ -265,7 +263,7 @@ async function post(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, rules: Do
   for (const entry of postingsOf(doc, run.transition.name, run.header, run.lines)) {
     await (rules.ledgers?.[entry.ledger] as DocumentLedger).post(trx, {
       tenantId: ctx.session.tenantId,
-      key: entry.key,
+      key: entry.key as Record<string, string | number>,
       quantity: entry.quantity,
       ...(entry.amount !== undefined ? { amount: entry.amount } : {}),
       docType: doc.docType,

@@ -6,6 +6,7 @@ import type { Envelope } from "../../server/http/envelope";
 import { encodeLoginField } from "../../server/modules/auth/session";
 import { createTestDatabase, openAgain, type TestDatabase } from "./db";
 import type { DatabaseHandle, Dialect } from "../../server/db";
+import type { Endpoint } from "../../server/http/endpoint";
 
 export const ADMIN_PASSWORD = "Initial-Pass-2026";
 export const ORIGIN = "http://canteen.test";
@@ -69,12 +70,13 @@ export async function openAnotherInstance(app: TestApp): Promise<OtherInstance> 
   return { database, call: callerOf(api), close: () => database.close() };
 }
 
-export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+/** `additional`: endpoints of declarations a test makes for itself (sample documents), served beside the product's. */
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, additional: Endpoint[] = []): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({ CANTEEN_CAPTCHA: "off", LOGIN_RATE_PER_MINUTE: "1000", ...env });
   await seed(database.db, { adminPassword: ADMIN_PASSWORD });
   let captcha = "ABCD";
-  const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha });
+  const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha }, additional);
   const call = callerOf(api);
   return {
     api,

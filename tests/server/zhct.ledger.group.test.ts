@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import { ApiError } from "../../server/http/envelope";
 import { GROUP_JOIN_MS, groupCommitStats, inWriteTransaction } from "../../server/kernel/writeTransaction";
-import { BusiType, checkAccount, deduct, post, setLockedMonthCheck, type Posting } from "../../server/modules/zhct/ledger";
+import { BusiType, checkAccount, deduct, post, type Posting } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { makeMonthFormal } from "../helpers/settle";
 
 // Group commit (decision 037): on SQLite the movements waiting together run each in a savepoint of one transaction
 // and commit with one disk sync. A refused movement must undo only itself, and nobody may hear "done" before the
@@ -43,15 +44,15 @@ for (const dialect of dialects) {
       token = await adminToken(app);
     });
     afterAll(async () => {
-      setLockedMonthCheck(async () => null);
       await app.close();
     });
 
     test("a refused or failing movement among others undoes only itself; each answer comes after the commit", async () => {
       const [a, b, c] = [await diner(), await diner(), await diner()];
       const { db, dialect: dia } = app.database;
-      const lockedBefore = Date.UTC(2020, 0, 1);
-      setLockedMonthCheck(async (_trx, _tenant, occurredAt) => (occurredAt < lockedBefore ? "2019-12" : null));
+      // December 2019 is formal: a line dated into it (China time) is refused.
+      await makeMonthFormal(db, DEFAULT_TENANT_ID, "2019-12", a);
+      const lockedBefore = Date.UTC(2019, 11, 31, 16);
       const before = groupCommitStats(db);
       // Another connection sees only what is committed: what it reads the moment an answer arrives says whether the
       // answer came before or after the COMMIT.

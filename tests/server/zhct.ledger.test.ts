@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/kernel/idempotency";
 import { DEFAULT_TENANT_ID } from "../../server/db/seed";
 import { inWriteTransaction } from "../../server/kernel/writeTransaction";
-import { checkAccount, deduct, post, BusiType, setLockedMonthCheck } from "../../server/modules/zhct/ledger";
+import { checkAccount, deduct, post, BusiType } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { makeMonthFormal } from "../helpers/settle";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 type Row = Record<string, unknown>;
@@ -240,15 +241,18 @@ for (const dialect of dialects) {
       expect((await post$(`${Z}/userAccountCharge/reverse`, { id: refund.id })).body.message).toBe("只有充值可以冲正");
     });
 
-    test("a formal month refuses lines dated into it (the month-settle hook)", async () => {
+    test("a formal month refuses lines dated into it (the money ledger's locked periods)", async () => {
       const d = await diner();
-      setLockedMonthCheck(async (_trx, tenantId) => (tenantId === DEFAULT_TENANT_ID ? "2026-01" : null));
+      // The request's moment falls in a month made formal (only the clock is faked: timers run as ever).
+      const unlock = await makeMonthFormal(app.database.db, DEFAULT_TENANT_ID, "2026-01", d.id as number);
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 0, 15, 4) });
       try {
         const refused = await post$(`${Z}/userAccountCharge/create`, { userInfoId: d.id, amount: 100 });
         expect(refused.http).toBe(409);
         expect(refused.body.message).toBe("2026-01 已正式结算，不能再记入该月的流水");
       } finally {
-        setLockedMonthCheck(async () => null);
+        vi.useRealTimers();
+        await unlock();
       }
       expect(await ledger(d.id)).toHaveLength(0);
       await expect(

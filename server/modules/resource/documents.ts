@@ -158,22 +158,24 @@ export async function updateDocument(ctx: SessionContext, doc: DocumentDef, body
   const tenantId = ctx.session.tenantId;
   const statusColumn = column(doc.header.fields, DOC_STATUS);
   const versionColumn = column(doc.header.fields, DOC_VERSION);
-  const current = await loadHeader(db(ctx), doc, tenantId, id);
-  if (!isEditable(doc, current[statusColumn])) throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, current[statusColumn], "修改"));
-  if (version !== current[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+  // What does not depend on the document's state is checked first, outside the write transaction (these reads go
+  // through the connection the transaction would hold).
   await checkRelations(ctx, doc.header, values);
   await checkDictionaries(ctx, doc.header, values);
-  await checkUnique(ctx, doc.header, values, id, current);
-  // The lines given are the whole new set: one with an id keeps what it does not give, one without is added.
-  const existing = lines ? new Map((await loadLines(db(ctx), doc, tenantId, id)).map((row) => [row.id as number, row])) : new Map<number, Row>();
-  const kept = new Set<number>();
-  (lines ?? []).forEach((line, i) => {
-    if (line.id === undefined) return;
-    if (!existing.has(line.id as number) || kept.has(line.id as number)) throw fieldError(`lines.${i}.id`, `第 ${i + 1} 行${doc.linesTitle}不存在或重复`);
-    kept.add(line.id as number);
-  });
+  await checkUnique(ctx, doc.header, values, id);
   if (lines) await checkLines(ctx, doc, lines);
   return idempotent(ctx, raw, async (trx: AnyDb) => {
+    const current = await loadHeader(trx, doc, tenantId, id);
+    if (!isEditable(doc, current[statusColumn])) throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, current[statusColumn], "修改"));
+    if (version !== current[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+    // The lines given are the whole new set: one with an id keeps what it does not give, one without is added.
+    const existing = lines ? new Set((await loadLines(trx, doc, tenantId, id)).map((row) => row.id as number)) : new Set<number>();
+    const kept = new Set<number>();
+    (lines ?? []).forEach((line, i) => {
+      if (line.id === undefined) return;
+      if (!existing.has(line.id as number) || kept.has(line.id as number)) throw fieldError(`lines.${i}.id`, `第 ${i + 1} 行${doc.linesTitle}不存在或重复`);
+      kept.add(line.id as number);
+    });
     const now = Math.max(ctx.now, Number(current.updated_at) + 1);
     const moved = await trx
       .updateTable(doc.header.table)
@@ -183,16 +185,14 @@ export async function updateDocument(ctx: SessionContext, doc: DocumentDef, body
       .where(statusColumn, "=", current[statusColumn])
       .where(versionColumn, "=", version)
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) {
-      const now = await loadHeader(trx, doc, tenantId, id);
-      if (!isEditable(doc, now[statusColumn])) throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, now[statusColumn], "修改"));
-      throw new ApiError(Status.CONFLICT, documentMessages.stale);
-    }
+    // Within the transaction the row read above cannot change on SQLite; on PostgreSQL a concurrent step may have
+    // moved it between the read and this update.
+    if (Number(moved.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, documentMessages.stale);
     const changes: Row = { ...values };
     if (lines) {
       const documentColumn = column(doc.lines.fields, LINE_DOCUMENT);
       const lineNoColumn = column(doc.lines.fields, LINE_NO);
-      const removed = [...existing.keys()].filter((lineId) => !kept.has(lineId));
+      const removed = [...existing].filter((lineId) => !kept.has(lineId));
       if (removed.length) {
         await trx.deleteFrom(doc.lines.table).where("tenant_id", "=", tenantId).where(documentColumn, "=", id).where("id", "in", removed).execute();
       }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import { preparedQuery } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { inTransaction } from "../../db/transaction";
@@ -190,28 +190,9 @@ function monthsBetween(first: number, last: number): string[] {
 export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: readonly number[], tenantId?: number): Promise<void> {
   await inTransaction(db, async (trx) => {
     const ofTenant = tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`;
-    for (const table of ["diner_month_ledger", "diner_month_points", "diner_month_order"] as const) {
-      let q = trx.deleteFrom(table);
-      if (tenantId !== undefined) q = q.where("tenant_id", "=", tenantId);
-      await q.execute();
-    }
-    for (const [lines, target, key, figure] of [
-      ["user_account_ledger", "diner_month_ledger", sql`account_type, busi_type`, sql`amount`],
-      ["user_account_integral_detail", "diner_month_points", sql`change_type`, sql`points`],
-    ] as const) {
-      const span = await sql<{ first: number | null; last: number | null }>`select min(occurred_at) as first, max(occurred_at) as last from ${sql.table(lines)} where ${ofTenant}`.execute(trx);
-      const { first, last } = span.rows[0] ?? { first: null, last: null };
-      if (first === null || last === null) continue;
-      for (const month of monthsBetween(Number(first), Number(last))) {
-        const { start, end } = monthRange(month);
-        await sql`
-          insert into ${sql.table(target)} (tenant_id, month, user_info_id, ${key}, ${figure}, lines)
-          select tenant_id, ${month}, user_info_id, ${key}, sum(${figure}), count(*)
-          from ${sql.table(lines)}
-          where ${ofTenant} and occurred_at >= ${start} and occurred_at < ${end}
-          group by tenant_id, user_info_id, ${key}`.execute(trx);
-      }
-    }
+    await recountLedgerMonths(trx, tenantId);
+    await recountPointsMonths(trx, tenantId);
+    await (tenantId === undefined ? trx.deleteFrom("diner_month_order") : trx.deleteFrom("diner_month_order").where("tenant_id", "=", tenantId)).execute();
     await (tenantId === undefined ? trx.deleteFrom("diner_day_order") : trx.deleteFrom("diner_day_order").where("tenant_id", "=", tenantId)).execute();
     const ofOrders = tenantId === undefined ? sql`1 = 1` : sql`o.tenant_id = ${tenantId}`;
     const tickets = sql.join(ticketPayFlags.map((f) => sql.lit(f)));
@@ -250,5 +231,38 @@ export async function recountDinerMonths(db: Kysely<Database>, ticketPayFlags: r
       from diner_day_order
       where ${ofTenant}
       group by tenant_id, substr(order_date, 1, 7), user_info_id`.execute(trx);
+  });
+}
+
+/** Counts the diners' ledger months afresh from the money ledger's lines (the money ledger's projection). */
+export function recountLedgerMonths(db: Kysely<Database>, tenantId?: number): Promise<void> {
+  return recountLineMonths(db, "user_account_ledger", "diner_month_ledger", sql`account_type, busi_type`, sql`amount`, tenantId);
+}
+
+/** Counts the diners' points months afresh from the points lines (the points ledger's projection). */
+export function recountPointsMonths(db: Kysely<Database>, tenantId?: number): Promise<void> {
+  return recountLineMonths(db, "user_account_integral_detail", "diner_month_points", sql`change_type`, sql`points`, tenantId);
+}
+
+/**
+ * A ledger's lines per diner and China month: one grouped INSERT per month, with the month's bounds in China time as
+ * numbers, so the same SQL runs on both databases.
+ */
+async function recountLineMonths(db: Kysely<Database>, lines: string, target: "diner_month_ledger" | "diner_month_points", key: RawBuilder<unknown>, figure: RawBuilder<unknown>, tenantId?: number): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const ofTenant = tenantId === undefined ? sql`1 = 1` : sql`tenant_id = ${tenantId}`;
+    await (tenantId === undefined ? trx.deleteFrom(target) : trx.deleteFrom(target).where("tenant_id", "=", tenantId)).execute();
+    const span = await sql<{ first: number | null; last: number | null }>`select min(occurred_at) as first, max(occurred_at) as last from ${sql.table(lines)} where ${ofTenant}`.execute(trx);
+    const { first, last } = span.rows[0] ?? { first: null, last: null };
+    if (first === null || last === null) return;
+    for (const month of monthsBetween(Number(first), Number(last))) {
+      const { start, end } = monthRange(month);
+      await sql`
+        insert into ${sql.table(target)} (tenant_id, month, user_info_id, ${key}, ${figure}, lines)
+        select tenant_id, ${month}, user_info_id, ${key}, sum(${figure}), count(*)
+        from ${sql.table(lines)}
+        where ${ofTenant} and occurred_at >= ${start} and occurred_at < ${end}
+        group by tenant_id, user_info_id, ${key}`.execute(trx);
+    }
   });
 }

@@ -1,15 +1,18 @@
-import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { PostgresAdapter, type Kysely } from "kysely";
 import { newId, type Db } from "../../db";
-import { insertRow, preparedQuery } from "../../db/prepared";
+import { preparedQuery } from "../../db/prepared";
 import type { Database } from "../../db/schema";
 import { ApiError, Status } from "../../http/envelope";
-import { countLedgerMonth } from "./dinerMonths";
-import { countLedgerDay } from "./ledgerDays";
+import { defineLedger, type LedgerEntry, type PostedLine, type ReversalBy } from "../../kernel/ledger";
+import { countLedgerMonth, recountLedgerMonths } from "./dinerMonths";
+import { formalMonthOf } from "./formalMonths";
+import { countLedgerDay, recountLedgerDays } from "./ledgerDays";
 
 /**
- * The money ledger (decision 017). Every change of a balance goes through `post`: one ledger line and a conditional
- * update of the account, inside the caller's transaction, which `inWriteTransaction` opens (BEGIN IMMEDIATE on
- * SQLite). Nothing here edits or deletes a line; a mistake is undone by a line of the opposite sign (`reversalOf`).
+ * The money ledger (decisions 017, 059): an instance of the kernel's `defineLedger`. Every change of a balance goes
+ * through `post`: one ledger line and a conditional update of the account, inside the caller's transaction, which
+ * `inWriteTransaction` opens (BEGIN IMMEDIATE on SQLite). Nothing edits or deletes a line; a mistake is undone by a
+ * line of the opposite sign (`reverse`).
  *
  * The interface is kept stable for the modules built on it (month settlement, auto charge, the cashier): add, do
  * not rename.
@@ -81,20 +84,6 @@ export interface LedgerLine {
   occurredAt: number;
 }
 
-/**
- * Whether a moment lies inside a formal (locked) month of the tenant. No month is locked until the month-settle
- * module registers its check with `setLockedMonthCheck`; it runs inside the posting's transaction, so a month
- * made formal concurrently is seen (its settle takes the same write lock on SQLite; on PostgreSQL it must lock the
- * settle row it reads).
- */
-export type LockedMonthCheck = (trx: Trx, tenantId: number, occurredAt: number) => Promise<string | null>;
-let lockedMonth: LockedMonthCheck = async () => null;
-
-/** Registers the check of formal months (returns the month's name, `2026-05`, when locked; null otherwise). */
-export function setLockedMonthCheck(check: LockedMonthCheck): void {
-  lockedMonth = check;
-}
-
 /** Opens the diner's accounts (cash and subsidy) with a zero balance; existing ones are kept. */
 export async function openAccounts(trx: Trx, tenantId: number, userInfoId: number, now: number, operatorId: number | null = null): Promise<void> {
   await openAccountsOf(trx, tenantId, [userInfoId], now, operatorId);
@@ -117,71 +106,80 @@ export async function openAccountsOf(trx: Trx, tenantId: number, userInfoIds: nu
   }
 }
 
-/**
- * The one way a balance changes: the account is updated only if the new balance stays at or above −creditLimit
- * (refused with 409 余额不足 otherwise), the line records the balance after, and the diner's month (decision 040) and
- * the day (decision 044) count the line. Call inside `inWriteTransaction`.
- */
-export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
-  const { tenantId, amount } = posting;
-  if (!Number.isSafeInteger(amount) || amount === 0) throw new ApiError(Status.BAD_REQUEST, ledgerMessages.zero);
-  await lockDiner(trx, tenantId, posting.userInfoId);
-  const credit = Math.max(0, posting.creditLimit ?? 0);
-  const occurredAt = posting.occurredAt ?? Date.now();
-  const locked = await lockedMonth(trx, tenantId, occurredAt);
-  if (locked) throw new ApiError(Status.CONFLICT, ledgerMessages.lockedMonth(locked));
-  const [updated] = await moveBalance(trx, amount, occurredAt, posting.operatorId ?? null, tenantId, posting.userInfoId, posting.accountType, -credit);
-  if (!updated) {
-    const account = await trx
-      .selectFrom("user_account")
-      .select("id")
-      .where("tenant_id", "=", tenantId)
-      .where("user_info_id", "=", posting.userInfoId)
-      .where("account_type", "=", posting.accountType)
-      .executeTakeFirst();
-    throw new ApiError(Status.CONFLICT, account ? ledgerMessages.insufficient : ledgerMessages.accountMissing);
-  }
-  const id = newId();
-  await insertRow(trx, "user_account_ledger", {
-    tenant_id: tenantId,
-    id,
-    user_info_id: posting.userInfoId,
-    account_id: updated.id,
-    account_type: posting.accountType,
-    busi_type: posting.busiType,
-    amount,
-    balance_after: Number(updated.balance),
-    pay_flag: posting.payFlag,
-    operator_id: posting.operatorId ?? null,
-    operator_name: posting.operatorName ?? null,
-    doc_type: posting.docType ?? null,
-    doc_id: posting.docId ?? null,
-    idempotency_key: posting.idempotencyKey ?? null,
-    reversal_of: posting.reversalOf ?? null,
-    remark: posting.remark ?? null,
-    occurred_at: occurredAt,
-    created_at: occurredAt,
-    created_by: posting.operatorId ?? null,
-    updated_at: occurredAt,
-    updated_by: posting.operatorId ?? null,
-  });
-  const counted = { tenantId, userInfoId: posting.userInfoId, accountType: posting.accountType, busiType: posting.busiType, amount, occurredAt };
-  await countLedgerMonth(trx, counted);
-  await countLedgerDay(trx, counted);
-  return { id, accountId: updated.id, accountType: posting.accountType, amount, balanceAfter: Number(updated.balance), busiType: posting.busiType, occurredAt };
-}
+/** A money line as the money ledger's projections read it. */
+const counted = (line: PostedLine) => ({
+  tenantId: line.tenantId,
+  userInfoId: Number(line.key.userInfoId),
+  accountType: String(line.key.accountType),
+  busiType: Number(line.extra?.busiType),
+  amount: line.quantity,
+  occurredAt: line.occurredAt,
+});
 
-/** The account's conditional update in `post`, compiled once: it runs for every movement. */
-const moveBalance = preparedQuery("ledger move balance", (trx: Trx, amount: number, at: number, operatorId: number | null, tenantId: number, userInfoId: number, accountType: AccountType, floor: number) =>
-  trx
-    .updateTable("user_account")
-    .set({ balance: sql`balance + ${amount}`, updated_at: at, updated_by: operatorId })
-    .where("tenant_id", "=", tenantId)
-    .where("user_info_id", "=", userInfoId)
-    .where("account_type", "=", accountType)
-    .where(sql<boolean>`balance + ${amount} >= ${floor}`)
-    .returning(["id", "balance"]),
-);
+/**
+ * The money ledger (decision 059): a diner's account per account type, never below −creditLimit (409 余额不足), not
+ * into a formal month; a line records the balance after, and the diner's month (decision 040) and the day (decision
+ * 044) count it.
+ */
+export const moneyLedger = defineLedger({
+  name: "money",
+  balances: { table: "user_account", id: "id", opens: false },
+  lines: {
+    table: "user_account_ledger",
+    columns: { balanceId: "account_id", operatorId: "operator_id", operatorName: "operator_name", docType: "doc_type", docId: "doc_id", idempotencyKey: "idempotency_key", reversalOf: "reversal_of", remark: "remark" },
+  },
+  key: { userInfoId: "user_info_id", accountType: "account_type" },
+  quantity: { balance: "balance", line: "amount", after: "balance_after" },
+  extra: { busiType: "busi_type", payFlag: "pay_flag" },
+  floor: (entry) => -Math.max(0, entry.creditLimit ?? 0),
+  lockedPeriod: formalMonthOf,
+  lockFirst: (trx, entry) => lockDiner(trx, entry.tenantId, Number(entry.key.userInfoId)),
+  reversalExtra: (extra) => ({ busiType: BusiType.REVERSAL, payFlag: Number(extra.payFlag) }),
+  projections: [
+    { name: "dinerMonthsLedger", apply: (trx, line) => countLedgerMonth(trx, counted(line)), recount: recountLedgerMonths },
+    { name: "ledgerDays", apply: (trx, line) => countLedgerDay(trx, counted(line)), recount: recountLedgerDays },
+  ],
+  messages: {
+    insufficient: ledgerMessages.insufficient,
+    zero: ledgerMessages.zero,
+    missing: ledgerMessages.accountMissing,
+    locked: ledgerMessages.lockedMonth,
+    reversed: ledgerMessages.reversed,
+    reversalOfReversal: ledgerMessages.reversalOfReversal,
+  },
+});
+
+const lineOf = (line: PostedLine): LedgerLine => ({
+  id: line.id,
+  accountId: line.balanceId as number,
+  accountType: line.key.accountType as AccountType,
+  amount: line.quantity,
+  balanceAfter: line.balanceAfter,
+  busiType: line.extra?.busiType as BusiTypeValue,
+  occurredAt: line.occurredAt,
+});
+
+/** The money ledger's line of a posting. */
+const entryOf = (posting: Posting): LedgerEntry => ({
+  tenantId: posting.tenantId,
+  key: { userInfoId: posting.userInfoId, accountType: posting.accountType },
+  quantity: posting.amount,
+  docType: posting.docType ?? null,
+  docId: posting.docId ?? null,
+  occurredAt: posting.occurredAt,
+  operatorId: posting.operatorId,
+  operatorName: posting.operatorName,
+  remark: posting.remark,
+  idempotencyKey: posting.idempotencyKey,
+  reversalOf: posting.reversalOf,
+  creditLimit: posting.creditLimit,
+  extra: { busiType: posting.busiType, payFlag: posting.payFlag },
+});
+
+/** The one way a balance changes: a line of `moneyLedger`. Call inside `inWriteTransaction`. */
+export async function post(trx: Trx, posting: Posting): Promise<LedgerLine> {
+  return lineOf(await moneyLedger.post(trx, entryOf(posting)));
+}
 
 const dinersLocked = new WeakMap<Trx, Set<number>>();
 
@@ -203,27 +201,8 @@ export async function lockDiner(trx: Trx, tenantId: number, userInfoId: number):
 }
 
 /** Undoes a line with one of the opposite sign that names it, once (409 余额不足 if the money is already spent). */
-export async function reverse(trx: Trx, tenantId: number, lineId: number, by: Omit<Posting, "tenantId" | "userInfoId" | "accountType" | "amount" | "busiType" | "payFlag" | "reversalOf"> = {}): Promise<LedgerLine> {
-  const line = await trx
-    .selectFrom("user_account_ledger")
-    .select(["user_info_id", "account_type", "amount", "pay_flag", "reversal_of"])
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", lineId)
-    .executeTakeFirstOrThrow();
-  if (line.reversal_of !== null) throw new ApiError(Status.CONFLICT, ledgerMessages.reversalOfReversal);
-  // The unique key on reversal_of also stops two reversals racing (the later one's transaction fails).
-  const done = await trx.selectFrom("user_account_ledger").select("id").where("tenant_id", "=", tenantId).where("reversal_of", "=", lineId).executeTakeFirst();
-  if (done) throw new ApiError(Status.CONFLICT, ledgerMessages.reversed);
-  return post(trx, {
-    ...by,
-    tenantId,
-    userInfoId: line.user_info_id,
-    accountType: line.account_type as AccountType,
-    amount: -line.amount,
-    busiType: BusiType.REVERSAL,
-    payFlag: Number(line.pay_flag),
-    reversalOf: lineId,
-  });
+export async function reverse(trx: Trx, tenantId: number, lineId: number, by: ReversalBy = {}): Promise<LedgerLine> {
+  return lineOf(await moneyLedger.reverse(trx, tenantId, lineId, by));
 }
 
 export interface Deduction extends Omit<Posting, "accountType" | "amount" | "busiType"> {
@@ -302,12 +281,6 @@ export async function ledgerSettings(db: Db | Trx, tenantId: number): Promise<Le
 
 /** Sum of the account's lines and its balance: equal unless something bypassed `post` (tests, audits). */
 export async function checkAccount(db: Db | Trx, tenantId: number, accountId: number): Promise<{ balance: number; ledger: number }> {
-  const account = await db.selectFrom("user_account").select("balance").where("tenant_id", "=", tenantId).where("id", "=", accountId).executeTakeFirstOrThrow();
-  const sum = await db
-    .selectFrom("user_account_ledger")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total"))
-    .where("tenant_id", "=", tenantId)
-    .where("account_id", "=", accountId)
-    .executeTakeFirstOrThrow();
-  return { balance: Number(account.balance), ledger: Number(sum.total) };
+  const account = await db.selectFrom("user_account").select(["user_info_id", "account_type"]).where("tenant_id", "=", tenantId).where("id", "=", accountId).executeTakeFirstOrThrow();
+  return moneyLedger.compare(db, tenantId, { userInfoId: account.user_info_id, accountType: account.account_type });
 }

@@ -1,23 +1,21 @@
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
 import { permissionCode } from "../../../resources/define";
 import { z } from "../../../resources/z";
 import { userAccountMonthSettle } from "../../../resources/zhct/settle";
 import { newId, type Db, type Dialect } from "../../db";
-import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
-import { BusiType, setLockedMonthCheck, type Trx } from "./ledger";
-import { MONTH_PATTERN, monthOf, monthRange, previousMonth } from "./months";
+import { lockMonth, isFormal, SettleStatus } from "./formalMonths";
+import { BusiType, type Trx } from "./ledger";
+import { MONTH_PATTERN, monthRange, previousMonth } from "./months";
 
 /**
  * Monthly settlement of the accounts (decision 022). 生成 recomputes a month from the ledger into 暂存 rows, one per
  * account; 转正式 checks the rows still match the ledger and locks the month: from then on `post` refuses any line
- * dated into it (the check below, registered with the ledger).
+ * dated into it (formalMonths.ts's check, the money ledger's locked periods).
  */
-
-export const SettleStatus = { TEMPORARY: 0, FORMAL: 1 } as const;
 
 export const settleMessages = {
   month: "月份格式应为 2026-05",
@@ -44,32 +42,6 @@ export interface SettleRow {
 }
 
 const AMOUNTS = ["opening", "topUp", "refund", "reversal", "subsidyGrant", "subsidyClear", "consume", "closing"] as const;
-
-/**
- * On PostgreSQL a month's postings and its settlement take an advisory lock of the month (shared by postings,
- * exclusive by 生成/转正式), so a line cannot slip into a month between the recomputation and the lock. SQLite runs one
- * writing transaction at a time (BEGIN IMMEDIATE) already.
- */
-async function lockMonth(trx: Trx, tenantId: number, month: string, mode: "shared" | "exclusive") {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
-  const fn = sql.raw(mode === "shared" ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock");
-  await sql`select ${fn}(22, hashtext(${`${tenantId}:${month}`}))`.execute(trx);
-}
-
-/** Compiled once: every ledger movement asks it (the locked-month check below). */
-const formalRows = preparedQuery("month settle formal", (trx: Trx | Db, tenantId: number, month: string) =>
-  trx.selectFrom("user_account_month_settle").select("id").where("tenant_id", "=", tenantId).where("month", "=", month).where("settle_status", "=", SettleStatus.FORMAL).limit(1),
-);
-
-async function isFormal(trx: Trx | Db, tenantId: number, month: string): Promise<boolean> {
-  return (await formalRows(trx, tenantId, month)).length > 0;
-}
-
-setLockedMonthCheck(async (trx, tenantId, occurredAt) => {
-  const month = monthOf(occurredAt);
-  await lockMonth(trx, tenantId, month, "shared");
-  return (await isFormal(trx, tenantId, month)) ? month : null;
-});
 
 /** Each account of the tenant in `month`, from the ledger: the sum before the month, the month's lines by kind. */
 export async function computeMonth(trx: Trx | Db, tenantId: number, month: string): Promise<SettleRow[]> {

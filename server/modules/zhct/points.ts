@@ -1,18 +1,17 @@
-import { sql } from "kysely";
-
 import { permissionCode } from "../../../resources/define";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { POINTS_ADJUST_LIMIT, userAccountIntegralDetail } from "../../../resources/zhct/points";
-import { newId, type Db, type Dialect } from "../../db";
+import type { Db, Dialect } from "../../db";
 import { preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
-import { ApiError, fieldError, Status } from "../../http/envelope";
+import { fieldError } from "../../http/envelope";
 import { recordOperation } from "../resource/operationLog";
+import { defineLedger } from "../../kernel/ledger";
 import { startLeasedJob } from "../../kernel/leasedJob";
-import { countPointsMonth } from "./dinerMonths";
+import { countPointsMonth, recountPointsMonths } from "./dinerMonths";
 import { idempotent } from "../../kernel/idempotency";
-import { countPointsOrderDay } from "./pointsOrderDays";
+import { countPointsOrderDay, recountPointsOrderDays } from "./pointsOrderDays";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import { type Trx } from "./ledger";
 import { addPaymentHooks } from "./payments";
@@ -92,53 +91,47 @@ export interface PointsLine {
 }
 
 /**
- * The one way a points balance changes: the diner's points account (opened by their first line) is updated only if
- * the balance stays at or above zero (409 积分不足 otherwise), and the line records the balance after. Call inside
- * `inWriteTransaction` (or the payment's transaction).
+ * The points ledger (decision 059): the diner's points account, opened by their first line, never below zero (409
+ * 积分不足); a line records the balance after, the diner's month (decision 040) and the order's day count it.
  */
+export const pointsLedger = defineLedger({
+  name: "points",
+  balances: { table: "user_integral_account", id: "id", opens: true },
+  lines: { table: "user_account_integral_detail", columns: { docId: "order_id", operatorName: "operator_name", remark: "reason" } },
+  key: { userInfoId: "user_info_id" },
+  quantity: { balance: "balance", line: "points", after: "balance_after" },
+  extra: { changeType: "change_type", fen: "amount", orderNo: "order_no", expiresAt: "expires_at" },
+  allowsZero: (entry) => entry.extra?.changeType === PointsChange.CANCEL,
+  projections: [
+    {
+      name: "dinerMonthsPoints",
+      apply: (trx, line) => countPointsMonth(trx, { tenantId: line.tenantId, userInfoId: Number(line.key.userInfoId), changeType: Number(line.extra?.changeType), points: line.quantity, occurredAt: line.occurredAt }),
+      recount: recountPointsMonths,
+    },
+    {
+      name: "pointsOrderDays",
+      apply: (trx, line) => countPointsOrderDay(trx, { tenantId: line.tenantId, orderId: line.docId, changeType: Number(line.extra?.changeType), points: line.quantity }),
+      recount: recountPointsOrderDays,
+    },
+  ],
+  messages: { insufficient: pointsMessages.insufficient, zero: pointsMessages.zero },
+});
+
+/** The one way a points balance changes: a line of `pointsLedger`. Call inside `inWriteTransaction` (or the payment's transaction). */
 export async function postPoints(trx: Trx, line: PointsLine): Promise<{ id: number; balanceAfter: number }> {
-  const { tenantId, userInfoId, points, occurredAt } = line;
-  if (!Number.isSafeInteger(points) || (points === 0 && line.changeType !== PointsChange.CANCEL)) throw new ApiError(Status.BAD_REQUEST, pointsMessages.zero);
-  await trx
-    .insertInto("user_integral_account")
-    .values({ tenant_id: tenantId, id: newId(), user_info_id: userInfoId, balance: 0, created_at: occurredAt, created_by: line.operatorId ?? null, updated_at: occurredAt, updated_by: line.operatorId ?? null })
-    .onConflict((oc) => oc.columns(["tenant_id", "user_info_id"]).doNothing())
-    .execute();
-  const updated = await trx
-    .updateTable("user_integral_account")
-    .set({ balance: sql`balance + ${points}`, updated_at: occurredAt, updated_by: line.operatorId ?? null })
-    .where("tenant_id", "=", tenantId)
-    .where("user_info_id", "=", userInfoId)
-    .where(sql<boolean>`balance + ${points} >= 0`)
-    .returning("balance")
-    .executeTakeFirst();
-  if (!updated) throw new ApiError(Status.CONFLICT, pointsMessages.insufficient);
-  const id = newId();
-  await trx
-    .insertInto("user_account_integral_detail")
-    .values({
-      tenant_id: tenantId,
-      id,
-      user_info_id: userInfoId,
-      change_type: line.changeType,
-      points,
-      balance_after: Number(updated.balance),
-      amount: line.amount ?? null,
-      order_id: line.orderId ?? null,
-      order_no: line.orderNo ?? null,
-      expires_at: points > 0 ? (line.expiresAt ?? null) : null,
-      operator_name: line.operatorName ?? null,
-      reason: line.reason ?? null,
-      occurred_at: occurredAt,
-      created_at: occurredAt,
-      created_by: line.operatorId ?? null,
-      updated_at: occurredAt,
-      updated_by: line.operatorId ?? null,
-    })
-    .execute();
-  await countPointsMonth(trx, { tenantId, userInfoId, changeType: line.changeType, points, occurredAt });
-  await countPointsOrderDay(trx, { tenantId, orderId: line.orderId, changeType: line.changeType, points });
-  return { id, balanceAfter: Number(updated.balance) };
+  const posted = await pointsLedger.post(trx, {
+    tenantId: line.tenantId,
+    key: { userInfoId: line.userInfoId },
+    quantity: line.points,
+    docType: null,
+    docId: line.orderId ?? null,
+    operatorId: line.operatorId,
+    operatorName: line.operatorName,
+    remark: line.reason,
+    occurredAt: line.occurredAt,
+    extra: { changeType: line.changeType, fen: line.amount ?? null, orderNo: line.orderNo ?? null, expiresAt: line.points > 0 ? (line.expiresAt ?? null) : null },
+  });
+  return { id: posted.id, balanceAfter: posted.balanceAfter };
 }
 
 /** A diner's points balance (0 before their first line). */
