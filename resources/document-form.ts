@@ -26,6 +26,11 @@ export function lineFields(doc: DocumentForm): FieldDef[] {
   return formFields(doc.lines);
 }
 
+/** A document's screens live under `${screenBase}/${screen}/` (spec §2 paths, as a resource's): index, create, edit, detail, print. */
+export function documentBase(doc: Pick<DocumentDef, "screenBase" | "screen">): string {
+  return `${doc.screenBase}/${doc.screen}`;
+}
+
 export const lineInputName = (index: number, field: string) => `lines[${index}].${field}`;
 
 /** A row the user left empty: it is not a line (a form offers more rows than a document needs). */

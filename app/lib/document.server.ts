@@ -13,7 +13,7 @@ import {
   transitionsFrom,
   type DocumentDef,
 } from "../../resources/document";
-import { ADDED_LINE_ROWS, BLANK_LINE_ROWS, documentFormSchema, filledRows, formFieldErrors, MAX_FORM_ROWS } from "../../resources/document-form";
+import { ADDED_LINE_ROWS, BLANK_LINE_ROWS, documentBase, documentFormSchema, filledRows, formFieldErrors, MAX_FORM_ROWS } from "../../resources/document-form";
 import { documents, findResource } from "../../resources/index";
 import { z } from "../../resources/z";
 import { optionLabel, relationSource, type RelationSource } from "~/components/resource/relation-search";
@@ -23,11 +23,6 @@ import { collectPermissionCodes } from "./permissions";
 import { flashCookie, requireUserInfo } from "./session.server";
 
 type Row = Record<string, unknown>;
-
-/** A document's screens live under `${screenBase}/${screen}/` (spec §2 paths, as a resource's). */
-export function documentBase(doc: Pick<DocumentDef, "screenBase" | "screen">): string {
-  return `${doc.screenBase}/${doc.screen}`;
-}
 
 /** The document whose screens live under this path (`/zhhq/warehousein/detail/7` → 入库单). */
 export function documentForPath(pathname: string): DocumentDef | undefined {

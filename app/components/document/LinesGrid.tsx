@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Text, Tooltip } from "@mantine/core";
+import { ActionIcon, Button, Text, Tooltip } from "@mantine/core";
 import { MantineReactTable, useMantineReactTable, type MRT_ColumnDef } from "mantine-react-table";
 import { MRT_Localization_ZH_HANS } from "mantine-react-table/locales/zh-Hans/index.esm.mjs";
 import "mantine-react-table/styles.css";
@@ -49,11 +49,11 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
     cells?.[0]?.focus();
   }, [rows]);
 
-  // Enter in a cell is the next cell (not a submit); in the last cell it opens a new row. A picker's open list keeps
-  // Enter for choosing its option.
+  // Enter in a cell is the next cell (not a submit); in the last cell it opens a new row. A picker keeps Enter for
+  // opening its list and choosing an option (Tab leaves it).
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const target = event.target as HTMLElement;
-    if (event.key !== "Enter" || !target.matches("input[data-line-cell], select[data-line-cell]") || target.getAttribute("aria-expanded") === "true") return;
+    if (event.key !== "Enter" || !target.matches("input[data-line-cell], select[data-line-cell]") || target.hasAttribute("aria-haspopup")) return;
     event.preventDefault();
     const cells = [...(container.current?.querySelectorAll<HTMLElement>("input[data-line-cell], select[data-line-cell]") ?? [])];
     const next = cells[cells.indexOf(target) + 1];
@@ -99,14 +99,15 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
     columns,
     data: rows,
     getRowId: (row) => String(row.key),
-    localization: MRT_Localization_ZH_HANS,
+    localization: { ...MRT_Localization_ZH_HANS, rowNumber: "行号", actions: "" },
+    initialState: { density: "xs" },
     enableEditing: true,
     editDisplayMode: "table",
     enableRowNumbers: true,
     rowNumberDisplayMode: "static",
     enableRowActions: true,
     positionActionsColumn: "last",
-    displayColumnDefOptions: { "mrt-row-actions": { header: "", size: 56 }, "mrt-row-numbers": { header: "行号", size: 56 } },
+    displayColumnDefOptions: { "mrt-row-actions": { header: "", size: 56 }, "mrt-row-numbers": { header: "行号", size: 56, Footer: () => (totalled.length ? "合计" : null) } },
     renderRowActions: ({ row }) => (
       <Tooltip label="删除此行">
         <ActionIcon variant="subtle" color="red" onClick={() => removeRow(row.original.key)} aria-label={`删除第 ${row.index + 1} 行`} tabIndex={-1}>
@@ -115,14 +116,9 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
       </Tooltip>
     ),
     renderTopToolbarCustomActions: () => (
-      <Group gap="xs">
-        <Text fw={600} size="sm">
-          {title}
-        </Text>
-        <Text size="xs" c="dimmed">
-          Tab / Enter 到下一格，最后一格按 Enter 增加一行
-        </Text>
-      </Group>
+      <Text size="xs" c="dimmed">
+        Tab 或 Enter 到下一格；最后一格按 Enter 增加一行
+      </Text>
     ),
     renderBottomToolbarCustomActions: () => (
       <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} onClick={() => addRow(true)}>

@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFunctionArgs, type ActionFunctionArgs } from "react-router";
 import { DOC_NO, DOC_STATUS, DOC_VERSION } from "../../../resources/document";
-import { totalledFields } from "../../../resources/document-form";
+import { documentBase, totalledFields } from "../../../resources/document-form";
 import { ConfirmAction, type ConfirmRefusal } from "~/components/ConfirmAction";
 import { DocumentLines } from "~/components/document/DocumentLines";
 import { StatusBadge, statusIn } from "~/components/document/StatusBadge";
@@ -9,7 +9,7 @@ import { Fact } from "~/components/resource/Fact";
 import { FieldValue } from "~/components/resource/cells";
 import { IconArrowLeft, IconPencil, IconPrinter } from "~/components/icons";
 import { useDicts } from "~/lib/dicts";
-import { documentBase, loadDetail, requireDocument, takeTransition } from "~/lib/document.server";
+import { loadDetail, requireDocument, takeTransition } from "~/lib/document.server";
 import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 

@@ -5,12 +5,12 @@ import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFunctionArgs, type ActionFunctionArgs } from "react-router";
 import { formFields } from "../../../resources/define";
 import { DOC_NO, DOC_VERSION } from "../../../resources/document";
-import { documentFormSchema, documentToForm, formRows, totalledFields } from "../../../resources/document-form";
+import { documentBase, documentFormSchema, documentToForm, formRows, totalledFields } from "../../../resources/document-form";
 import { PlainLines } from "~/components/document/PlainLines";
 import type { LinesProps } from "~/components/document/lines";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { useDicts } from "~/lib/dicts";
-import { documentBase, loadEditor, requireDocument, saveEditor } from "~/lib/document.server";
+import { loadEditor, requireDocument, saveEditor } from "~/lib/document.server";
 import { useFocusOnRefusal } from "~/lib/form-focus";
 import { t } from "~/lib/messages";
 

@@ -1,6 +1,7 @@
 import { Alert, Paper } from "@mantine/core";
 import { data, useFetcher, useLoaderData, useLocation, type LoaderFunctionArgs } from "react-router";
 import { apiPath, permissionCode, resourceKey } from "../../../resources/define";
+import { documentBase } from "../../../resources/document-form";
 import { DOC_NO, DOC_STATUS, documentPath, statusDictCode } from "../../../resources/document";
 import { StatusBadge, statusIn } from "~/components/document/StatusBadge";
 import { FilterBar } from "~/components/resource/FilterBar";
@@ -12,7 +13,7 @@ import { PlainButton } from "~/components/PlainButton";
 import { IconDownload, IconPlus } from "~/components/icons";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
-import { documentBase, documentView, requireDocument } from "~/lib/document.server";
+import { documentView, requireDocument } from "~/lib/document.server";
 import { hrefWith, relativeTo } from "~/lib/list-url";
 import { t } from "~/lib/messages";
 import { useCurrentUser, usePermissions } from "~/lib/permissions";

@@ -1,12 +1,12 @@
 import { Anchor, Button, Group } from "@mantine/core";
 import { Link, useLoaderData, type LoaderFunctionArgs } from "react-router";
 import { DOC_NO, DOC_STATUS } from "../../../resources/document";
-import { totalledFields } from "../../../resources/document-form";
+import { documentBase, totalledFields } from "../../../resources/document-form";
 import { DocumentLines } from "~/components/document/DocumentLines";
 import { FieldValue } from "~/components/resource/cells";
 import { IconPrinter } from "~/components/icons";
 import { useDicts } from "~/lib/dicts";
-import { documentBase, loadDetail, requireDocument } from "~/lib/document.server";
+import { loadDetail, requireDocument } from "~/lib/document.server";
 import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import classes from "./print.module.css";
