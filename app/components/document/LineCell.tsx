@@ -29,6 +29,8 @@ export function LineCell({ field, name, row, value, onChange, error, dicts, opti
   switch (field.type) {
     case "relation":
     case "treeParent":
+      // The plain table is what a browser without scripts gets: the browser's own list of the first options.
+      if (!onChange) return <NativeSelect name={name} defaultValue={value} {...common} data={[{ value: "", label: "请选择" }, ...options]} />;
       return <RelationCell name={name} label={label} value={value} onChange={onChange} error={error} options={options} source={source} required={field.required} field={field.name} />;
     case "enum":
       return <NativeSelect name={name} {...bind} {...common} data={[{ value: "", label: "请选择" }, ...(dicts[field.dict ?? ""] ?? [])]} />;
