@@ -16,7 +16,7 @@ import { reports } from "../resources/report/index";
 import { loadConfig } from "../server/config";
 import { migrateToLatest, openDatabase } from "../server/db";
 import { seedDemo } from "../server/modules/zhct/demo";
-import { seed } from "../server/db/seed";
+import { seed } from "../server/modules/seed";
 import { createApi } from "../server/http/api";
 import { encodeLoginField } from "../server/modules/auth/session";
 import { periodParts } from "../server/modules/report/dinerPeriods";

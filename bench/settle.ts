@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import pg from "pg";
 import { migrateToLatest, newId, openDatabase } from "../server/db";
-import { seed } from "../server/db/seed";
+import { seed } from "../server/modules/seed";
 import { generateMonth, makeFormal } from "../server/modules/zhct/monthSettle";
 import { monthRange } from "../server/modules/zhct/months";
 

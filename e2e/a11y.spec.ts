@@ -5,7 +5,7 @@ import { flatten, visibleMenus } from "../app/lib/menus";
 import { signInFresh } from "./support/auth";
 import { E2E_PORTS, e2eUsers } from "./support/servers";
 import { apiAs } from "./support/api";
-import { seedMenus } from "../server/db/seed";
+import { seedMenus } from "../server/modules/seed";
 import { shellFixture } from "./support/shell-fixtures";
 
 // The walk is a test per screen; spread over both workers it takes half the time, and a failure names its screen.

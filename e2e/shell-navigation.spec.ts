@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { seedMenus } from "../server/db/seed";
+import { seedMenus } from "../server/modules/seed";
 import { e2eUsers } from "./support/servers";
 import { shellFixture } from "./support/shell-fixtures";
 import { atWidth, cookie, expectNoReactErrors, hydrated, openMenu, signInTo, WIDTHS } from "./support/shell";

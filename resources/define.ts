@@ -18,6 +18,8 @@ export type FieldType =
   | "longText"
   | "number"
   | "money"
+  /** Goods in their unit: a decimal of at most 3 places in the API and on screen, integer thousandths stored (decision 067). */
+  | "quantity"
   | "enum"
   | "boolean"
   | "date"
@@ -183,7 +185,7 @@ export function apiPath(def: Pick<ResourceDef, "module" | "entity">, action: str
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
-const SHORT_TYPES = new Set<FieldType>(["text", "number", "money", "enum", "boolean", "date", "datetime", "time", "relation", "treeParent"]);
+const SHORT_TYPES = new Set<FieldType>(["text", "number", "money", "quantity", "enum", "boolean", "date", "datetime", "time", "relation", "treeParent"]);
 
 export function listFields(def: ResourceDef): FieldDef[] {
   return def.fields.filter((f) => !f.secret && (f.list ?? SHORT_TYPES.has(f.type)));

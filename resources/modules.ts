@@ -1,3 +1,6 @@
+import { resourceKey, type ResourceDef } from "./define";
+import type { DocumentDef } from "./document";
+
 /** Menu groups of the subsystems: each module's screens sit under one `path` entry (spec §2). */
 export interface MenuGroup {
   subsystem: string;
@@ -19,63 +22,6 @@ export interface MenuSection {
   screens: string[];
 }
 
-export const menuGroups: MenuGroup[] = [
-  {
-    subsystem: "admin",
-    path: "/admin/sys",
-    title: "系统管理",
-    icon: "settings",
-    sort: 10,
-    home: "/admin/sys/tenant",
-    sections: [
-      { title: "系统设置", screens: ["tenant", "subsystem", "menu", "parameterconfig", "dict", "dictitem", "holiday", "announcement", "imageobj", "operationlog"] },
-      { title: "设备", screens: ["device", "appversion", "modelversion", "exceptioninfo", "printdevice", "devicedetectconfig", "iccard"] },
-      { title: "商户", screens: ["merchant", "merchantconfig", "merchantorg"] },
-    ],
-  },
-  { subsystem: "admin", path: "/admin/auth", title: "权限管理", icon: "shield-lock", sort: 20, home: "/admin/auth/org" },
-  {
-    subsystem: "zhct",
-    path: "/zhct",
-    title: "智慧餐厅",
-    icon: "tools-kitchen-2",
-    sort: 30,
-    home: "/zhct/bowls",
-    sections: [
-      { title: "基础资料", screens: ["food", "foodtype", "bowls", "foodnutrition", "foodmenubowls", "devicefood", "mealtimes", "imagelibrary"] },
-      { title: "菜单", screens: ["foodmenu", "foodmenuitem", "foodmenutype", "foodmenuTemplate", "foodmenutypeTemplate", "orderingfood"] },
-      {
-        title: "人员与账户",
-        screens: ["userinfo", "useraccount", "useraccountcharge", "useraccountledger", "usericcard", "autochargesetting", "autochargerun", "autochargegrant", "useraccountmonthsettle", "userintegralaccount", "useraccountintegraldetail", "userinfodept", "useraccounttable", "userplate"],
-      },
-      {
-        title: "订单与收银",
-        screens: ["cashier", "cashierprint", "mealorder", "mealorderitem", "cashiermealorder", "mealordercomplaints", "mealrecovery", "mealticket", "mealticketuse", "chargedailyreport", "imagedetectlog", "imagedetectfood", "mealorderimagedetail"],
-      },
-      {
-        title: "预约与配送",
-        screens: ["appointmentperiod", "appointmentdetail", "appointmentdetailfororder", "orderingplan", "userorderdefault", "userorderdefaultleave", "userorderdefaultgenerate", "userorderdefaultgeneratedetail", "userorderdefaultpc", "room", "roomreservation", "deliverypoint", "deliverytime", "mealorderdelivery"],
-      },
-      { title: "满意度与通知", screens: ["satisfactionsurve", "satisfactionsurvequestion", "satisfactionsurveoption", "satisfactionsurveanswer", "satisfactionsurveansweritem", "satisfactionsurvestatics", "userinfosendmessage"] },
-      { title: "设置", screens: ["paytype", "paylimitconfig", "onlinepayrule", "merchantdivide", "integralstrategy", "mealticketsetting"] },
-    ],
-  },
-  {
-    subsystem: "report",
-    path: "/report",
-    title: "报表",
-    icon: "chart-bar",
-    sort: 40,
-    home: "/report/dailyordersummary/index",
-    sections: [
-      { title: "订单与菜品", screens: ["dailyordersummary", "dailyorderdetail", "foodcount", "userfood", "canteencounts", "pointsorderstats"] },
-      { title: "就餐与预约", screens: ["personaldining", "deptdining", "deptbooking", "cardswipe", "noswipe", "deliverycount"] },
-      { title: "账户与充值", screens: ["userconsumption", "personalledger", "chargedailyreport", "accounttypedaily", "chargemachine", "bankreconcile"] },
-      { title: "结算与补贴", screens: ["monthlysettlementuser", "monthlysettlementmerchant", "teachersubsidy", "staffpointsmonthly", "mealticketsummary", "mealticketdetail"] },
-    ],
-  },
-];
-
 /** Button labels of the generated permission codes. */
 export const actionLabels = { create: "新增", update: "修改", delete: "删除", export: "导出", import: "导入" } as const;
 
@@ -91,4 +37,103 @@ export interface ReportScreen {
   title: string;
   /** Button permissions of the screen (`module:entity:<action>`), seeded under its page entry. */
   buttons?: Record<string, string>;
+}
+
+/**
+ * A screen a module draws with a route module of its own (app/routes/…), as data: `app/routes.ts` turns each into a
+ * route, so the route table is read from the module list, and app/ needs no server code to know it (decision 062).
+ */
+export interface ScreenRoute {
+  path: string;
+  file: string;
+  id?: string;
+  /** Drawn alone on the page, outside the shell (a print view). */
+  bare?: true;
+  /** Takes the place of the list or form a declaration generates at this path; without it a repeated path is an error. */
+  replacesGenerated?: true;
+}
+
+/**
+ * What a module adds that both floors read (decision 062): its declared entities and report screens, its menu groups
+ * and its own screens. The server's half of a module (services, endpoints, hooks) is in its `server/modules/<name>/manifest.ts`.
+ */
+export interface ModuleDeclaration<Name extends string = string> {
+  name: Name;
+  resources: readonly ResourceDef[];
+  reports: readonly ReportScreen[];
+  menuGroups: readonly MenuGroup[];
+  screens: readonly ScreenRoute[];
+  /** Its documents (defineDocument, decision 060): their API, and their header and lines as entities. */
+  documents?: readonly DocumentDef[];
+}
+
+/** The list, create and edit screens a declaration gets (spec §2 paths). */
+function generatedScreens(def: ResourceDef): ScreenRoute[] {
+  const base = `${def.screenBase}/${def.screen}`.replace(/^\//, "");
+  const key = resourceKey(def);
+  return [
+    { path: base, file: "routes/resource/home.tsx", id: `${key}:home` },
+    { path: `${base}/index`, file: "routes/resource/list.tsx", id: `${key}:list` },
+    ...(def.actions.includes("create") && !def.indexOnly ? [{ path: `${base}/create`, file: "routes/resource/form.tsx", id: `${key}:create` }] : []),
+    ...(def.actions.includes("update") && !def.indexOnly ? [{ path: `${base}/edit/:id`, file: "routes/resource/form.tsx", id: `${key}:edit` }] : []),
+  ];
+}
+
+/**
+ * The screens a document gets (decision 061): its list, editor (create, and edit in editable statuses), detail page
+ * with its steps, and print view (alone on the page); one set of route modules serves every document.
+ */
+function documentScreens(doc: DocumentDef): ScreenRoute[] {
+  const base = `${doc.screenBase}/${doc.screen}`.replace(/^\//, "");
+  const key = resourceKey(doc);
+  return [
+    { path: base, file: "routes/resource/home.tsx", id: `${key}:home` },
+    { path: `${base}/index`, file: "routes/document/list.tsx", id: `${key}:list` },
+    { path: `${base}/create`, file: "routes/document/editor.tsx", id: `${key}:create` },
+    { path: `${base}/edit/:id`, file: "routes/document/editor.tsx", id: `${key}:edit` },
+    { path: `${base}/detail/:id`, file: "routes/document/detail.tsx", id: `${key}:detail` },
+    { path: `${base}/print/:id`, file: "routes/document/print.tsx", id: `${key}:print`, bare: true },
+  ];
+}
+
+/** A module's generated screens: each entity's, then each document's. */
+const generatedOf = (module: ModuleDeclaration): ScreenRoute[] => [...module.resources.flatMap(generatedScreens), ...(module.documents ?? []).flatMap(documentScreens)];
+
+/**
+ * Every module's screens, in the modules' order: each module's own screens, then its generated ones. A path (or
+ * route id) two of them claim is refused here, when the route table is made, naming both; so is a screen that says
+ * it replaces a generated one where there is none. `reserved` are the app's own paths (sign-in, dashboard…).
+ */
+export function moduleScreens(modules: readonly ModuleDeclaration[], reserved: readonly string[] = []): ScreenRoute[] {
+  const generated = new Map(modules.flatMap(generatedOf).map((s) => [s.path, s]));
+  const owner = new Map<string, string>(reserved.map((path) => [path, "app/routes.ts"]));
+  const ids = new Set<string>();
+  const claim = (screen: ScreenRoute, by: string) => {
+    const before = owner.get(screen.path);
+    if (before) throw new Error(`路由 /${screen.path} 注册了两次：${before} 与 ${by}`);
+    owner.set(screen.path, by);
+    const id = screen.id ?? screen.file;
+    if (ids.has(id)) throw new Error(`路由 id ${id} 注册了两次（${by}）`);
+    ids.add(id);
+  };
+  const replaced = new Set<string>();
+  const screens: ScreenRoute[] = [];
+  for (const module of modules) {
+    for (const screen of module.screens) {
+      if (screen.replacesGenerated) {
+        if (!generated.has(screen.path)) throw new Error(`路由 /${screen.path}（模块 ${module.name}）声明替换生成的页面，但没有这样的页面`);
+        replaced.add(screen.path);
+      }
+      claim(screen, `模块 ${module.name} 的 ${screen.file}`);
+      screens.push(screen);
+    }
+  }
+  for (const module of modules) {
+    for (const screen of generatedOf(module)) {
+      if (replaced.has(screen.path)) continue;
+      claim(screen, `模块 ${module.name} 生成的 ${screen.id}`);
+      screens.push(screen);
+    }
+  }
+  return screens;
 }

@@ -1,6 +1,7 @@
 import { filterFields, formFields, sortableFields, PAGE_SIZES, type FieldDef, type FieldType, type ResourceDef } from "./define";
 import { UPLOAD_REFERENCE, uploadMessages } from "./uploads";
 import { isNumericDict } from "./dicts";
+import { MAX_QUANTITY, parseQuantity, QUANTITY_SCALE, thousandthsToQuantity } from "./quantity";
 import { z } from "./z";
 
 /**
@@ -42,6 +43,28 @@ export function integer(label: string, range: { min: number; max: number }, what
   });
 }
 
+/**
+ * A quantity of goods sent as a decimal (12.345 or “12.345”), answered as that decimal (a number), so that parsing
+ * its output again gives the same; the column holds thousandths (decision 067). `range` is in the goods' unit (min
+ * 0.001: more than nothing).
+ */
+export function quantity(label: string, range: { min: number; max: number }) {
+  return z.unknown().transform((value, ctx) => {
+    const parsed = parseQuantity(value);
+    let message: string | null = null;
+    if ("problem" in parsed) {
+      message = parsed.problem === "places" ? `${label}最多 3 位小数` : parsed.problem === "tooLarge" ? `${label}不能大于 ${range.max}` : `${label}必须是数字`;
+    } else if (parsed.thousandths < Math.round(range.min * QUANTITY_SCALE)) {
+      message = range.min > 0 ? `${label}必须大于 0` : range.min === 0 ? `${label}不能为负数` : `${label}不能小于 ${range.min}`;
+    } else if (parsed.thousandths > Math.round(range.max * QUANTITY_SCALE)) {
+      message = `${label}不能大于 ${range.max}`;
+    }
+    if (message === null && !("problem" in parsed)) return thousandthsToQuantity(parsed.thousandths);
+    ctx.addIssue({ code: "custom", message: message ?? `${label}必须是数字` });
+    return z.NEVER;
+  });
+}
+
 /** 2026-02-30 has the shape of a date but names none (a text that is not of that shape gets the format message). */
 function isRealDate(s: string): boolean {
   if (!DATE.test(s)) return true;
@@ -65,6 +88,8 @@ function valueSchema(field: FieldDef): z.ZodType {
       return recordId(label);
     case "money":
       return integer(label, { min: field.min ?? 0, max: field.max ?? 1_000_000_000 }, "以分为单位的整数");
+    case "quantity":
+      return quantity(label, { min: field.min ?? 0, max: field.max ?? MAX_QUANTITY });
     case "boolean":
       return z
         .union([z.boolean(), z.literal(0), z.literal(1), z.literal("0"), z.literal("1"), z.literal("true"), z.literal("false")], {

@@ -7,7 +7,7 @@
 import { loadConfig } from "../server/config";
 import { migrateToLatest, openDatabase } from "../server/db";
 import { DemoExistsError, seedDemo } from "../server/modules/zhct/demo";
-import { seed } from "../server/db/seed";
+import { seed } from "../server/modules/seed";
 import { runRequestedRecounts } from "../server/modules/projections";
 
 const config = loadConfig();

@@ -17,7 +17,7 @@ import { startIdempotencyKeyPruner } from "./kernel/idempotency";
 import { startDefaultOrderScheduler } from "./modules/zhct/defaultOrders";
 import { startPointsExpiryScheduler } from "./modules/zhct/points";
 import { startNoShowScheduler } from "./modules/zhct/bookings";
-import { seed } from "./db/seed";
+import { seed } from "./modules/seed";
 import { seedDemo } from "./modules/zhct/demo";
 import { CallScope, createApi } from "./http/api";
 import { checkedFormPost, isFormType } from "./http/body";

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { ConfirmRefusal } from "~/components/ConfirmAction";
 import type { ApiResult } from "./api.server";
+import { fieldErrorsOf, refusalStatus } from "./api-answer.server";
 
 /** The reason a confirmation step sent (decision 055), trimmed; "" when none. */
 export function reasonOf(form: FormData): string {
@@ -12,8 +13,8 @@ export function reasonOf(form: FormData): string {
  * above the step; 409 stays 409. The typed reason comes back so nothing typed is lost.
  */
 export function refusalOf(result: ApiResult<unknown>, reason: string) {
-  const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
+  const fieldErrors = fieldErrorsOf(result);
   const reasonError = fieldErrors?.reason?.[0] ?? null;
   const refusal: ConfirmRefusal = { error: reasonError ? null : result.message || "Error", reasonError, reason };
-  return data(refusal, { status: result.status === 409 ? 409 : 400 });
+  return data(refusal, { status: refusalStatus(result) });
 }

@@ -1,4 +1,4 @@
-import { CHINA_OFFSET_MS } from "../../resources/chinaTime";
+import { chinaCalendar } from "../../resources/chinaTime";
 import { dictLabel, type DictOption } from "../../resources/dicts";
 import type { ValueText } from "../../resources/define";
 
@@ -17,7 +17,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
  */
 export function formatTime(time: number | string | null | undefined, pattern = "YYYY-MM-DD HH:mm:ss"): string {
   if (time === null || time === undefined || time === "") return "";
-  const date = new Date(toMillis(time) + CHINA_OFFSET_MS);
+  const date = chinaCalendar(toMillis(time));
   if (Number.isNaN(date.getTime())) return "Invalid Date";
   const parts: Record<string, string> = {
     YYYY: pad(date.getUTCFullYear(), 4),
@@ -34,6 +34,12 @@ export function formatTime(time: number | string | null | undefined, pattern = "
 export function formatFen(fen: number | null | undefined): string {
   if (fen === null || fen === undefined) return "";
   return (fen / 100).toLocaleString("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** A quantity of goods (decision 067), as the API answers it (a decimal of at most 3 places), with thousands separators. */
+export function formatQuantity(quantity: number | null | undefined): string {
+  if (quantity === null || quantity === undefined) return "";
+  return quantity.toLocaleString("zh-CN", { maximumFractionDigits: 3 });
 }
 
 /** A count (orders, people, rows) with thousands separators, as money is shown. */

@@ -5,6 +5,7 @@ import { formSchema } from "../../resources/forms";
 import { findResource } from "../../resources/index";
 import { optionLabel, relationSource, type RelationSource } from "~/components/resource/relation-search";
 import { apiCall } from "./api.server";
+import { formReply } from "./api-answer.server";
 import { apiPath } from "./resource.server";
 import { flashCookie } from "./session.server";
 
@@ -70,11 +71,6 @@ export async function saveForm(request: Request, context: AppLoadContext, def: R
   const submission = parseWithZod(formData, { schema: formSchema(def, mode) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await apiCall(request, context, "POST", apiPath(def, mode === "create" ? "create" : "update"), { body: submission.value });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), {
-      status: result.status === 409 ? 409 : 400,
-    });
-  }
+  if (result.status !== 200) return formReply(submission, result);
   return redirect(back, { headers: { "Set-Cookie": flashCookie("保存成功") } });
 }

@@ -5,6 +5,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "../../resources/z";
 import type { Route } from "./+types/modify-password";
 import { apiCall } from "~/lib/api.server";
+import { formReply } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 import { useFocusOnRefusal } from "~/lib/form-focus";
@@ -28,10 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await apiCall(request, context, "POST", "/api/v1/auth/user/modifyPasswd", {
     body: { oldPassword: submission.value.oldPassword, newPassword: submission.value.newPassword },
   });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result, { kept: [] });
   // `/` leads to the subsystem the user works in (a first sign-in passes here).
   return redirect("/", { headers: { "Set-Cookie": flashCookie(t.password.changed) } });
 }

@@ -8,6 +8,7 @@ import { z } from "../../resources/z";
 import { ImageUpload } from "~/components/resource/ImageUpload";
 import type { Route } from "./+types/profile";
 import { apiCall } from "~/lib/api.server";
+import { formReply } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { CHANGE_PASSWORD_PATH } from "~/lib/paths";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -51,10 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await apiCall(request, context, "POST", "/api/v1/auth/user/updateProfile", {
     body: { realName: realName ?? "", avatar: avatar ?? "", phone: phone ?? "", navigationMode },
   });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result, { kept: [] });
   return redirect("/profile/index", { headers: { "Set-Cookie": flashCookie("个人资料已保存") } });
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { migrateToLatest, openDatabase } from "../../server/db";
-import { DEFAULT_TENANT_ID, seed } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID, seed } from "../../server/modules/seed";
 import { createUserAccount } from "../../server/modules/auth/userAccounts";
 import { SERVER_COMMANDS } from "./processes";
 import { ADMIN_INITIAL_PASSWORD, E2E_PORTS, e2eUsers } from "./servers";

@@ -32,6 +32,8 @@ export const e2eUsers = {
   a11ySide: { userName: "a11y.side", password: "A11y-Side-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   keyboard: { userName: "keyboard.only", password: "Keyboard-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   canteen: { userName: "canteen.chef", password: "Canteen-Chef-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  // e2e/zhhq-master.spec.ts: the warehouse keeper who sets up goods, suppliers and their prices.
+  hqKeeper: { userName: "hq.keeper", password: "Hq-Keeper-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-ledger.spec.ts: the counter clerk who tops up and issues cards.
   cashier: { userName: "ledger.cashier", password: "Ledger-Cashier-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-settle.spec.ts: grants and a locked month, in a tenant of its own (shell-fixtures settleTenant).

@@ -1,5 +1,5 @@
 import type { Db } from "../../server/db";
-import { DEFAULT_TENANT_ID, seedMenus, stableId } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID, seedMenus, stableId } from "../../server/modules/seed";
 
 /** Roles, tenants and menu entries the shell's journeys use (e2e/shell-*.spec.ts). */
 export const shellFixture = {

@@ -19,6 +19,7 @@ function enumColumnType(dict: string | undefined): ColumnType {
 export function columnType(field: FieldDef): ColumnType {
   switch (field.type) {
     case "money":
+    case "quantity":
     case "relation":
     case "treeParent":
     case "datetime":
@@ -90,7 +91,7 @@ type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
   : S;
 type ColumnName<F extends FieldDef> = F extends { column: infer C extends string } ? C : Snake<F["name"]>;
-type ValueOf<F extends FieldDef> = F["type"] extends "money" | "number" | "relation" | "treeParent" | "datetime" | "boolean"
+type ValueOf<F extends FieldDef> = F["type"] extends "money" | "quantity" | "number" | "relation" | "treeParent" | "datetime" | "boolean"
   ? number
   : F["type"] extends "enum"
     ? string | number

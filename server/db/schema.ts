@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { zhctResources } from "../../resources/index";
+import type { zhctResources, zhhqResources } from "../../resources/index";
 import type { holiday } from "../../resources/sys/holiday";
 import type { DeclaredRow, DeclaredTables } from "./declared";
 
@@ -251,15 +251,6 @@ export interface UploadTable {
   created_by: number | null;
 }
 
-/** Warehouses (logistics master data); permission management links users to them. */
-export interface WarehouseTable extends Audit {
-  tenant_id: number;
-  id: number;
-  name: string;
-  status: number;
-  remark: string | null;
-}
-
 export interface UserWarehouseTable {
   tenant_id: number;
   user_id: number;
@@ -381,7 +372,7 @@ export interface IccardInitTable extends Audit {
 }
 
 /** Tables written from declarations get their row types from them (decision 014); the rest are listed here. */
-type Declared = DeclaredTables<typeof zhctResources>;
+type Declared = DeclaredTables<typeof zhctResources> & DeclaredTables<typeof zhhqResources>;
 
 export interface Database extends Declared {
   holiday: DeclaredRow<typeof holiday>;
@@ -394,7 +385,6 @@ export interface Database extends Declared {
   merchant_org: MerchantOrgTable;
   device_detect_config: DeviceDetectConfigTable;
   iccard_init: IccardInitTable;
-  warehouse: WarehouseTable;
   user_warehouse: UserWarehouseTable;
   user_restaurant: UserRestaurantTable;
   upload: UploadTable;

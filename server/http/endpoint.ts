@@ -60,6 +60,11 @@ export interface Endpoint<Q extends z.ZodType = z.ZodType, B extends z.ZodType =
   checksOrigin?: boolean;
   /** The handler reads the body itself (multipart uploads). */
   rawBody?: boolean;
+  /**
+   * Hand-written in place of the action a declaration generates at this path (decision 062). Without it, a path two
+   * endpoints claim stops the start; with it, a path no generated action has does too.
+   */
+  replacesGenerated?: true;
   /** The resource declaration it serves, if generated from one. */
   resource?: string;
   query?: Q;

@@ -136,7 +136,7 @@ export interface Ledger {
 /** What a reversal takes from its caller: who, when, why, and the document it belongs to. */
 export type ReversalBy = Partial<Pick<LedgerEntry, "docType" | "docId" | "docLineId" | "occurredAt" | "operatorId" | "operatorName" | "remark" | "idempotencyKey" | "creditLimit">>;
 
-const lit = (name: string) => sql.ref(name);
+const ref = (name: string) => sql.ref(name);
 
 export function defineLedger(def: LedgerDeclaration): Ledger {
   const keyNames = Object.keys(def.key);
@@ -166,10 +166,10 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
       const floor = a[a.length - 1];
       let q = trx
         .updateTable(def.balances.table)
-        .set({ ...Object.fromEntries(measures.map((m, i) => [m.balance, sql`${lit(m.balance)} + ${deltas[i]}`])), updated_at: at, updated_by: operatorId })
+        .set({ ...Object.fromEntries(measures.map((m, i) => [m.balance, sql`${ref(m.balance)} + ${deltas[i]}`])), updated_at: at, updated_by: operatorId })
         .where("tenant_id", "=", tenantId);
       keyColumns.forEach((column, i) => (q = q.where(column, "=", keys[i])));
-      return q.where(sql<boolean>`${lit(def.quantity.balance)} + ${deltas[0]} >= ${floor}`).returning(returning);
+      return q.where(sql<boolean>`${ref(def.quantity.balance)} + ${deltas[0]} >= ${floor}`).returning(returning);
     });
 
   // Opens a key's balance at zero (a ledger whose balances open on their first posting), compiled once.
@@ -312,14 +312,14 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
   async function check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
     const drifts: LedgerDrift[] = [];
     for (const [measure, m] of [["quantity", def.quantity], ...(def.amount ? [["amount", def.amount]] : [])] as Array<["quantity" | "amount", Measure]>) {
-      const sum = sql<number>`(select coalesce(sum(l.${lit(m.line)}), 0) from ${sql.table(def.lines.table)} l where l.tenant_id = b.tenant_id and ${sql.join(
-        keyColumns.map((c) => sql`l.${lit(c)} = b.${lit(c)}`),
+      const sum = sql<number>`(select coalesce(sum(l.${ref(m.line)}), 0) from ${sql.table(def.lines.table)} l where l.tenant_id = b.tenant_id and ${sql.join(
+        keyColumns.map((c) => sql`l.${ref(c)} = b.${ref(c)}`),
         sql` and `,
       )})`;
       let q = db
         .selectFrom(`${def.balances.table} as b`)
-        .select([sql<number>`b.tenant_id`.as("tenant_id"), ...keyColumns.map((c) => sql`b.${lit(c)}`.as(c)), sql<number>`b.${lit(m.balance)}`.as("balance"), sum.as("lines")])
-        .where(sql<boolean>`b.${lit(m.balance)} <> ${sum}`);
+        .select([sql<number>`b.tenant_id`.as("tenant_id"), ...keyColumns.map((c) => sql`b.${ref(c)}`.as(c)), sql<number>`b.${ref(m.balance)}`.as("balance"), sum.as("lines")])
+        .where(sql<boolean>`b.${ref(m.balance)} <> ${sum}`);
       if (tenantId !== undefined) q = q.where("b.tenant_id", "=", tenantId);
       const rows = (await q.execute()) as Array<Record<string, unknown>>;
       for (const r of rows) {
@@ -340,7 +340,7 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
     const row = await balanceRow(db, tenantId, keys);
     let q = db
       .selectFrom(def.lines.table)
-      .select(sql<number>`coalesce(sum(${lit(def.quantity.line)}), 0)`.as("total"))
+      .select(sql<number>`coalesce(sum(${ref(def.quantity.line)}), 0)`.as("total"))
       .where("tenant_id", "=", tenantId);
     keyColumns.forEach((c, i) => (q = q.where(c, "=", keys[i])));
     const sum = (await q.executeTakeFirstOrThrow()) as { total: number | string };

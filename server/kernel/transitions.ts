@@ -24,6 +24,7 @@ import { requireReason } from "../http/reason";
 import { recordOperation } from "../modules/resource/operationLog";
 import { toRecord, type Row } from "../modules/resource/rows";
 import { idempotent } from "./idempotency";
+import type { Ledger } from "./ledger";
 
 /**
  * The one transition service of every declared document (issue 34 item 3, decision 060): it loads the document in
@@ -43,34 +44,8 @@ export const documentMessages = {
   stale: "数据已被他人修改，请刷新后重试",
 };
 
-/** What a ledger offers a document (server/kernel/ledger.ts's `defineLedger` gives it). */
-export interface DocumentLedger {
-  post(trx: AnyDb, entry: LedgerEntry): Promise<unknown>;
-  reverseDocument(trx: AnyDb, tenantId: number, docType: string, docId: number, by: LedgerReversal): Promise<unknown>;
-}
-
-export interface LedgerEntry {
-  tenantId: number;
-  key: Record<string, string | number>;
-  quantity: number;
-  amount?: number;
-  docType: string;
-  docId: number;
-  docLineId?: number;
-  occurredAt?: number;
-  operatorId?: number | null;
-  operatorName?: string | null;
-  remark?: string | null;
-  idempotencyKey?: string | null;
-  extra?: Record<string, unknown>;
-}
-
-export interface LedgerReversal {
-  occurredAt?: number;
-  operatorId?: number | null;
-  operatorName?: string | null;
-  remark?: string | null;
-}
+/** What a document's postings use of a ledger declared with `defineLedger`. */
+export type DocumentLedger = Pick<Ledger, "post" | "reverseDocument">;
 
 /** What a guard and an effect see: the document as it was read, its lines, the step and the caller's input. */
 export interface TransitionRun {
@@ -239,19 +214,18 @@ export async function runTransition(
       .where(versionColumn, "=", version)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) {
-      const now = await loadHeader(trx, doc, tenantId, input.id);
-      refuseFrom(now[statusColumn]);
+      // Another step moved it after the read above (PostgreSQL; SQLite runs one write transaction at a time).
+      refuseFrom((await loadHeader(trx, doc, tenantId, input.id))[statusColumn]);
       throw new ApiError(Status.CONFLICT, documentMessages.stale);
     }
     if (transition.effect) await rules.effects?.[transition.effect]?.(run, trx);
     await post(trx, ctx, doc, rules, run, from);
     await writeHistory(trx, ctx, doc, input.id, transition.name, from, transition.to, reason);
-    const { id: _id, version: _version, reason: _reason, ...given } = input;
     await recordOperation(trx, ctx, doc.header, input.id, transition.name, {
       [DOC_NO]: run.header[DOC_NO],
       [DOC_STATUS]: [from, transition.to],
       ...(reason !== null ? { reason } : {}),
-      ...given,
+      ...Object.fromEntries((transition.input ?? []).map((f) => [f.name, input[f.name]])),
     });
     return { ...run.header, [DOC_STATUS]: transition.to, [DOC_VERSION]: version + 1, updatedAt: now };
   });

@@ -3,29 +3,43 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ResourceDef } from "../../resources/define";
 import { documentPath, transitionPermission, type DocumentDef } from "../../resources/document";
-import { hashPassword } from "../../server/auth/password";
 import { declaredTable } from "../../server/db/declared";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { createTable } from "../../server/db/tables";
 import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
-import { documentEndpoints } from "../../server/modules/resource/documents";
+import { serverModules } from "../../server/modules/index";
+import type { ServerModule } from "../../server/modules/manifest";
 import { loadDetail, saveEditor, takeTransition } from "../../app/lib/document.server";
 import { adminToken, createTestApp, loginAs, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
+import { createUser } from "../helpers/fixtures";
 import { sampleReceipt } from "../server/fixtures/sampleDocuments";
 
 /**
  * The document pages' loaders and actions (decision 061) against the real API: what the editor's form sends, where a
- * refusal lands, and which steps the detail page offers to whom. The sample receipt without its posting (no ledger
- * needed here; tests/server/documents.test.ts proves the postings).
+ * refusal lands, and which steps the detail page offers to whom. The sample receipt without its posting, guard and
+ * effect (tests/server/documents.test.ts proves those).
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 type Row = Record<string, unknown>;
-const doc: DocumentDef = { ...sampleReceipt, postings: [] };
+const doc: DocumentDef = {
+  ...sampleReceipt,
+  postings: [],
+  workflow: { ...sampleReceipt.workflow, transitions: sampleReceipt.workflow.transitions.map(({ guard: _guard, effect: _effect, ...step }) => step) },
+};
 const base = `${doc.screenBase}/${doc.screen}`;
+/** The sample served as a module of its own beside the product's, as tests/server/documents.test.ts serves it. */
+const sampleModule: ServerModule = {
+  declaration: { name: "sample", resources: [], reports: [], menuGroups: [], screens: [], documents: [doc] },
+  services: {},
+  endpoints: [],
+  documentRules: {},
+  ledgers: [],
+  paymentHooks: [],
+};
 
 /** A role holding these codes under one page of the document, and a signed-in user with it. */
 async function userWithCodes(app: TestApp, userName: string, codes: string[]): Promise<string> {
@@ -43,14 +57,7 @@ async function userWithCodes(app: TestApp, userName: string, codes: string[]): P
   const roleId = newId();
   await db.insertInto("role").values({ tenant_id: DEFAULT_TENANT_ID, id: roleId, role_code: `r${roleId}`, role_name: `单据${roleId}`, role_type: "user", status: 1, remark: null, ...audit }).execute();
   await db.insertInto("role_menu").values([pageId, ...buttons.map((b) => b.id)].map((menu_id) => ({ tenant_id: DEFAULT_TENANT_ID, role_id: roleId, menu_id }))).execute();
-  const userId = newId();
-  await db.insertInto("user").values({
-    tenant_id: DEFAULT_TENANT_ID, id: userId, user_name: userName, password_hash: await hashPassword("Clerk-Pass-2026!"), pwd_security_level: 1, real_name: "制单员",
-    user_code: null, avatar: null, introduction: null, phone: null, email: null, sex: null, org_id: null, navigation_mode: null, settings: null,
-    status: 1, last_login_at: null, remark: null, ...audit,
-  }).execute();
-  await db.insertInto("login_name").values({ user_name: userName, tenant_id: DEFAULT_TENANT_ID, user_id: userId }).execute();
-  await db.insertInto("user_role").values({ tenant_id: DEFAULT_TENANT_ID, user_id: userId, role_id: roleId }).execute();
+  await createUser(app, { userName, password: "Clerk-Pass-2026!", roleIds: [roleId] });
   await bumpShellGeneration(db);
   return loginAs(app, userName, "Clerk-Pass-2026!");
 }
@@ -72,7 +79,7 @@ for (const dialect of dialects) {
     const getInfo = async (id: unknown) => (await app.call<Row & { lines: Row[] }>("GET", `${documentPath(doc, "getInfo")}?id=${id}`, { token: admin })).body.data;
 
     beforeAll(async () => {
-      app = await createTestApp(dialect, {}, documentEndpoints(doc));
+      app = await createTestApp(dialect, {}, [...serverModules, sampleModule]);
       const find = (key: string): ResourceDef | undefined => (key === doc.docType ? doc.header : undefined);
       await createTable(app.database.db as AnyDb, declaredTable(doc.header, find));
       await createTable(app.database.db as AnyDb, declaredTable(doc.lines, find));

@@ -1,12 +1,13 @@
 import { expect } from "vitest";
 import { loadConfig, type Config } from "../../server/config";
-import { seed } from "../../server/db/seed";
+import { serverModules } from "../../server/modules/index";
+import type { ServerModule } from "../../server/modules/manifest";
+import { seed } from "../../server/modules/seed";
 import { createApi, type Api } from "../../server/http/api";
 import type { Envelope } from "../../server/http/envelope";
 import { encodeLoginField } from "../../server/modules/auth/session";
 import { createTestDatabase, openAgain, type TestDatabase } from "./db";
 import type { DatabaseHandle, Dialect } from "../../server/db";
-import type { Endpoint } from "../../server/http/endpoint";
 
 export const ADMIN_PASSWORD = "Initial-Pass-2026";
 export const ORIGIN = "http://canteen.test";
@@ -70,13 +71,13 @@ export async function openAnotherInstance(app: TestApp): Promise<OtherInstance> 
   return { database, call: callerOf(api), close: () => database.close() };
 }
 
-/** `additional`: endpoints of declarations a test makes for itself (sample documents), served beside the product's. */
-export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, additional: Endpoint[] = []): Promise<TestApp> {
+/** An app on a fresh database; `modules` composes its API (the product's module list unless a test adds its own). */
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, modules: readonly ServerModule[] = serverModules): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({ CANTEEN_CAPTCHA: "off", LOGIN_RATE_PER_MINUTE: "1000", ...env });
   await seed(database.db, { adminPassword: ADMIN_PASSWORD });
   let captcha = "ABCD";
-  const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha }, additional);
+  const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha }, modules);
   const call = callerOf(api);
   return {
     api,

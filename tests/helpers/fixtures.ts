@@ -1,7 +1,7 @@
 import { expect, vi } from "vitest";
 import { hashPassword } from "../../server/auth/password";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import type { Envelope } from "../../server/http/envelope";
 import { uploadReference } from "../../resources/uploads";
 import { loginBody, ORIGIN, type TestApp } from "./api";

@@ -1,4 +1,4 @@
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { loginAs, type TestApp } from "./api";
 
 export interface TenantFixture {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
-import { ADMIN_ROLE_ID, ADMIN_USER_ID, DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { ADMIN_ROLE_ID, ADMIN_USER_ID, DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { postLogin } from "../helpers/fixtures";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BODY_LIMIT } from "../../server/http/body";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { adminToken, createTestApp, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createUser, handleRaw } from "../helpers/fixtures";

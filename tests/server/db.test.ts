@@ -7,7 +7,7 @@ import { builtInDicts } from "../../resources/dicts";
 import { loadConfig } from "../../server/config";
 import { migrateToLatest, readerOf, startServing, type Db } from "../../server/db";
 import { WRITER_CHECKPOINT_PAGES } from "../../server/db/checkpointer";
-import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seed, stableId } from "../../server/db/seed";
+import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seed, stableId } from "../../server/modules/seed";
 import * as indexOnlyScreens from "../../server/db/migrations/0018_index_only_screens";
 import { createApi } from "../../server/http/api";
 import { otherSwipes } from "../../server/modules/zhct/orderDays";

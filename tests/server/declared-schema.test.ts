@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { columnOf, type ResourceDef } from "../../resources/define";
-import { resources, zhctResources } from "../../resources/index";
+import { documents, resources as entities, zhctResources } from "../../resources/index";
 import { declaredTable } from "../../server/db/declared";
 import { readTable, type ReadTable, type TableSpec } from "../../server/db/tables";
 import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
@@ -11,6 +11,8 @@ import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
  * declarations drove migrations (0001–0008) keep extra columns of their own; for them every declared field must
  * still be a column of the declared type.
  */
+/** Every declared table: the entities', and each document's header and lines (decision 060). */
+const resources: ResourceDef[] = [...entities, ...documents.flatMap((d) => [d.header, d.lines])];
 const migrations = import.meta.glob<{ created?: TableSpec[] }>("../../server/db/migrations/*.ts", { eager: true });
 const declaredByMigration = new Set(Object.values(migrations).flatMap((m) => (m.created ?? []).map((t) => t.name)));
 

@@ -3,18 +3,20 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chinaWallClock } from "../../resources/chinaTime";
 import type { ResourceDef } from "../../resources/define";
 import { documentPath, type DocumentDef } from "../../resources/document";
-import { hashPassword } from "../../server/auth/password";
 import { declaredTable } from "../../server/db/declared";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { createTable } from "../../server/db/tables";
 import { defineLedger } from "../../server/kernel/ledger";
 import type { DocumentRules } from "../../server/kernel/transitions";
 import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
 import { documentEndpoints } from "../../server/modules/resource/documents";
+import { fieldError } from "../../server/http/envelope";
+import { serverModules } from "../../server/modules/index";
+import type { ServerModule } from "../../server/modules/manifest";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
-import { expectNoInternals } from "../helpers/fixtures";
+import { createUser, expectNoInternals } from "../helpers/fixtures";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 import { sampleIssue, sampleReceipt } from "./fixtures/sampleDocuments";
 
@@ -38,7 +40,30 @@ const stock = defineLedger({
   messages: { insufficient: "库存不足", zero: "数量不能为 0" },
 });
 
-const rules: DocumentRules = { ledgers: { sampleStock: stock } };
+/** The server side of the samples: a guard on submit, an effect on approve (it notes who approved in the remark). */
+const rules: DocumentRules = {
+  ledgers: { sampleStock: stock },
+  guards: {
+    supplierAllowed: (run) => {
+      if (run.header.supplier === "停用供应商") throw fieldError("supplier", "该供应商已停用，不能提交");
+    },
+  },
+  effects: {
+    noteApproval: async (run, trx) => {
+      await trx.updateTable(run.doc.header.table).set({ remark: `已审核：${run.ctx.session.userName}` }).where("tenant_id", "=", run.ctx.session.tenantId).where("id", "=", run.header.id).execute();
+    },
+  },
+};
+
+/** The samples as a module of their own, served beside the product's modules as a module of the product would be. */
+const sampleModule: ServerModule = {
+  declaration: { name: "sample", resources: [], reports: [], menuGroups: [], screens: [], documents: [sampleReceipt, sampleIssue] },
+  services: {},
+  endpoints: [],
+  documentRules: { [sampleReceipt.docType]: rules, [sampleIssue.docType]: rules },
+  ledgers: [stock],
+  paymentHooks: [],
+};
 
 async function createTables(db: AnyDb) {
   for (const doc of [sampleReceipt, sampleIssue]) {
@@ -99,15 +124,8 @@ async function userWithCodes(app: TestApp, userName: string, codes: string[]): P
   const roleId = newId();
   await db.insertInto("role").values({ tenant_id: DEFAULT_TENANT_ID, id: roleId, role_code: `r${roleId}`, role_name: `单据${roleId}`, role_type: "user", status: 1, remark: null, ...audit }).execute();
   await db.insertInto("role_menu").values([pageId, ...buttons.map((b) => b.id)].map((menu_id) => ({ tenant_id: DEFAULT_TENANT_ID, role_id: roleId, menu_id }))).execute();
-  const userId = newId();
   const password = "Clerk-Pass-2026!";
-  await db.insertInto("user").values({
-    tenant_id: DEFAULT_TENANT_ID, id: userId, user_name: userName, password_hash: await hashPassword(password), pwd_security_level: 1, real_name: "单据员",
-    user_code: null, avatar: null, introduction: null, phone: null, email: null, sex: null, org_id: null, navigation_mode: null, settings: null,
-    status: 1, last_login_at: null, remark: null, ...audit,
-  }).execute();
-  await db.insertInto("login_name").values({ user_name: userName, tenant_id: DEFAULT_TENANT_ID, user_id: userId }).execute();
-  await db.insertInto("user_role").values({ tenant_id: DEFAULT_TENANT_ID, user_id: userId, role_id: roleId }).execute();
+  await createUser(app, { userName, password, roleIds: [roleId] });
   await bumpShellGeneration(db);
   return loginAs(app, userName, password);
 }
@@ -145,7 +163,7 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      app = await createTestApp(dialect, {}, [...documentEndpoints(sampleReceipt, rules), ...documentEndpoints(sampleIssue, rules)]);
+      app = await createTestApp(dialect, {}, [...serverModules, sampleModule]);
       db = app.database.db as AnyDb;
       await createTables(db);
       token = await adminToken(app);
@@ -172,6 +190,35 @@ for (const dialect of dialects) {
       const numbers = (page.data as { records: Row[] }).records.map((r) => r.docNo);
       expect(numbers).toEqual(expect.arrayContaining([first.docNo, second.docNo]));
       expect(numbers).toHaveLength(new Set(numbers).size);
+      // Created at once, documents still get one number each, one after another.
+      const burst = await Promise.all(Array.from({ length: 10 }, () => create(sampleIssue, [line(1, 1)])));
+      const sequences = burst.map((d) => Number(String(d.docNo).slice(-4))).sort((x, y) => x - y);
+      expect(sequences).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
+    });
+
+    test("a transition's guard may refuse it, and its effect runs in the step's transaction", async () => {
+      const blocked = await create(sampleReceipt, [line(71, 1000)], { supplier: "停用供应商", warehouseId: 11 });
+      expectField(await post(sampleReceipt, "submit", { id: blocked.id }), "supplier", "该供应商已停用，不能提交");
+      expect(await detail(sampleReceipt, blocked.id)).toMatchObject({ status: "draft", version: 1 });
+      const doc = await submitted(sampleReceipt, [line(71, 1000)], { warehouseId: 11 });
+      await ok(sampleReceipt, "approve", { id: doc.id });
+      expect((await detail(sampleReceipt, doc.id)).remark).toBe("已审核：admin");
+      // A step refused after its effect ran (the ledger's floor) keeps nothing of the effect either.
+      const issue = await submitted(sampleIssue, [line(71, 5000)], { warehouseId: 11 });
+      expect(await post(sampleIssue, "approve", { id: issue.id })).toMatchObject({ status: 409, message: "库存不足" });
+      expect(await detail(sampleIssue, issue.id)).toMatchObject({ status: "submitted", remark: null });
+    });
+
+    test("the contract lists each document endpoint with the permission it needs", async () => {
+      const contract = (await app.call("GET", "/api/v1/openapi.json")).body as unknown as { paths: Record<string, Record<string, Row>> };
+      expect(contract.paths[documentPath(sampleReceipt, "approve")]?.post).toMatchObject({ "x-permission": "test:sampleReceipt:approve" });
+      expect(contract.paths[documentPath(sampleReceipt, "findPage")]?.get).toMatchObject({ "x-permission": "test:sampleReceipt:view" });
+      for (const action of ["create", "update", "getInfo", "export", "submit", "reject", "void"]) expect(contract.paths).toHaveProperty([documentPath(sampleIssue, action)]);
+    });
+
+    test("a declaration whose guard, effect or ledger the server does not provide stops the start", () => {
+      expect(() => documentEndpoints(sampleReceipt, { ledgers: { sampleStock: stock } })).toThrow(/guard supplierAllowed, effect noteApproval/);
+      expect(() => documentEndpoints(sampleReceipt, { ...rules, ledgers: {} })).toThrow(/ledger sampleStock/);
     });
 
     test("update replaces the lines: a line with an id takes the fields given, one without is added, one left out is removed; a stale version is 409", async () => {

@@ -6,7 +6,7 @@ import { builtInDicts, isNumericDict } from "../../resources/dicts";
 import { resources } from "../../resources/index";
 import { createSchema, isStorable, updateSchema } from "../../resources/schemas";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { adminToken, createTestApp, type CallResult, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 
@@ -22,6 +22,8 @@ const BOOLEAN = [2, "2", "yes", 1.5, -1, {}, [], "a\u0000"];
 const DATE = ["2026-02-30", "2026-13-01", "abc", 20260101, "2026-01-01\u0000", "\ud800", {}];
 const TIME = ["25:00", "abc", 1230, "12:00\u0000", {}];
 const EMPTY = ["", "   ", null];
+/** Quantities hold at most 3 places and at most 1,000,000 (decision 067): never a float's tail, an exponent or a sign. */
+const QUANTITY = [1.2345, "1.2345", 0.0001, 1e-7, -1, "-0.5", 1_000_000.001, 1e308, 2 ** 63, "1e3", "abc", "0x10", "1,5", "Infinity", true, {}, [], [1], "a\u0000"];
 /** Query strings as a client could send them (percent-encoded): NUL, a lone surrogate's bytes, bad encoding. */
 const QUERY = ["abc", "1.5", "1e308", "9223372036854775808", "-9223372036854775809", "%00", "a%00b", "%ED%A0%80", "%FF", "%", "1e99"];
 
@@ -37,6 +39,10 @@ function hostileValues(field: FieldDef): unknown[] {
       values.push(...INTEGER);
       if (field.max !== undefined) values.push(field.max + 1);
       if (field.min !== undefined) values.push(field.min - 1);
+      break;
+    case "quantity":
+      values.push(...QUANTITY);
+      if (field.max !== undefined) values.push(field.max + 0.001);
       break;
     case "enum":
       values.push(...ENUM);
@@ -307,6 +313,8 @@ const NO_PARAMETERS = [
   "GET /api/v1/zhct/userAccountMonthSettle/months",
   "GET /api/v1/zhct/userInfo/importTemplate",
   "GET /api/v1/zhct/userInfoDept/findPage",
+  "GET /api/v1/zhhq/goods/importTemplate",
+  "GET /api/v1/zhhq/supplier/importTemplate",
   "GET /healthz",
 ];
 /** Its one parameter is a sign-in token (for an <img> link): a hostile one is refused as a token, 401, not a 400. */

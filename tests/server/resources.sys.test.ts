@@ -11,7 +11,7 @@ import {
 } from "../../resources/define";
 import { resources } from "../../resources/index";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID, ROOT_ORG_ID, stableId } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID, ROOT_ORG_ID, stableId } from "../../server/modules/seed";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { uploadedReference } from "../helpers/fixtures";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { MenuNode, UserBrief, UserInfo } from "../../resources/auth";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { newId } from "../../server/db";
 import { adminToken, createTestApp, loginAs, openAnotherInstance, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { defaultSettings } from "../../resources/auth";
 import { newId } from "../../server/db";
-import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seedMenus } from "../../server/db/seed";
+import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, seedMenus } from "../../server/modules/seed";
 import { applySecurityHeaders } from "../../server/http/security";
 import { bumpShellGeneration } from "../../server/modules/auth/shellCache";
 import { createTestApp, loginAs, adminToken, ORIGIN, type TestApp } from "../helpers/api";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { afterEach, expect, test } from "vitest";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "../../server/db";
-import { seed } from "../../server/db/seed";
+import { seed } from "../../server/modules/seed";
 
 // Two handles in one process stand for two processes: SQLite locks between connections of one process as between
 // processes. e2e/ledger-concurrency.spec.ts starts two real servers on one new file.

@@ -3,7 +3,7 @@ import { permissionCode, resourceKey } from "../../resources/define";
 import { resources } from "../../resources/index";
 import { hashPassword } from "../../server/auth/password";
 import { newId } from "../../server/db";
-import { ROOT_ORG_ID, seed, stableId } from "../../server/db/seed";
+import { ROOT_ORG_ID, seed, stableId } from "../../server/modules/seed";
 import { adminToken, createTestApp, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createUser, uploadedReference } from "../helpers/fixtures";

@@ -11,7 +11,7 @@ import { adminToken, createTestApp, ORIGIN, type TestApp } from "../helpers/api"
 import { dialects } from "../helpers/db";
 import { uploadedReference } from "../helpers/fixtures";
 import { createTenantWithAdmin, switchTenant, type TenantFixture } from "../helpers/tenants";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 
 /**
  * A user of tenant A (its admin: every permission of the tenant, not a super admin) walks every endpoint of every

@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { weappUrl } from "../../server/modules/sys/tenant";
 import { adminToken, createTestApp, loginAs, ORIGIN, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { ApiError } from "../../server/http/envelope";
 import { GROUP_JOIN_MS, groupCommitStats, inWriteTransaction } from "../../server/kernel/writeTransaction";
 import { BusiType, checkAccount, deduct, post, type Posting } from "../../server/modules/zhct/ledger";

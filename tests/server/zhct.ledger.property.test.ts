@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { ApiError } from "../../server/http/envelope";
 import { inWriteTransaction } from "../../server/kernel/writeTransaction";
 import { BusiType, checkAccount, deduct, openAccounts, post, reverse, type AccountType } from "../../server/modules/zhct/ledger";

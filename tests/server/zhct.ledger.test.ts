@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { IDEMPOTENCY_KEY_DAYS, pruneIdempotencyKeys } from "../../server/kernel/idempotency";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { inWriteTransaction } from "../../server/kernel/writeTransaction";
 import { checkAccount, deduct, post, BusiType } from "../../server/modules/zhct/ledger";
 import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";

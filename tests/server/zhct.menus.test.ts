@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { createUser } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { drainOutbox, enqueueMessage, MAX_ATTEMPTS, MessageState, outboxMessages, type MessageSender, type OutgoingMessage } from "../../server/modules/zhct/outbox";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";

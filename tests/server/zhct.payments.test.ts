@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newId } from "../../server/db";
 import { up as complainantFromOrder } from "../../server/db/migrations/0044_complaint_complainant_from_order";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import type { SessionContext } from "../../server/http/endpoint";
 import { ApiError, Status } from "../../server/http/envelope";
 import { inWriteTransaction } from "../../server/kernel/writeTransaction";
 import { checkAccount, openAccountsOf, post as postLine, BusiType } from "../../server/modules/zhct/ledger";
 import { dayOf } from "../../server/modules/zhct/months";
-import { addPaymentHooks, refundPart } from "../../server/modules/zhct/payments";
+import { serverModules } from "../../server/modules/index";
+import type { ServerModule } from "../../server/modules/manifest";
+import { refundPart } from "../../server/modules/zhct/payments";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { createUser } from "../helpers/fixtures";
 import { dialects } from "../helpers/db";
@@ -24,24 +26,33 @@ function clock(minutes: number) {
   return at;
 }
 
-// Hooks are process-wide: these act only on payments that name their test devices.
+// A test module's hooks, run after the canteen's: they act only on payments that name their test devices.
 const hookLog: string[] = [];
-addPaymentHooks({
-  async beforePay(_trx, facts) {
-    if (facts.deviceCode === "HOOK-BLOCK") throw new ApiError(Status.CONFLICT, "该支付方式未启用");
-  },
-  async payOther(_trx, facts) {
-    if (facts.deviceCode !== "HOOK-TICKET" || facts.payFlag !== 3) return null;
-    hookLog.push(`ticket ${facts.orderNo} ${facts.amount}`);
-    return { paid: true, docType: "mealTicket", docId: 4242 };
-  },
-  async afterPay(_trx, order) {
-    if (order.paidBy.kind === "other") hookLog.push(`after ${order.orderNo}`);
-  },
-  async afterCancel(_trx, order, refundFen) {
-    if (order.payFlag === 3) hookLog.push(`cancel ${order.orderNo} ${refundFen}`);
-  },
-});
+const testHooks: ServerModule = {
+  declaration: { name: "test", resources: [], reports: [], menuGroups: [], screens: [] },
+  services: {},
+  endpoints: [],
+  documentRules: {},
+  ledgers: [],
+  paymentHooks: [
+    {
+      async beforePay(_trx, facts) {
+        if (facts.deviceCode === "HOOK-BLOCK") throw new ApiError(Status.CONFLICT, "该支付方式未启用");
+      },
+      async payOther(_trx, facts) {
+        if (facts.deviceCode !== "HOOK-TICKET" || facts.payFlag !== 3) return null;
+        hookLog.push(`ticket ${facts.orderNo} ${facts.amount}`);
+        return { paid: true, docType: "mealTicket", docId: 4242 };
+      },
+      async afterPay(_trx, order) {
+        if (order.paidBy.kind === "other") hookLog.push(`after ${order.orderNo}`);
+      },
+      async afterCancel(_trx, order, refundFen) {
+        if (order.payFlag === 3) hookLog.push(`cancel ${order.orderNo} ${refundFen}`);
+      },
+    },
+  ],
+};
 
 for (const dialect of dialects) {
   describe(`${dialect}: payments, orders, cancel and refunds`, () => {
@@ -143,7 +154,7 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      app = await createTestApp(dialect);
+      app = await createTestApp(dialect, {}, [...serverModules, testHooks]);
       token = await adminToken(app);
       other = await createTenantWithAdmin(app, token, `pay${dialect}`);
       category = (await ok(`${Z}/foodType/create`, { typeName: "热菜", sort: 1, status: "1" })).id as number;

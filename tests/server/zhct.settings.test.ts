@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DEFAULT_PAY_LIMIT, merchantSharesFor, payLimitFor, settingsMessages } from "../../server/modules/zhct/settings";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";

@@ -7,7 +7,7 @@ import { dayOf, monthOf, monthRange, previousMonth } from "../../server/modules/
 import { adminToken, createTestApp, expectField, openAnotherInstance, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
-import { DEFAULT_TENANT_ID } from "../../server/db/seed";
+import { DEFAULT_TENANT_ID } from "../../server/modules/seed";
 
 type Row = Record<string, unknown>;
 type Envelope = { status: number; message: string; data: unknown };

@@ -35,7 +35,7 @@ export function FilterBar({
           {params.sort && <input type="hidden" name="sort" value={params.sort} />}
           {fields.map((field) => {
             if (field.filter === "range") {
-              const type = field.type === "number" || field.type === "money" ? "number" : "date";
+              const type = field.type === "number" || field.type === "money" || field.type === "quantity" ? "number" : "date";
               return (
                 <div key={field.name} className={classes.range}>
                   <FilterInput type={type} label={`${field.label}起`} name={`${field.name}Begin`} value={params[`${field.name}Begin`]} width={150} />

@@ -19,6 +19,8 @@ function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef;
       return <Textarea {...getInputProps(meta, { type: "text" })} {...common} autosize minRows={3} maxRows={8} rows={3} />;
     case "number":
       return <TextInput {...getInputProps(meta, { type: "number" })} {...common} />;
+    case "quantity":
+      return <TextInput {...getInputProps(meta, { type: "text" })} {...common} inputMode="decimal" placeholder="0.000" />;
     case "money":
       return <TextInput {...getInputProps(meta, { type: "text" })} {...common} inputMode="decimal" rightSection="元" placeholder="0.00" />;
     case "enum":

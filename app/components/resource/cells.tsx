@@ -2,7 +2,7 @@ import { isCount, type FieldDef } from "../../../resources/define";
 import { dictLabel, isInactive, type DictOption } from "../../../resources/dicts";
 import classes from "./cells.module.css";
 import { findResource } from "../../../resources/index";
-import { formatCount, formatFen, formatTime, valueText } from "~/lib/format";
+import { formatCount, formatFen, formatQuantity, formatTime, valueText } from "~/lib/format";
 
 type Row = Record<string, unknown>;
 
@@ -41,6 +41,8 @@ export function FieldValue({ field, record, dicts }: { field: FieldDef; record: 
       return <>{value ? "是" : "否"}</>;
     case "money":
       return <>{formatFen(Number(value))}</>;
+    case "quantity":
+      return <>{formatQuantity(Number(value))}</>;
     case "number":
       return <>{isCount(field) ? formatCount(Number(value)) : String(value)}</>;
     case "datetime":

@@ -1,12 +1,13 @@
 import { Alert, Badge, Button, Group, Paper, ScrollArea, Table, Text, Title, Stack } from "@mantine/core";
 import { IconDownload, IconPencil, IconPlus, IconTrash, IconUserPlus, IconUsers } from "~/components/icons";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { org } from "../../../resources/auth/org";
 import { user } from "../../../resources/auth/user";
 import { apiPath, permissionCode } from "../../../resources/define";
 import { dictLabel } from "../../../resources/dicts";
 import type { Route } from "./+types/org-tree";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { ta } from "~/lib/auth-messages";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
@@ -29,7 +30,7 @@ const USERS = `${user.screenBase}/${user.screen}`;
 /** Spec §2 org index: the tenant's org tree, with its users and a new user under each org one click away. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const tree = await apiCall<OrgNode[]>(request, context, "GET", apiPath(org, "tree"));
-  if (tree.status === 403) throw data(null, { status: 401 });
+  requirePermitted(tree);
   return {
     tree: tree.status === 200 ? tree.data : [],
     error: tree.status === 200 ? null : tree.message,
@@ -40,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await apiCall(request, context, "GET", apiPath(org, "delete"), { query: { id: String(form.get("id")) } });
-  if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return errorReply(result);
   return redirect(`${BASE}/index`, { headers: { "Set-Cookie": flashCookie(ta.deleted) } });
 }
 

@@ -9,6 +9,7 @@ import { apiPath } from "../../../resources/define";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/role-assign-menu";
 import { apiCall } from "~/lib/api.server";
+import { refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { ta } from "~/lib/auth-messages";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
@@ -25,7 +26,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     apiCall<MenuNode[]>(request, context, "GET", apiPath(role, "getMenuTree")),
     apiCall<number[]>(request, context, "GET", apiPath(role, "getRoleMenuIds"), { query: { id: params.id } }),
   ]);
-  if (found.status === 403 || tree.status === 403) throw data(null, { status: 401 });
+  requirePermitted(found);
+  requirePermitted(tree);
   if (found.status !== 200) throw data(null, { status: 404 });
   return { roleName: `${found.data.roleName}（${found.data.roleCode}）`, tree: tree.data ?? [], selectedIds: chosen.data ?? [] };
 }
@@ -34,7 +36,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await apiCall(request, context, "POST", apiPath(role, "assignMenu"), { body: { roleId: Number(params.id), menuIds: submission.value.menuIds } });
-  if (result.status !== 200) return data(submission.reply({ formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return data(submission.reply({ formErrors: [result.message || "Error"] }), { status: refusalStatus(result) });
   return redirect(LIST, { headers: { "Set-Cookie": flashCookie(ta.saved) } });
 }
 

@@ -8,6 +8,7 @@ import { apiPath } from "../../../resources/define";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/user-assign";
 import { apiCall } from "~/lib/api.server";
+import { refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { ta } from "~/lib/auth-messages";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
@@ -65,7 +66,7 @@ async function choices(request: Request, context: Route.LoaderArgs["context"], k
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const kind = kindOf(request);
   const found = await apiCall<Row>(request, context, "GET", apiPath(user, "getInfo"), { query: { id: params.id } });
-  if (found.status === 403) throw data(null, { status: 401 });
+  requirePermitted(found);
   if (found.status !== 200) throw data(null, { status: 404 });
   const name = `${found.data.realName ?? ""}（${found.data.userName}）`;
   return { kind, userName: name, ...(await choices(request, context, kind, params.id)) };
@@ -77,7 +78,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const save = SAVE[kind];
   const result = await apiCall(request, context, "POST", save.path, { body: { userId: Number(params.id), [save.field]: submission.value.ids } });
-  if (result.status !== 200) return data(submission.reply({ formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return data(submission.reply({ formErrors: [result.message || "Error"] }), { status: refusalStatus(result) });
   return redirect(LIST, { headers: { "Set-Cookie": flashCookie(ta.saved) } });
 }
 

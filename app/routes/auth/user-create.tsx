@@ -13,6 +13,7 @@ import type { Route } from "./+types/user-create";
 import { relationSource } from "~/components/resource/relation-search";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
+import { refusalStatus, replyOf, requirePermitted } from "~/lib/api-answer.server";
 import { ta } from "~/lib/auth-messages";
 import { useDicts } from "~/lib/dicts";
 import { useFocusOnRefusal } from "~/lib/form-focus";
@@ -46,7 +47,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   let orgRecord: Row | null = null;
   if (params.orgId) {
     const found = await apiCall<Row>(request, context, "GET", apiPath(org, "getInfo"), { query: { id: params.orgId } });
-    if (found.status === 403) throw data(null, { status: 401 });
+    requirePermitted(found);
     if (found.status !== 200) throw data(null, { status: 404 });
     orgRecord = found.data;
   }
@@ -71,10 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await apiCall<{ userName: string; initialPassword?: string }>(request, context, "POST", apiPath(user, "create"), {
     body: { user: { ...values, password: password || undefined }, roleIds },
   });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data({ result: submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }) }, { status: result.status === 409 ? 409 : 400 });
-  }
+  if (result.status !== 200) return data({ result: replyOf(submission, result) }, { status: refusalStatus(result) });
   if (result.data.initialPassword) return { created: { userName: result.data.userName, initialPassword: result.data.initialPassword } };
   return redirect(LIST, { headers: { "Set-Cookie": flashCookie(ta.userCreate.created) } });
 }

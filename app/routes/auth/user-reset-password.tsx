@@ -7,6 +7,7 @@ import { apiPath } from "../../../resources/define";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/user-reset-password";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { ta } from "~/lib/auth-messages";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
@@ -24,7 +25,7 @@ const schema = z
 /** An admin sets another user's password; that user changes it at the next sign-in. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const found = await apiCall<Record<string, unknown>>(request, context, "GET", apiPath(user, "getInfo"), { query: { id: params.id } });
-  if (found.status === 403) throw data(null, { status: 401 });
+  requirePermitted(found);
   if (found.status !== 200) throw data(null, { status: 404 });
   return { userName: `${found.data.realName ?? ""}（${found.data.userName}）` };
 }
@@ -33,10 +34,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   const result = await apiCall(request, context, "POST", apiPath(user, "resetPasswd"), { body: { id: Number(params.id), password: submission.value.password } });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result, { kept: [] });
   return redirect(LIST, { headers: { "Set-Cookie": flashCookie(ta.resetPassword.done) } });
 }
 

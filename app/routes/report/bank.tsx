@@ -21,6 +21,7 @@ import {
 } from "../../../resources/report/bank";
 import type { Route } from "./+types/bank";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -41,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = { from: url.searchParams.get("from") ?? "", to: url.searchParams.get("to") ?? "" };
   const given = Object.fromEntries(Object.entries(query).filter(([, v]) => v));
   const result = await apiCall<{ from: string; to: string }>(request, context, "GET", BANK_API, { query: given });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   return { print, query, error: result.status === 200 ? null : result.message };
 }
 
@@ -57,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const bytes = new Uint8Array(await request.arrayBuffer());
   const result = await apiCall<BankAnswer>(request, context, "POST", `${BANK_API}/compare`, { rawBody: { bytes, type } });
   if (result.status === 200) return { answer: result.data, error: null, problems: null as Problems };
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   const refused = result.data as unknown;
   const problems = refused && typeof refused === "object" && "errors" in refused ? (refused as Problems) : null;
   return data({ answer: null, error: result.message, problems }, { status: result.status === 413 ? 413 : 400 });

@@ -10,6 +10,7 @@ import { dictLabel, type DictOption } from "../../../resources/dicts";
 import { findReport, monthDays, reportForPath, reportParams, reportPath, type ReportColumn, type ReportDef } from "../../../resources/report/index";
 import type { Route } from "./+types/report";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatCount, formatFen } from "~/lib/format";
 import { hrefWith } from "~/lib/list-url";
@@ -56,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const none = { options: {} as Answer["options"], fieldErrors: {} as Record<string, string[]>, page: null, chart: null };
   if (waiting) return { name: def.entity, print, query, answer: null, error: null, ...none };
   const result = await apiCall<Answer>(request, context, "GET", `/api/v1/report/${def.entity}`, { query });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) {
     const refused = (result.data as { fieldErrors?: Record<string, string[]>; options?: Answer["options"] } | null) ?? {};
     return { ...none, name: def.entity, print, query, answer: null, error: result.message, options: refused.options ?? {}, fieldErrors: refused.fieldErrors ?? {} };

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { menuGroups } from "../../../resources/modules";
+import { menuGroups } from "../../../resources/index";
 import type { Route } from "./+types/group";
 
 /** Spec §2: `/admin/sys` redirects to `/admin/sys/tenant`. */

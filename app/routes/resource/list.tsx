@@ -14,6 +14,7 @@ import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowA
 import { ResourceTable, type Row } from "~/components/resource/ResourceTable";
 import { useExport } from "~/components/resource/useExport";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { formatCount } from "~/lib/format";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
@@ -38,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = listQuery(def, url);
   const result = await apiCall<Page>(request, context, "GET", apiPath(def, "findPage"), { query });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   const relations = await relationFilters(request, context, def, url);
   const exportQuery = new URLSearchParams(Object.entries(query).filter(([k]) => k !== "pageNum" && k !== "pageSize"));
   // An index-only resource (spec §2) is created and edited in a form above its rows: `?create=1`, `?edit=<id>`.
@@ -79,13 +80,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === "delete") {
     const result = await apiCall(request, context, "GET", apiPath(def, "delete"), { query: { id: String(form.get("id")) } });
-    if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+    if (result.status !== 200) return errorReply(result);
     return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie("删除成功") } });
   }
   if (intent === "deleteBatch") {
     const ids = String(form.get("ids") ?? "").split(",").filter(Boolean).map(Number);
     const result = await apiCall(request, context, "POST", apiPath(def, "deleteBatch"), { body: { ids } });
-    if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+    if (result.status !== 200) return errorReply(result);
     return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie(`已删除 ${ids.length} 条记录`) } });
   }
   if (intent === "importCheck" || intent === "import") {

@@ -9,6 +9,7 @@ import { deviceParamList } from "../../../resources/sys/deviceParams";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/device-setting";
 import { apiCall } from "~/lib/api.server";
+import { formReply } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
 import { ts } from "~/lib/sys-messages";
@@ -37,10 +38,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await apiCall(request, context, "POST", apiPath(device, "saveParams"), { body: { id: Number(params.id), ...submission.value } });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result);
   return redirect(LIST, { headers: { "Set-Cookie": flashCookie(ts.saved) } });
 }
 

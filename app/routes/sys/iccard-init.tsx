@@ -9,6 +9,7 @@ import { iccardInit } from "../../../resources/sys/iccardInit";
 import type { Route } from "./+types/iccard-init";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const recent = await apiCall<{ records: Row[] }>(request, context, "GET", apiPath(iccardInit, "findPage"), {
     query: { pageSize: 10, sort: "initializedAt,desc" },
   });
-  if (recent.status === 403) throw data(null, { status: 401 });
+  requirePermitted(recent);
   return { recent: recent.data?.records ?? [] };
 }
 
@@ -32,10 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: formSchema(iccardInit, "create") });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await apiCall<Row>(request, context, "POST", apiPath(iccardInit, "create"), { body: submission.value });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result);
   return redirect(`${BASE}/init`, { headers: { "Set-Cookie": flashCookie(ts.iccard.done(String(result.data.cardSerial))) } });
 }
 

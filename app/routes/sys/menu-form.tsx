@@ -8,6 +8,7 @@ import { menu } from "../../../resources/sys/menu";
 import type { Route } from "./+types/menu-form";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
+import { formReply } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
@@ -67,10 +68,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body: Row = { ...submission.value };
   if (mode === "edit") for (const field of formFields(menu)) body[field.name] ??= null;
   const result = await apiCall(request, context, "POST", apiPath(menu, mode === "create" ? "create" : "update"), { body });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result);
   return redirect(`${BASE}/index?subsystemId=${body.subsystemId}`, { headers: { "Set-Cookie": flashCookie(ts.saved) } });
 }
 

@@ -10,6 +10,7 @@ import { menu } from "../../../resources/sys/menu";
 import { subsystem } from "../../../resources/sys/subsystem";
 import type { Route } from "./+types/menu-tree";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { usePermissions } from "~/lib/permissions";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const subsystems = await apiCall<{ records: Array<{ id: number; sysName: string }> }>(request, context, "GET", apiPath(subsystem, "findPage"), {
     query: { pageSize: 100, sort: "sort,asc" },
   });
-  if (subsystems.status === 403) throw data(null, { status: 401 });
+  requirePermitted(subsystems);
   const list = subsystems.data?.records ?? [];
   const subsystemId = Number(url.searchParams.get("subsystemId") ?? list[0]?.id);
   const tree = list.length
@@ -54,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await apiCall(request, context, "GET", apiPath(menu, "delete"), { query: { id: String(form.get("id")) } });
-  if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return errorReply(result);
   const back = new URL(request.url);
   back.searchParams.delete("delete");
   return redirect(back.pathname + back.search, { headers: { "Set-Cookie": flashCookie(ts.deleted) } });

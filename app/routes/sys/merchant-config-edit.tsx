@@ -8,6 +8,7 @@ import { merchantConfig } from "../../../resources/sys/merchantConfig";
 import type { Route } from "./+types/merchant-config-edit";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
+import { formReply } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie } from "~/lib/session.server";
@@ -38,10 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body: Row = { ...submission.value };
   for (const field of editable) body[field.name] ??= null;
   const result = await apiCall(request, context, "POST", apiPath(merchantConfig, "update"), { body });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result);
   return redirect(LIST, { headers: { "Set-Cookie": flashCookie(ts.saved) } });
 }
 

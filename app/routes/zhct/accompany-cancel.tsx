@@ -6,6 +6,7 @@ import { userOrderDefaultPc as def } from "../../../resources/zhct/defaults";
 import type { Route } from "./+types/accompany-cancel";
 import { Fact } from "~/components/resource/Fact";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -31,14 +32,14 @@ interface Accompanied {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Accompanied>(request, context, "GET", "/api/v1/zhct/userOrderDefaultPc/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { row: result.data };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await apiCall<{ refunded: number }>(request, context, "POST", "/api/v1/zhct/userOrderDefaultPc/cancel", { body: { id: Number(params.id) } });
-  if (result.status !== 200) return data({ error: result.message || "取消失败" }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return errorReply(result, "取消失败");
   const refunded = result.data.refunded;
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie(refunded ? `陪餐已取消，已退回 ${formatFen(refunded)} 元` : "陪餐已取消") } });
 }

@@ -4,6 +4,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { autoChargeSetting as def } from "../../../resources/zhct/settle";
 import type { Route } from "./+types/autocharge-run";
 import { apiCall } from "~/lib/api.server";
+import { refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
@@ -14,14 +15,14 @@ const BASE = `${def.screenBase}/${def.screen}`;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/autoChargeSetting/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { setting: result.data };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await apiCall<Row>(request, context, "POST", "/api/v1/zhct/autoChargeSetting/run", { body: { id: Number(params.id) } });
-  if (result.status !== 200) return data({ error: result.message || "执行失败", run: null }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return data({ error: result.message || "执行失败", run: null }, { status: refusalStatus(result) });
   return { error: null, run: result.data };
 }
 

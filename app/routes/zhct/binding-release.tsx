@@ -7,6 +7,7 @@ import { userAccountTable, userPlate } from "../../../resources/zhct/rooms";
 import type { Route } from "./+types/binding-release";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -26,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const def = defOf(request.url);
   const result = await apiCall<Binding>(request, context, "GET", apiPath(def, "getInfo"), { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { screen: def.screen, binding: result.data };
 }
@@ -34,7 +35,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const def = defOf(request.url);
   const result = await apiCall(request, context, "POST", apiPath(def, "release"), { body: { id: Number(params.id) } });
-  if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return errorReply(result);
   return redirect(`${def.screenBase}/${def.screen}/index`, { headers: { "Set-Cookie": flashCookie("已解绑") } });
 }
 

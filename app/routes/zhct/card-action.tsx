@@ -5,6 +5,7 @@ import { dictLabel } from "../../../resources/dicts";
 import { userIcCard as def } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/card-action";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -29,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const op = opOf(params.op);
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userIcCard/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { op, card: result.data };
 }
@@ -42,8 +43,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = op === "reissue" ? { id: Number(params.id), cardNo, ...(cardSerial ? { cardSerial } : {}) } : { id: Number(params.id) };
   const result = await apiCall(request, context, "POST", `/api/v1/zhct/userIcCard/${op}`, { body });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {};
-    return data({ error: fieldErrors.cardNo || fieldErrors.cardSerial ? null : result.message || "Error", fieldErrors, cardNo, cardSerial }, { status: result.status === 409 ? 409 : 400 });
+    const fieldErrors = fieldErrorsOf(result) ?? {};
+    return data({ error: fieldErrors.cardNo || fieldErrors.cardSerial ? null : result.message || "Error", fieldErrors, cardNo, cardSerial }, { status: refusalStatus(result) });
   }
   return redirect(`${BASE}/index`, { headers: { "Set-Cookie": flashCookie(`${OPS[op].title}成功`) } });
 }

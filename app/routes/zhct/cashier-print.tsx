@@ -1,9 +1,10 @@
 import { Alert, Button, Divider, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { IconPrinter, IconSearch } from "~/components/icons";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import type { Route } from "./+types/cashier-print";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -36,9 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = Object.fromEntries(FILTERS.map((f) => [f, url.searchParams.get(f) ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const result = await apiCall<Summary>(request, context, "GET", "/api/v1/zhct/cashierPrint/summary", { query });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {};
+    const fieldErrors = fieldErrorsOf(result) ?? {};
     return { summary: null, query, error: result.message, fieldErrors };
   }
   return { summary: result.data, query, error: null, fieldErrors: {} as Record<string, string[]> };

@@ -6,6 +6,7 @@ import { dictLabel } from "../../../resources/dicts";
 import { QTY_PREFIX, readSale, saleMessages } from "../../../resources/zhct/cashierForms";
 import type { Route } from "./+types/cashier";
 import { apiCall } from "~/lib/api.server";
+import { refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -57,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = { restaurantId: url.searchParams.get("restaurantId"), mealTimesId: url.searchParams.get("mealTimesId") };
   let result = await apiCall<Counter>(request, context, "GET", "/api/v1/zhct/cashier/counter", { query });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   // A hand-edited URL: the counter as it opens by default.
   if (result.status === 400) result = await apiCall<Counter>(request, context, "GET", "/api/v1/zhct/cashier/counter");
   if (result.status !== 200) throw data(result.message, { status: 500 });
@@ -82,8 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if ("error" in read) return data<Outcome>({ outcome: "refused", resultId, message: read.error, diner: null, kept }, { status: 400 });
   const { sale } = read;
   const found = await apiCall<Diner>(request, context, "GET", "/api/v1/zhct/cashier/lookup", { query: { code: sale.code } });
-  if (found.status === 403) throw data(null, { status: 401 });
-  if (found.status !== 200) return data<Outcome>({ outcome: "refused", resultId, message: found.message, diner: null, kept }, { status: found.status === 409 ? 409 : 400 });
+  requirePermitted(found);
+  if (found.status !== 200) return data<Outcome>({ outcome: "refused", resultId, message: found.message, diner: null, kept }, { status: refusalStatus(found) });
   const diner = found.data;
   // Nothing picked yet: show who it is (the page without scripts looks a diner up this way).
   if (!sale.items.length && sale.amount === undefined) return { outcome: "identified", resultId, diner, code: sale.code, kept } satisfies Outcome;
@@ -96,11 +97,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     payFlag: Number(sale.payFlag),
   };
   const paid = await apiCall<Paid>(request, context, "POST", PAY, { body, headers: { "Idempotency-Key": sale.idempotencyKey } });
-  if (paid.status === 403) throw data(null, { status: 401 });
+  requirePermitted(paid);
   if (paid.status !== 200) {
     // The form's key already paid another sale (a form resent after going back): a new sale needs a new form.
     const message = /Idempotency-Key/.test(paid.message) ? saleMessages.reused : paid.message || "收款失败";
-    return data<Outcome>({ outcome: "refused", resultId, message, diner, kept }, { status: paid.status === 409 ? 409 : 400 });
+    return data<Outcome>({ outcome: "refused", resultId, message, diner, kept }, { status: refusalStatus(paid) });
   }
   return { outcome: "paid", resultId, diner, paid: paid.data, kept: { qty: {}, amount: "", payFlag: kept.payFlag } } satisfies Outcome;
 }

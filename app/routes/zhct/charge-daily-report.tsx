@@ -1,9 +1,10 @@
 import { Alert, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { IconSearch } from "~/components/icons";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import type { Route } from "./+types/charge-daily-report";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -22,9 +23,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = { from: url.searchParams.get("from") ?? "", to: url.searchParams.get("to") ?? "" };
   const result = await apiCall<Report>(request, context, "GET", "/api/v1/zhct/chargeDailyReport/findPage", { query });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {};
+    const fieldErrors = fieldErrorsOf(result) ?? {};
     return { report: null, query, error: result.message, fieldErrors };
   }
   return { report: result.data, query, error: null, fieldErrors: {} as Record<string, string[]> };

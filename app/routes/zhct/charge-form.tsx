@@ -9,6 +9,7 @@ import type { Route } from "./+types/charge-form";
 import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -27,7 +28,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const kind = params.kind === "refund" ? "refund" : "charge";
   const chosen = url.searchParams.get("userInfoId") ?? "";
   const page = await apiCall<Page>(request, context, "GET", "/api/v1/zhct/userInfo/findPage", { query: { pageSize: 100 } });
-  if (page.status === 403) throw data(null, { status: 401 });
+  requirePermitted(page);
   const diners = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: optionLabel(DINER_SOURCE, r) }));
   if (chosen && !diners.some((o) => o.value === chosen)) {
     const one = await apiCall<Record<string, unknown>>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: chosen } });
@@ -47,10 +48,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     headers: { "Idempotency-Key": idempotencyKey },
   });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
     // The form's key already moved money with other values (resent after going back): a new form is a new key.
     const message = /Idempotency-Key/.test(result.message) ? "此表单已办理过一笔业务，请重新打开充值或退款页面再办理" : result.message || "Error";
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [message] }), { status: result.status === 409 ? 409 : 400 });
+    return formReply(submission, result, { message });
   }
   return redirect(`${BASE}/receipt/${result.data.id}`, { headers: { "Set-Cookie": flashCookie(kind === "refund" ? "退款成功" : "充值成功") } });
 }

@@ -5,6 +5,7 @@ import { dictLabel } from "../../../resources/dicts";
 import { userAccountCharge as def } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/charge-receipt";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -17,7 +18,7 @@ const BASE = `${def.screenBase}/${def.screen}`;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userAccountCharge/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   const [diner, head] = await Promise.all([
     apiCall<Row>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: String(result.data.userInfoId) } }),

@@ -5,6 +5,7 @@ import { userAccountCharge as def } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/charge-reverse";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { reasonOf, refusalOf } from "~/lib/confirm.server";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -16,7 +17,7 @@ const BASE = `${def.screenBase}/${def.screen}`;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userAccountCharge/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { charge: result.data, idempotencyKey: crypto.randomUUID() };
 }

@@ -9,6 +9,7 @@ import { z } from "../../../resources/z";
 import type { Route } from "./+types/complaint-process";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -69,7 +70,7 @@ const schema = z.object({
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Complaint>(request, context, "GET", "/api/v1/zhct/mealOrderComplaints/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   const order = await apiCall<ComplaintOrder | null>(request, context, "GET", "/api/v1/zhct/mealOrderComplaints/order", { query: { id: params.id } });
   return { complaint: result.data, order: order.status === 200 ? order.data : null };
@@ -81,10 +82,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await apiCall(request, context, "POST", "/api/v1/zhct/mealOrderComplaints/process", {
     body: { id: Number(params.id), ...submission.value },
   });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result);
   const refunded = submission.value.refundAmount;
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie(refunded ? `申诉已处理，已退款 ${formatFen(refunded)} 元` : "申诉已处理") } });
 }

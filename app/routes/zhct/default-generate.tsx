@@ -4,27 +4,28 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { userOrderDefaultGenerate as def } from "../../../resources/zhct/defaults";
 import type { Route } from "./+types/default-generate";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, refusalStatus } from "~/lib/api-answer.server";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
+import { chinaDay, DAY_MS } from "../../../resources/chinaTime";
 
 const BASE = `${def.screenBase}/${def.screen}`;
 type Run = { runId: number; orderDate: string; created: number; skipped: number; failed: number; amount: number };
 
-/** Tomorrow in China time, the day a run is usually for. */
-const tomorrow = () => new Date(Date.now() + 8 * 3600_000 + 86_400_000).toISOString().slice(0, 10);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
-  return { orderDate: tomorrow() };
+  // Tomorrow, China time: the day a run is usually for.
+  return { orderDate: chinaDay(Date.now() + DAY_MS) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const orderDate = String((await request.formData()).get("orderDate") ?? "");
   const result = await apiCall<Run>(request, context, "POST", "/api/v1/zhct/userOrderDefaultGenerate/generate", { body: { orderDate } });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data({ orderDate, error: fieldErrors?.orderDate?.[0] ?? null, formError: fieldErrors?.orderDate ? null : result.message || "生成失败", run: null }, { status: result.status === 409 ? 409 : 400 });
+    const fieldErrors = fieldErrorsOf(result);
+    return data({ orderDate, error: fieldErrors?.orderDate?.[0] ?? null, formError: fieldErrors?.orderDate ? null : result.message || "生成失败", run: null }, { status: refusalStatus(result) });
   }
   return { orderDate, error: null, formError: null, run: result.data };
 }

@@ -11,6 +11,7 @@ import type { Route } from "./+types/detect-mark";
 import { Fact } from "~/components/resource/Fact";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { useFocusOnRefusal } from "~/lib/form-focus";
 import { formatFen, formatTime } from "~/lib/format";
@@ -48,7 +49,7 @@ const schema = z
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Detail>(request, context, "GET", "/api/v1/zhct/imageDetectLog/getDetail", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { log: result.data };
 }
@@ -58,10 +59,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { updatedAt, detectStatus, remark } = submission.value;
   const result = await apiCall(request, context, "POST", "/api/v1/zhct/imageDetectLog/mark", { body: { id: Number(params.id), updatedAt, detectStatus, remark: remark || null } });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: [403, 409].includes(result.status) ? result.status : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result, { kept: [403, 409] });
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie("识别状态已标记") } });
 }
 

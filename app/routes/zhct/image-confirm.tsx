@@ -14,6 +14,7 @@ import { RelationSelect } from "~/components/resource/RelationSelect";
 import { Fact } from "~/components/resource/Fact";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { useFocusOnRefusal } from "~/lib/form-focus";
 import { formatTime } from "~/lib/format";
@@ -51,7 +52,7 @@ const FOOD_SOURCE = relationSource(food);
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Picture>(request, context, "GET", apiPath(def, "getInfo"), { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   const foods = await apiCall<{ records: Array<{ id: number; foodName: string }> }>(request, context, "GET", apiPath(food, "findPage"), { query: { pageSize: 100 } });
   const options = (foods.data?.records ?? []).map((f) => ({ value: String(f.id), label: f.foodName }));
@@ -66,10 +67,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { decision, foodId } = submission.value;
   if (decision === "relabel" && !foodId) return data(submission.reply({ fieldErrors: { foodId: ["请选择新的菜品标签"] } }), { status: 400 });
   const result = await apiCall(request, context, "POST", apiPath(def, "confirm"), { body: { id: Number(params.id), ...(decision === "relabel" ? { foodId } : {}) } });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: [403, 409].includes(result.status) ? result.status : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result, { kept: [403, 409] });
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie(decision === "relabel" ? "已改标并添加到图片库" : "已确认添加到图片库") } });
 }
 

@@ -4,7 +4,9 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { foodMenu, foodMenuTypeTemplate, type BatchDay, type BatchResult } from "../../../resources/zhct/menus";
 import type { Route } from "./+types/menu-batch";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
+import { chinaDay } from "../../../resources/chinaTime";
 
 const WEEK = [
   ["2", "星期一"],
@@ -39,10 +41,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     template ? `/api/v1/zhct/foodMenuTypeTemplate/getInfo` : `/api/v1/zhct/foodMenuType/getInfo`,
     { query: { id: params.foodMenuTypeId } },
   );
-  if (info.status === 403) throw data(null, { status: 401 });
+  requirePermitted(info);
   if (info.status !== 200) throw data(info.message, { status: 404 });
   // The coming Monday to Sunday (Beijing).
-  const today = Date.parse(new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10));
+  const today = Date.parse(chinaDay(Date.now()));
   const monday = today + (((8 - new Date(today).getUTCDay()) % 7) || 7) * DAY;
   const iso = (millis: number) => new Date(millis).toISOString().slice(0, 10);
   return { template, type: info.data, beginDate: iso(monday), endDate: iso(monday + 6 * DAY) };
@@ -62,8 +64,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     body: { foodMenuTypeId: params.foodMenuTypeId, ...values, weekdays: values.weekdays.length ? values.weekdays : undefined, dryRun },
   });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {};
-    return data({ values, result: null, error: result.message, fieldErrors }, { status: result.status === 409 ? 409 : 400 });
+    const fieldErrors = fieldErrorsOf(result) ?? {};
+    return data({ values, result: null, error: result.message, fieldErrors }, { status: refusalStatus(result) });
   }
   return { values, result: result.data as BatchResult, error: null, fieldErrors: {} as Record<string, string[]> };
 }

@@ -1,15 +1,17 @@
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { IconChevronLeft, IconChevronRight, IconList, IconPlus } from "~/components/icons";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { permissionCode } from "../../../resources/define";
 import { foodMenu, foodMenuItem } from "../../../resources/zhct/menus";
 import type { Route } from "./+types/menu-week";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { usePermissions } from "~/lib/permissions";
 import classes from "./menus.module.css";
+import { chinaDay } from "../../../resources/chinaTime";
 
 const BASE = `${foodMenu.screenBase}/${foodMenu.screen}`;
 const ITEMS = `${foodMenuItem.screenBase}/${foodMenuItem.screen}/index`;
@@ -35,7 +37,7 @@ interface WeekMenu {
 
 /** The Monday of the week a date (or today, in Beijing) falls in. */
 function mondayOf(text: string | null): string {
-  const today = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+  const today = chinaDay(Date.now());
   const date = text && /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? text : today;
   const millis = Date.parse(`${date}T00:00:00Z`);
   return new Date(millis - ((new Date(millis).getUTCDay() + 6) % 7) * DAY).toISOString().slice(0, 10);
@@ -54,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       query: { pageSize: 10, holidayDateBegin: monday, holidayDateEnd: shift(monday, 6), holidayType: 1 },
     }),
   ]);
-  if (week.status === 403) throw data(null, { status: 401 });
+  requirePermitted(week);
   const allTypes = types.status === 200 ? types.data.records : [];
   const restaurants = [...new Map(allTypes.map((t) => [String(t.restaurantId), t.restaurantIdLabel ?? String(t.restaurantId)])).entries()];
   const rows = allTypes
@@ -68,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     menus: week.status === 200 ? week.data : [],
     holidays: holidays.status === 200 ? Object.fromEntries(holidays.data.records.map((h) => [h.holidayDate, h.holidayName])) : {},
     error: week.status === 200 ? null : week.message,
-    today: new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10),
+    today: chinaDay(Date.now()),
   };
 }
 

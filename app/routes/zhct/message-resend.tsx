@@ -5,6 +5,7 @@ import { apiPath } from "../../../resources/define";
 import { userInfoSendMessage as def } from "../../../resources/zhct/messages";
 import type { Route } from "./+types/message-resend";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -26,14 +27,14 @@ interface Message {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Message>(request, context, "GET", apiPath(def, "getInfo"), { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { message: result.data };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await apiCall(request, context, "POST", apiPath(def, "resend"), { body: { id: Number(params.id) } });
-  if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return errorReply(result);
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie("已重新加入发送队列") } });
 }
 

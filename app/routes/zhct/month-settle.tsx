@@ -4,10 +4,12 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { userAccountMonthSettle as def } from "../../../resources/zhct/settle";
 import type { Route } from "./+types/month-settle";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 import { redirect } from "react-router";
+import { chinaMonth } from "../../../resources/chinaTime";
 
 type Month = { month: string; count: number; settleStatus: string; opening: number; closing: number; generatedAt: number };
 const BASE = `${def.screenBase}/${def.screen}`;
@@ -21,17 +23,13 @@ const stepOf = (value: string | undefined): Step => {
   throw data(null, { status: 404 });
 };
 
-function currentMonth() {
-  return new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const step = stepOf(params.step);
   const result = await apiCall<Month[]>(request, context, "GET", "/api/v1/zhct/userAccountMonthSettle/months");
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   const month = new URL(request.url).searchParams.get("month") ?? "";
-  return { step, months: result.status === 200 ? result.data : [], month: /^\d{4}-\d{2}$/.test(month) ? month : currentMonth() };
+  return { step, months: result.status === 200 ? result.data : [], month: /^\d{4}-\d{2}$/.test(month) ? month : chinaMonth(Date.now()) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -40,8 +38,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const month = String(form.get("month") ?? "").trim();
   const result = await apiCall<{ month: string; count: number }>(request, context, "POST", `/api/v1/zhct/userAccountMonthSettle/${step}`, { body: { month } });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {};
-    return data({ error: fieldErrors.month ? null : result.message, fieldError: fieldErrors.month?.[0] ?? null, month }, { status: result.status === 409 ? 409 : 400 });
+    const fieldErrors = fieldErrorsOf(result) ?? {};
+    return data({ error: fieldErrors.month ? null : result.message, fieldError: fieldErrors.month?.[0] ?? null, month }, { status: refusalStatus(result) });
   }
   const done = step === "generate" ? `${result.data.month} 已生成（${result.data.count} 个账户）` : `${result.data.month} 已转正式并锁定`;
   return redirect(`${BASE}/index?month=${result.data.month}`, { headers: { "Set-Cookie": flashCookie(done) } });

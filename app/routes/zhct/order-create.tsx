@@ -7,10 +7,12 @@ import type { Route } from "./+types/order-create";
 import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
+import { chinaDay } from "../../../resources/chinaTime";
 
 const BASE = `${def.screenBase}/${def.screen}`;
 type Row = Record<string, unknown>;
@@ -30,8 +32,6 @@ interface DayMenu {
   items: MenuItem[];
 }
 
-/** Today in China time (canteens run on it whatever the server's zone, decision 022). */
-const chinaToday = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
 /** Not a way to charge from the back office: 自动扣款 is the system's own. */
 const AUTO_PAY_FLAG = "500";
 
@@ -50,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mealTimesId = url.searchParams.get("mealTimesId") ?? "";
   const chosenDiner = url.searchParams.get("userInfoId") ?? "";
   const times = await apiCall<Page>(request, context, "GET", "/api/v1/zhct/mealTimes/findPage", { query: { pageSize: 100, status: 1, sort: "beginTime,asc" } });
-  if (times.status === 403) throw data(null, { status: 401 });
+  requirePermitted(times);
   const mealTimes = (times.data?.records ?? []).map((r) => ({
     value: String(r.id),
     label: `${String(r.restaurantIdLabel ?? "")} · ${String(r.mealTimeName)}（${String(r.beginTime)}–${String(r.endTime)}）`,
@@ -59,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }));
   const chosen = mealTimes.find((m) => m.value === mealTimesId) ?? null;
   let items: Array<MenuItem & { menu: string }> = [];
-  const date = chinaToday();
+  const date = chinaDay(Date.now());
   if (chosen) {
     const menus = await apiCall<DayMenu[]>(request, context, "GET", "/api/v1/zhct/foodMenu/findByDate", { query: { date, restaurantId: chosen.restaurantId } });
     // The menus the payment service prices from: tied to this meal time, or of its meal type.
@@ -101,9 +101,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers: { "Idempotency-Key": String(form.get("idempotencyKey") ?? crypto.randomUUID()) },
   });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {};
+    const fieldErrors = fieldErrorsOf(result) ?? {};
     const message = /Idempotency-Key/.test(result.message) ? "此表单已下过一单，请重新打开新增订单页面" : result.message || "Error";
-    return fail(result.status === 409 ? 409 : 400, fieldErrors.userInfoId ? null : message, { userInfoId: fieldErrors.userInfoId?.[0] });
+    return fail(refusalStatus(result), fieldErrors.userInfoId ? null : message, { userInfoId: fieldErrors.userInfoId?.[0] });
   }
   const done = `下单成功：扣款 ${formatFen(result.data.amount)} 元，余额 ${formatFen(result.data.balance)} 元`;
   return redirect(`${BASE}/detail/${result.data.orderId}`, { headers: { "Set-Cookie": flashCookie(done) } });

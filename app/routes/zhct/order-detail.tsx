@@ -8,6 +8,7 @@ import type { Route } from "./+types/order-detail";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { reasonOf, refusalOf } from "~/lib/confirm.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen, formatTime } from "~/lib/format";
@@ -46,7 +47,7 @@ interface OrderInfo {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<OrderInfo>(request, context, "GET", "/api/v1/zhct/mealOrder/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   // One key per page shown: a second click or a resent form cancels once.
   return { order: result.data, idempotencyKey: crypto.randomUUID() };

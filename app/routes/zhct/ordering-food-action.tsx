@@ -5,6 +5,7 @@ import { dictLabel } from "../../../resources/dicts";
 import { orderingFood as def } from "../../../resources/zhct/bookings";
 import type { Route } from "./+types/ordering-food-action";
 import { apiCall } from "~/lib/api.server";
+import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
@@ -26,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const op = opOf(params.op);
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/orderingFood/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { op, reservation: result.data, idempotencyKey: crypto.randomUUID() };
 }
@@ -39,7 +40,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // A second press of the same form (a slow terminal) charges or refunds once.
     headers: { "Idempotency-Key": String(form.get("idempotencyKey") ?? crypto.randomUUID()) },
   });
-  if (result.status !== 200) return data({ error: result.message || "Error" }, { status: result.status === 409 ? 409 : 400 });
+  if (result.status !== 200) return errorReply(result);
   return redirect(`${BASE}/index`, { headers: { "Set-Cookie": flashCookie(`${OPS[op].title}成功`) } });
 }
 

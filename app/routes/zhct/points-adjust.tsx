@@ -9,6 +9,7 @@ import type { Route } from "./+types/points-adjust";
 import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const chosen = new URL(request.url).searchParams.get("userInfoId") ?? "";
   const page = await apiCall<Page>(request, context, "GET", "/api/v1/zhct/userInfo/findPage", { query: { pageSize: 50 } });
-  if (page.status === 403) throw data(null, { status: 401 });
+  requirePermitted(page);
   const label = (r: Row) => optionLabel(DINER_SOURCE, r);
   const diners = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: label(r) }));
   let balance: number | null = null;
@@ -50,9 +51,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers: { "Idempotency-Key": idempotencyKey },
   });
   if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
     const message = /Idempotency-Key/.test(result.message) ? "此表单已提交过一次调整，请重新打开积分调整页面" : result.message || "调整失败";
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [message] }), { status: result.status === 409 ? 409 : 400 });
+    return formReply(submission, result, { message });
   }
   return redirect(`${BASE}/index?userInfoId=${body.userInfoId}`, { headers: { "Set-Cookie": flashCookie(`积分调整成功，当前积分 ${result.data.balance}`) } });
 }

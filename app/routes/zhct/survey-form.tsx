@@ -10,6 +10,7 @@ import { satisfactionSurve as def } from "../../../resources/zhct/surveys";
 import type { Route } from "./+types/survey-form";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
+import { fieldErrorsOf, refusalStatus } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { useFocusOnRefusal } from "~/lib/form-focus";
 import { t } from "~/lib/messages";
@@ -41,9 +42,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await apiCall(request, context, "POST", apiPath(def, mode === "create" ? "create" : "update"), { body: submission.value });
   if (result.status !== 200) {
-    const errors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
+    const errors = fieldErrorsOf(result);
     const fieldErrors = errors && Object.fromEntries(Object.entries(errors).map(([k, v]) => [formName(k), v]));
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: result.status === 409 ? 409 : 400 });
+    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: refusalStatus(result) });
   }
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie("保存成功") } });
 }

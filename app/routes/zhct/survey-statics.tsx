@@ -11,6 +11,7 @@ import { satisfactionSurveStatics } from "../../../resources/zhct/surveys";
 import type { Route } from "./+types/survey-statics";
 import { Permission } from "~/components/shell/Permission";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
@@ -29,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const surveyId = new URL(request.url).searchParams.get("surveyId") ?? "";
   const result = await apiCall<Statics>(request, context, "GET", `${STATICS}/findPage`, { query: surveyId ? { surveyId } : {} });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status === 404) throw data(result.message, { status: 404 });
   if (result.status !== 200) return { statics: null, error: result.message };
   return { statics: result.data, error: null };

@@ -10,6 +10,7 @@ import type { Route } from "./+types/ticket-approve";
 import { Permission } from "~/components/shell/Permission";
 import { Fact } from "~/components/resource/Fact";
 import { apiCall } from "~/lib/api.server";
+import { formReply, requirePermitted } from "~/lib/api-answer.server";
 import { dictLabel } from "../../../resources/dicts";
 import { useDicts } from "~/lib/dicts";
 import { formatTime } from "~/lib/format";
@@ -49,7 +50,7 @@ const schema = z
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Ticket>(request, context, "GET", "/api/v1/zhct/mealTicket/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { ticket: result.data };
 }
@@ -61,10 +62,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await apiCall(request, context, "POST", `/api/v1/zhct/mealTicket/${decision}`, {
     body: { id: Number(params.id), ...(remark ? { remark } : {}) },
   });
-  if (result.status !== 200) {
-    const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
-    return data(submission.reply(fieldErrors ? { fieldErrors } : { formErrors: [result.message || "Error"] }), { status: [403, 409].includes(result.status) ? result.status : 400 });
-  }
+  if (result.status !== 200) return formReply(submission, result, { kept: [403, 409] });
   return redirect(LIST_PATH, { headers: { "Set-Cookie": flashCookie(decision === "approve" ? "餐券已审批通过" : "餐券申请已驳回") } });
 }
 

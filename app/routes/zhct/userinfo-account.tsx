@@ -8,6 +8,7 @@ import { userAccountCharge, userIcCard, userInfo as def } from "../../../resourc
 import type { Route } from "./+types/userinfo-account";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { formatFen, formatTime } from "~/lib/format";
 import { hrefWith } from "~/lib/list-url";
@@ -24,7 +25,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const url = new URL(request.url);
   const diner = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: params.id } });
-  if (diner.status === 403) throw data(null, { status: 401 });
+  requirePermitted(diner);
   if (diner.status !== 200) throw data(diner.message, { status: 404 });
   const pageNum = /^\d{1,5}$/.test(url.searchParams.get("pageNum") ?? "") ? url.searchParams.get("pageNum") : "1";
   const pageSize = PAGE_SIZES.has(url.searchParams.get("pageSize") ?? "") ? url.searchParams.get("pageSize") : "20";

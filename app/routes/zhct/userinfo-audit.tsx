@@ -5,6 +5,7 @@ import { dictLabel } from "../../../resources/dicts";
 import { userInfo as def } from "../../../resources/zhct/ledger";
 import type { Route } from "./+types/userinfo-audit";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -15,7 +16,7 @@ const BASE = `${def.screenBase}/${def.screen}`;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Row>(request, context, "GET", "/api/v1/zhct/userInfo/getInfo", { query: { id: params.id } });
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 404 });
   return { diner: result.data };
 }

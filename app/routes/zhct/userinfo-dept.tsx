@@ -2,6 +2,7 @@ import { Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/userinfo-dept";
 import { apiCall } from "~/lib/api.server";
+import { requirePermitted } from "~/lib/api-answer.server";
 import { formatFen } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
@@ -14,7 +15,7 @@ type Report = {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const result = await apiCall<Report>(request, context, "GET", "/api/v1/zhct/userInfoDept/findPage");
-  if (result.status === 403) throw data(null, { status: 401 });
+  requirePermitted(result);
   if (result.status !== 200) throw data(result.message, { status: 500 });
   return { report: result.data };
 }

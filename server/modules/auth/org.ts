@@ -1,7 +1,7 @@
 import { org as orgDef } from "../../../resources/auth/org";
 import type { SessionContext } from "../../http/endpoint";
-import { ApiError, fieldError, Status } from "../../http/envelope";
-import { db, type ResourceService } from "../resource/engine";
+import { ApiError, Status } from "../../http/envelope";
+import { assertNoTreeCycle, db, type ResourceService } from "../resource/engine";
 import type { Row } from "../resource/rows";
 
 export const orgMessages = {
@@ -11,28 +11,13 @@ export const orgMessages = {
   hasRestaurantUsers: "该餐厅已分配给用户，请先取消这些用户的餐厅分配",
 };
 
-/** Walks up from the new parent; meeting the org itself means the move would close a loop. */
-async function assertNoCycle(ctx: SessionContext, id: number, parentId: number) {
-  let current: number | null = parentId;
-  for (let depth = 0; current !== null && depth < 1000; depth++) {
-    if (current === id) throw fieldError("parentId", orgMessages.cycle);
-    const row: { parent_id: number | null } | undefined = await db(ctx)
-      .selectFrom(orgDef.table)
-      .select("parent_id")
-      .where("tenant_id", "=", ctx.session.tenantId)
-      .where("id", "=", current)
-      .executeTakeFirst();
-    current = row?.parent_id ?? null;
-  }
-}
-
 async function exists(trx: ReturnType<typeof db>, table: string, tenantId: number, column: string, id: unknown) {
   return !!(await trx.selectFrom(table).select(column).where("tenant_id", "=", tenantId).where(column, "=", id).limit(1).executeTakeFirst());
 }
 
 export const orgService: ResourceService = {
   async beforeUpdate(ctx, values, current) {
-    if (values.parentId !== undefined && values.parentId !== null) await assertNoCycle(ctx, current.id as number, values.parentId as number);
+    if (values.parentId !== undefined && values.parentId !== null) await assertNoTreeCycle(ctx, orgDef, current.id as number, values.parentId as number, orgMessages.cycle);
   },
   // Inside the delete's transaction, so a subtree deleted leaves first in one batch goes through.
   async onDelete(ctx, trx, current: Row) {

@@ -28,6 +28,7 @@ const userEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${base(userDef)}/create`,
+    replacesGenerated: true,
     summary: "新增用户：{ user, roleIds }；user.password 为初始密码（不填则生成并返回 initialPassword），首次登录须修改",
     access: can(userDef, "create"),
     body: z.looseObject({

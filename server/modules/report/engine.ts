@@ -13,6 +13,7 @@ import { MONTH_PATTERN, monthOf, monthRange } from "../zhct/months";
 import { parsePeriod } from "../zhct/reports";
 import { minuteOf, reportQueries } from "./queries";
 import type { Filters, Row } from "./query";
+import { chinaDay } from "../../../resources/chinaTime";
 
 /**
  * The report engine (decision 030): one path for every declared report — its filters checked against the
@@ -45,7 +46,7 @@ export function parseMonths(input: { fromMonth?: string; toMonth?: string }, now
   if (count > 12) throw fieldError("fromMonth", reportEngineMessages.monthsTooMany);
   const start = monthRange(fromMonth).start;
   const end = monthRange(toMonth).end;
-  const last = new Date(end - 1 + 8 * 3600_000).toISOString().slice(0, 10);
+  const last = chinaDay(end - 1);
   return { fromMonth, toMonth, from: `${fromMonth}-01`, to: last, start, end };
 }
 

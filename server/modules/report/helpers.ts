@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db";
+import { chinaMinute } from "../../../resources/chinaTime";
 
 /** Helpers of every report query file (kept apart so the query files do not import each other). */
 
@@ -15,9 +16,8 @@ export const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 
 /** Names (restaurants, departments, dishes) in Chinese order: `localeCompare(…, "zh-CN")`'s, with one collator made once, not per comparison. */
 export const zhOrder = new Intl.Collator("zh-CN").compare;
 
-const CHINA = 8 * 3600_000;
 /** An instant as China time, YYYY-MM-DD HH:mm. */
-export const minuteOf = (at: number) => new Date(at + CHINA).toISOString().slice(0, 16).replace("T", " ");
+export const minuteOf = chinaMinute;
 
 /** A sum that is 0, not null, over no rows (PostgreSQL answers it as text: the callers take Number of it). */
 export const sumOf = (expression: ReturnType<typeof sql>) => sql<number>`coalesce(sum(${expression}), 0)`;

@@ -11,7 +11,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { isSuper } from "../auth/session";
 import { assertUploaded } from "../sys/files";
 import { recordOperation } from "./operationLog";
-import { toColumns, toRecord, type Row } from "./rows";
+import { columnValue, recordValue, toColumns, toRecord, type Row } from "./rows";
 import { isUniqueViolation } from "../../db/faults";
 import { bumpShellGeneration } from "../auth/shellCache";
 
@@ -63,6 +63,20 @@ function whereTenant<Q extends { where: (...args: any[]) => Q }>(query: Q, def: 
 }
 
 /**
+ * A tree's row may not move under itself: walks up from the new parent, and meeting the row means the move would
+ * close a loop (the org tree, the goods types). The message names the tree's parent field.
+ */
+export async function assertNoTreeCycle(ctx: SessionContext, def: ResourceDef, id: number, parentId: number, message: string) {
+  const parent = def.fields.find((f) => f.type === "treeParent") as FieldDef;
+  let current: number | null = parentId;
+  for (let depth = 0; current !== null && depth < 1000; depth++) {
+    if (current === id) throw fieldError(parent.name, message);
+    const row: Row | undefined = await whereTenant(db(ctx).selectFrom(def.table).select(`${columnOf(parent)} as parent`).where("id", "=", current), def, ctx.session.tenantId).executeTakeFirst();
+    current = (row?.parent as number | null | undefined) ?? null;
+  }
+}
+
+/**
  * Locks the row that owns a set of links (a user's roles, a role's menus) for the rest of the transaction, so two
  * requests replacing that set run one after the other instead of both inserting the same links. SQLite runs one
  * writing transaction at a time already.
@@ -93,8 +107,8 @@ function filterConditions(def: ResourceDef, params: Record<string, unknown>): Co
     if (field.filter === "range") {
       const begin = params[`${field.name}Begin`];
       const end = params[`${field.name}End`];
-      if (begin !== undefined && begin !== null) conditions.push({ column, op: ">=", value: begin });
-      if (end !== undefined && end !== null) conditions.push({ column, op: "<=", value: end });
+      if (begin !== undefined && begin !== null) conditions.push({ column, op: ">=", value: columnValue(field, begin) });
+      if (end !== undefined && end !== null) conditions.push({ column, op: "<=", value: columnValue(field, end) });
       continue;
     }
     const value = params[field.name];
@@ -102,7 +116,7 @@ function filterConditions(def: ResourceDef, params: Record<string, unknown>): Co
     if (field.filter === "like") {
       conditions.push({ column, op: "like", value: `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
     } else {
-      conditions.push({ column, op: "=", value: field.type === "enum" ? coerceEnum(field, value) : value });
+      conditions.push({ column, op: "=", value: field.type === "enum" ? coerceEnum(field, value) : columnValue(field, value) });
     }
   }
   return conditions;
@@ -317,7 +331,11 @@ export async function updateRecord(ctx: SessionContext, def: ResourceDef, values
   const changes: Record<string, [unknown, unknown]> = {};
   for (const field of def.fields) {
     const column = columnOf(field);
-    if (column in columns && columns[column] !== current[column]) changes[field.name] = [current[column], columns[column]];
+    if (column in columns && columns[column] !== current[column]) {
+      // Quantities as the API speaks them (decimals), the rest as stored.
+      const shown = (v: unknown) => (field.type === "quantity" ? recordValue(field, v) : v);
+      changes[field.name] = [shown(current[column]), shown(columns[column])];
+    }
   }
   const now = Math.max(ctx.now, (current.updated_at as number) + 1);
   await refusingDuplicates(ctx, def, values, id, current, () => db(ctx).transaction().execute(async (trx) => {

@@ -5,7 +5,7 @@ import { isCount, listFields, resourceKey, type FieldDef, type ResourceDef } fro
 import type { ValueText } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
 import type { SessionContext } from "../../http/endpoint";
-import { CHINA_OFFSET_MS } from "../../../resources/chinaTime";
+import { chinaCalendar } from "../../../resources/chinaTime";
 import { findPage, type PageQuery } from "./engine";
 import type { Row } from "./rows";
 import { DATE_FORMAT, DATETIME_FORMAT, MONEY_FORMAT } from "./sheet";
@@ -60,10 +60,12 @@ function cellValue(field: FieldDef, record: Row, dicts: Map<string, Map<string, 
   switch (field.type) {
     case "money":
       return Number(value) / 100;
+    case "quantity":
+      return Number(value);
     case "number":
       return isCount(field) ? Number(value) : escapeCell(String(value));
     case "datetime":
-      return new Date(Number(value) + CHINA_OFFSET_MS);
+      return chinaCalendar(Number(value));
     case "date": {
       const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(value));
       return day ? new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))) : escapeCell(String(value));

@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import { columnOf, importFields, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
 import { chinaWallClockToMillis } from "../../../resources/chinaTime";
 import { yuanToFen } from "../../../resources/forms";
+import { MAX_QUANTITY } from "../../../resources/quantity";
 import { fieldSchema } from "../../../resources/schemas";
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importMessages, type ImportProblem, type ImportReport } from "../../../resources/imports";
 import { newId } from "../../db";
@@ -11,7 +12,7 @@ import { ApiError, Status } from "../../http/envelope";
 import { assertAllowed, db, type ResourceService } from "./engine";
 import { loadDicts } from "./export";
 import { operationRow } from "./operationLog";
-import type { Row } from "./rows";
+import { columnValue, type Row } from "./rows";
 import { bumpShellGeneration } from "../auth/shellCache";
 import { FormulaFound, isZip, readFirstSheet as readSheet } from "./sheet";
 
@@ -42,6 +43,8 @@ function howToFill(field: FieldDef, dicts: Map<string, Map<string, string>>, loo
     }
     case "money":
       return "金额（元），最多两位小数";
+    case "quantity":
+      return `数量，最多三位小数，不大于 ${field.max ?? MAX_QUANTITY}`;
     case "number":
       return `整数${field.min !== undefined ? `，不小于 ${field.min}` : ""}${field.max !== undefined ? `，不大于 ${field.max}` : ""}`;
     case "boolean":
@@ -358,7 +361,7 @@ export async function importRows(
     // Every row names every column, so one INSERT of many rows has one shape.
     for (const field of def.fields) {
       const column = columnOf(field);
-      row[column] = r.values[field.name] ?? defaults.get(column) ?? null;
+      row[column] = columnValue(field, r.values[field.name] ?? defaults.get(column) ?? null);
     }
     return { ...row, created_at: ctx.now, created_by: userId, updated_at: ctx.now, updated_by: userId };
   });

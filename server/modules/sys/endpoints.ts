@@ -73,6 +73,7 @@ export const sysEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/sys/tenant/getInfo",
+    replacesGenerated: true,
     summary: "租户信息；不带 id 时为当前用户的租户。只有超级管理员可读其他租户",
     access: { kind: "session" },
     query: z.object({ id: recordId().optional() }),

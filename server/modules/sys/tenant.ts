@@ -4,7 +4,7 @@ import { resourceKey } from "../../../resources/define";
 import { z } from "../../../resources/z";
 import { recordId } from "../../../resources/schemas";
 import { newId } from "../../db";
-import { DEFAULT_TENANT_ID } from "../../db/seed";
+import { DEFAULT_TENANT_ID } from "../seed";
 import { endpoint, publicAccess, sessionAccess, type Endpoint, type RequestContext, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { authenticate, endSessions, isSuper } from "../auth/session";

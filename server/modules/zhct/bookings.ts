@@ -18,7 +18,7 @@ import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "..
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import { type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
-import { addPaymentHooks, cancel as cancelOrder, OrderStatus, pay, type PaidOrder } from "./payments";
+import { cancel as cancelOrder, OrderStatus, pay, type PaidOrder, type PaymentHooks } from "./payments";
 
 /**
  * Meal bookings and special-dish reservations (issue 14, decision 026). A booking period opens a meal time of a
@@ -648,7 +648,8 @@ export const orderingFoodService: ResourceService = {
   },
 };
 
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const bookingPaymentHooks: PaymentHooks = {
   // The quota is taken before the money, so a diner short of both hears about the quota.
   async beforePay(trx, facts) {
     const job = reservationPayment.getStore();
@@ -675,7 +676,7 @@ addPaymentHooks({
       .where("reserve_status", "=", AppointmentStatus.RESERVED)
       .execute();
   },
-});
+};
 
 export const bookingServices: Record<string, ResourceService> = {
   [resourceKey(appointmentPeriod)]: appointmentPeriodService,
@@ -694,6 +695,7 @@ export const bookingEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/api/v1/zhct/orderingFood/create",
+    replacesGenerated: true,
     resource: "zhct/orderingFood",
     summary: "预订特色菜：{ planId, userInfoId, orderDate, quantity, remark } → 预订；计划为预订时支付则经支付服务扣款（点餐订单，支持 Idempotency-Key）；截止时间后或超出每日限量为 409",
     access: permission(permissionCode(orderingFood, "create")),

@@ -10,6 +10,7 @@ import { findByDate } from "./menus";
 import { dayOf } from "./months";
 import { paymentMessages } from "./payments";
 import { enabledPayTypes } from "./payTypes";
+import { chinaClock } from "../../../resources/chinaTime";
 
 /**
  * The cashier screen's reads (decision 023): which restaurant, meal time and dishes the counter sells now, and who a
@@ -26,7 +27,6 @@ export const cashierMessages = {
 
 const CardStatus = { INVALID: 0, NORMAL: 1, LOST: 2 } as const;
 const VALID = 1;
-const OFFSET_MS = 8 * 3600_000;
 
 /** What a counter takes itself: IC card, QR code, face (tickets pay through the diner's approved ticket). */
 const COUNTER_PAY_FLAGS = [0, 2, 1];
@@ -43,8 +43,9 @@ export async function enabledPayFlags(db: Db, tenantId: number, restaurantId: nu
     .map((t) => ({ value: String(t.payFlag), label: t.name }));
 }
 
+
 /** `HH:mm` of a moment, China time (meal times are the canteen's wall clock, decision 022). */
-export const clockOf = (at: number) => new Date(at + OFFSET_MS).toISOString().slice(11, 16);
+export const clockOf = chinaClock;
 
 /** As the pay service judges it: [begin, end), a meal time past midnight (22:00–02:00) wrapping. */
 const isOpen = (begin: string, end: string, clock: string) => (begin <= end ? clock >= begin && clock < end : clock >= begin || clock < end);

@@ -8,6 +8,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { fieldError } from "../../http/envelope";
 import { dayOf, dayStart } from "./months";
 import { receiptTitle, staffName } from "./settings";
+import { chinaWallClock, chinaWallClockToMillis, DAY_MS } from "../../../resources/chinaTime";
 
 /**
  * A cashier's shift or day (decision 023): the orders taken at the counter (`meal_order`, source cashier) whose
@@ -23,8 +24,6 @@ export const cashierReportMessages = {
   cashier: "所选收银员不存在",
 };
 
-const OFFSET_MS = 8 * 3600_000;
-const DAY_MS = 86_400_000;
 const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 /** Orders the counter took; the devices' and the app's have summaries of their own. */
 const SOURCE = "cashier";
@@ -40,12 +39,12 @@ export const summaryQuery = z.strictObject({
 function instantOf(value: string | null | undefined, field: string, fallback: number): number {
   const text = value?.trim();
   if (!text) return fallback;
-  const at = LOCAL.test(text) ? Date.parse(`${text}:00Z`) - OFFSET_MS : Number.NaN;
+  const at = LOCAL.test(text) ? (chinaWallClockToMillis(text) ?? Number.NaN) : Number.NaN;
   if (Number.isNaN(at) || localOf(at) !== text) throw fieldError(field, cashierReportMessages.time);
   return at;
 }
 
-const localOf = (at: number) => new Date(at + OFFSET_MS).toISOString().slice(0, 16);
+const localOf = (at: number) => chinaWallClock(at).slice(0, 16);
 
 export interface Totals {
   count: number;

@@ -15,6 +15,7 @@ import { idempotencyMessages, idempotent } from "../../kernel/idempotency";
 import { BusiType, deduct, PAY_FLAG_AUTO, post, type AccountType, type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
 import { OrderStatus, pay, refundableByAccount, type PayInput } from "./payments";
+import { chinaCalendar } from "../../../resources/chinaTime";
 
 /**
  * Default orders (issue 14 part B, decision 027). A diner on default eats a meal type on the weekdays ticked; a run
@@ -326,7 +327,7 @@ function systemContext(services: ApiServices, tenantId: number, now: number): Se
 export async function runDueGenerations(services: ApiServices, now: number): Promise<GenerateResultSummary[]> {
   const { db } = services;
   const tomorrow = dayOf(now + DAY_MS);
-  const hourNow = new Date(now + 8 * 3600_000).getUTCHours();
+  const hourNow = chinaCalendar(now).getUTCHours();
   const tenants = await db.selectFrom("user_order_default").select("tenant_id").distinct().where("status", "=", 1).execute();
   const results: GenerateResultSummary[] = [];
   for (const { tenant_id: tenantId } of tenants) {

@@ -7,7 +7,7 @@ import type { ResourceService } from "../resource/engine";
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import type { Trx } from "./ledger";
-import { addPaymentHooks, type PaymentFacts } from "./payments";
+import type { PaymentFacts, PaymentHooks } from "./payments";
 
 /**
  * Takeaway delivery (issue 14 part B, decision 027): a takeaway order (orderType 3) names a pick-up or delivery point
@@ -81,10 +81,11 @@ export async function bookDelivery(trx: Trx, facts: PaymentFacts): Promise<void>
     .execute();
 }
 
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const deliveryPaymentHooks: PaymentHooks = {
   beforePay: bookDelivery,
   // The order's place in its slot is free again; a second cancel finds the row already cancelled.
   async afterCancel(trx, order) {
     await trx.updateTable("meal_order_delivery").set({ cancelled_at: Date.now(), updated_at: Date.now() }).where("tenant_id", "=", order.tenantId).where("order_id", "=", order.id).where("cancelled_at", "is", null).execute();
   },
-});
+};

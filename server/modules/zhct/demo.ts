@@ -15,6 +15,7 @@ import { generateMonth, makeFormal } from "./monthSettle";
 import { TENANT_ADMIN_ROLE } from "../sys/tenant";
 import { ID_EPOCH, type Db } from "../../db";
 import type { Database } from "../../db/schema";
+import { chinaCalendar, chinaDayNo } from "../../../resources/chinaTime";
 
 /**
  * The demo canteen (issue 15, decision 035): a tenant of its own with three restaurants, their stalls, foods, meal
@@ -78,7 +79,6 @@ export class DemoExistsError extends Error {}
 
 const DAY = 86_400_000;
 const MIN = 60_000;
-const CHINA = 8 * 3600_000;
 
 /** mulberry32: small, fast and good enough to make believable noise the same way every time. */
 function prng(seed: number) {
@@ -439,7 +439,7 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
   let playing = -1;
   const schedule = (at: number, run: () => void) => {
     if (at > now) return;
-    const day = Math.floor((at + CHINA) / DAY);
+    const day = chinaDayNo(at);
     if (day === playing) {
       let k = played;
       while (k < queue.length && queue[k].at <= at) k++;
@@ -462,9 +462,9 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
   for (let d = 0; d < days; d++) {
     const day = dayOf(dayStart(firstDay) + d * DAY);
     const start = dayStart(day);
-    const weekday = new Date(start + CHINA).getUTCDay();
+    const weekday = chinaCalendar(start).getUTCDay();
     const weekend = weekday === 0 || weekday === 6;
-    const dayNo = Math.floor((start + CHINA) / DAY);
+    const dayNo = chinaDayNo(start);
     const events = later.get(dayNo) ?? [];
     later.delete(dayNo);
 

@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { runPrepared } from "../../db/prepared";
 import type { Database, LedgerDayFigure } from "../../db/schema";
 import { inTransaction } from "../../db/transaction";
+import { CHINA_OFFSET_MS, chinaDayNo, DAY_MS } from "../../../resources/chinaTime";
 
 /**
  * The ledger's lines per China day, account and business type (table ledger_day, decision 044), counted by `post` in
@@ -16,8 +17,6 @@ import { inTransaction } from "../../db/transaction";
 type Trx = Kysely<Database>;
 
 export const LEDGER_DAY_SHARDS = 16;
-const DAY_MS = 86_400_000;
-const OFFSET_MS = 8 * 3600_000;
 
 /** The accounts with columns (ledger.ts's ACCOUNT_TYPES, which imports this module). */
 const ACCOUNTS = ["cash", "subsidy"] as const;
@@ -35,14 +34,14 @@ export const shardOf = (userInfoId: number) => (Math.floor(userInfoId / 4096) + 
 const lineShard = sql<number>`(user_info_id / 4096 + user_info_id % 64) % ${sql.lit(LEDGER_DAY_SHARDS)}`;
 
 /** The China day of a moment as a day number: days since 1970-01-01. */
-export const dayNoOf = (at: number) => Math.floor((at + OFFSET_MS) / DAY_MS);
+export const dayNoOf = chinaDayNo;
 /** A day number as its day, YYYY-MM-DD. */
 export const dayOfNo = (dayNo: number | string) => new Date(Number(dayNo) * DAY_MS).toISOString().slice(0, 10);
 /**
  * The China day of a ledger line, as a day number, in SQL: the same integer division on both databases. Literals, not
  * parameters: PostgreSQL must see the same expression in the select and the group by.
  */
-export const ledgerDayNo = sql<number>`(occurred_at + ${sql.lit(OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+export const ledgerDayNo = sql<number>`(occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
 
 const figureOf = (account: string, busiType: number): LedgerDayFigure => {
   const busi = BUSI_COLUMNS[busiType];

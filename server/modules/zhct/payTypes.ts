@@ -9,7 +9,7 @@ import type { ResourceService } from "../resource/engine";
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import type { Trx } from "./ledger";
-import { addPaymentHooks } from "./payments";
+import type { PaymentHooks } from "./payments";
 
 /**
  * Which payment methods (`userAccountFlag`) a tenant's cashiers and devices accept (decision 025). A method is
@@ -106,7 +106,8 @@ export async function refuseDisabledPayType(trx: Trx, facts: PayTypeFacts): Prom
 }
 
 // Every payment (cashier, device, app, back office) asks before anything is written.
-addPaymentHooks({ beforePay: (trx, facts) => refuseDisabledPayType(trx, facts) });
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const payTypePaymentHooks: PaymentHooks = { beforePay: (trx, facts) => refuseDisabledPayType(trx, facts) };
 
 /** A tenant-wide row (no restaurant) is single per method; the declared key covers restaurants' rows only. */
 async function checkTenantWide(ctx: SessionContext, record: Row, exceptId?: number) {

@@ -21,12 +21,13 @@ import { countFoodSales } from "./foodSales";
 import { findByDate } from "./menus";
 import { dayOf, dayStart } from "./months";
 import { payLimitFor } from "./settings";
+import { chinaClock } from "../../../resources/chinaTime";
 
 /**
  * The payment service (issue 13, decision 021): one `pay` for every channel — the cashier API, devices, the back
  * office's 新增订单 page. Everything a payment checks and writes happens in one ledger transaction, so a refusal
  * leaves nothing behind: no order, no ledger line, no sold count. Other modules (meal tickets, payment types, points)
- * take part through `addPaymentHooks`, also inside that transaction.
+ * take part through the payment hooks their manifests list (decision 062), also inside that transaction.
  *
  * The exported names and signatures are relied on by the cashier, tickets and points branches: add, do not rename.
  */
@@ -189,11 +190,14 @@ export interface RefundedOrder {
   refundedAmount: number;
 }
 
-const hooks: PaymentHooks[] = [];
+let hooks: readonly PaymentHooks[] = [];
 
-/** Registers another module's part in payments (at module load, like `setLockedMonthCheck`); called in order. */
-export function addPaymentHooks(h: PaymentHooks): void {
-  hooks.push(h);
+/**
+ * The modules' parts in payments, in the order the manifests write them (server/modules/index.ts): set by whoever
+ * composes the API from the module list, never by importing a module.
+ */
+export function usePaymentHooks(ordered: readonly PaymentHooks[]): void {
+  hooks = ordered;
 }
 
 // ---- Input ----------------------------------------------------------------------------------------------------
@@ -269,8 +273,6 @@ export interface PayResult {
 
 // ---- Pay ------------------------------------------------------------------------------------------------------
 
-/** HH:mm of a moment, China time. */
-const clockOf = (at: number) => new Date(at + 8 * 3600_000).toISOString().slice(11, 16);
 
 /** Whether `clock` lies in [begin, end); a meal time past midnight (22:00–02:00) wraps. */
 function isOpen(begin: string, end: string, clock: string) {
@@ -451,7 +453,7 @@ async function payIn(trx: Trx, ctx: SessionContext, input: PayInput, payFlag: nu
   if (input.mealTimesId) {
     const [row] = await payingMealTime(trx, tenantId, input.mealTimesId);
     if (!row) throw fieldError("mealTimesId", paymentMessages.mealTimeMissing);
-    if (Number(row.status) !== 1 || (!ahead && !isOpen(row.begin_time, row.end_time, clockOf(now)))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
+    if (Number(row.status) !== 1 || (!ahead && !isOpen(row.begin_time, row.end_time, chinaClock(now)))) throw new ApiError(Status.CONFLICT, paymentMessages.outsideMealTime);
     mealTime = { id: row.id, name: row.meal_time_name, mealType: String(row.meal_type), restaurantId: row.restaurant_id };
     const allowed = diner.restaurant_ids ? diner.restaurant_ids.split(",").map(Number) : null;
     if (allowed && !allowed.includes(row.restaurant_id)) throw new ApiError(Status.CONFLICT, paymentMessages.restaurantNotAllowed);
@@ -1009,6 +1011,7 @@ export const paymentEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/zhct/mealOrder/getInfo",
+    replacesGenerated: true,
     summary: "订单详情：订单、菜品（items）与支付和退款流水（payments）",
     access: permission(permissionCode(mealOrder, "view")),
     query: z.strictObject({ id: recordId("订单", "请选择订单") }),

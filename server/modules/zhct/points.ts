@@ -14,7 +14,8 @@ import { idempotent } from "../../kernel/idempotency";
 import { countPointsOrderDay, recountPointsOrderDays } from "./pointsOrderDays";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import { type Trx } from "./ledger";
-import { addPaymentHooks } from "./payments";
+import type { PaymentHooks } from "./payments";
+import { chinaAddMonths } from "../../../resources/chinaTime";
 
 /**
  * The diners' points (decision 025). Like money, a balance changes only through `postPoints`: one line with the
@@ -40,16 +41,8 @@ export const pointsMessages = {
  */
 const VOUCHER_FLAGS = new Set([3, 4, 5, 6, 7]);
 
-const OFFSET_MS = 8 * 3600_000;
-
 /** The same moment `months` calendar months later, China time; the 31st becomes the month's last day. */
-export function addMonths(at: number, months: number): number {
-  const d = new Date(at + OFFSET_MS);
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
-  return target.getTime() - OFFSET_MS;
-}
+export const addMonths = chinaAddMonths;
 
 export interface PointsStrategy {
   id: number;
@@ -245,7 +238,8 @@ export async function takeBackPointsForOrder(
 
 // An order paid through the ledger earns on what it took; one paid otherwise (a meal ticket) earns nothing. A
 // cancellation or a part refund (a complaint upheld) counts from the order's own refunded total.
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const pointsPaymentHooks: PaymentHooks = {
   async afterPay(trx, order) {
     if (order.paidBy.kind !== "ledger") return;
     await earnPointsForOrder(trx, { tenantId: order.tenantId, id: order.id, orderNo: order.orderNo, userInfoId: order.userInfoId, paidFen: order.paidAmount, payFlag: order.payFlag });
@@ -256,7 +250,7 @@ addPaymentHooks({
   async afterRefund(trx, order, refundFen) {
     await takeBackPointsForOrder(trx, order, refundFen, Date.now(), order.refundedAmount);
   },
-});
+};
 
 // ---- Expiry ---------------------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import { catalogueMessages } from "./catalogue";
 import { dayOf } from "./months";
-import { addPaymentHooks, paymentMessages } from "./payments";
+import { paymentMessages, type PaymentHooks } from "./payments";
 
 /**
  * Rooms, their reservations, and the bindings of diners to tables and chip plates (issue 14 part C, decision 028).
@@ -291,7 +291,8 @@ export async function releaseTable(ctx: SessionContext, input: { id?: number | n
  * and the table they sit at notes the order if it has none yet. Inside the payment's transaction, so a refused
  * payment releases nothing.
  */
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const roomPaymentHooks: PaymentHooks = {
   async afterPay(trx, order) {
     const at = Date.now();
     const { mealTimesId, restaurantId } = order;
@@ -317,7 +318,7 @@ addPaymentHooks({
       return restaurantId === null ? seat : seat.where("restaurant_id", "=", restaurant as number);
     });
   },
-});
+};
 
 /**
  * A room's capacity may not fall below a reservation still to come: the largest of them is named. The UPDATE has

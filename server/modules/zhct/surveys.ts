@@ -338,6 +338,7 @@ export const surveyEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/api/v1/zhct/satisfactionSurve/create",
+    replacesGenerated: true,
     summary: "新增满意度调查及其题目：{ surveyName, restaurantId, beginDate, endDate, entityStatus, description?, questions: [{ questionTitle, selectType（1 单选 2 多选）, options: [{ optionText }] }] }",
     access: permission(permissionCode(satisfactionSurve, "create")),
     body: surveyCreateSchema,
@@ -346,6 +347,7 @@ export const surveyEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/api/v1/zhct/satisfactionSurve/update",
+    replacesGenerated: true,
     summary: "修改满意度调查及其题目（整体替换）；已有人作答的问卷只能修改名称、说明、日期和发布状态",
     access: permission(permissionCode(satisfactionSurve, "update")),
     body: surveyUpdateSchema,
@@ -354,6 +356,7 @@ export const surveyEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/zhct/satisfactionSurve/getInfo",
+    replacesGenerated: true,
     summary: "满意度调查及其题目、选项与答卷数",
     access: permission(permissionCode(satisfactionSurve, "view")),
     query: z.object({ id: recordId() }),

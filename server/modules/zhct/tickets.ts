@@ -16,7 +16,7 @@ import { yuan } from "./accounts";
 import type { Trx } from "./ledger";
 import { userName } from "./mealOrderComplaints";
 import { dayOf, dayStart } from "./months";
-import { addPaymentHooks } from "./payments";
+import type { PaymentHooks } from "./payments";
 
 /**
  * Meal tickets (issue 13, decision 024): a setting per ticket type says what a ticket is worth, for which meals and
@@ -263,7 +263,8 @@ export async function returnTicket(trx: Trx, { tenantId, orderId, at }: { tenant
 
 /** A ticket pays the payments of its pay flags, and a cancelled order paid by one gives its use back. */
 export const MEAL_TICKET_DOC_TYPE = "mealTicketUse";
-addPaymentHooks({
+/** Its part in a payment; the zhct manifest places it among the others (decision 062). */
+export const ticketPaymentHooks: PaymentHooks = {
   // A ticket type without an enabled setting is a payment method not in use: the payment says 该支付方式未启用.
   async payOther(trx, facts) {
     const ticketType = TICKET_TYPE_OF_PAY_FLAG[facts.payFlag];
@@ -287,7 +288,7 @@ addPaymentHooks({
   async afterCancel(trx, order) {
     if (TICKET_TYPE_OF_PAY_FLAG[order.payFlag] !== undefined) await returnTicket(trx, { tenantId: order.tenantId, orderId: order.id, at: Date.now() });
   },
-});
+};
 
 // ---- Dishware recovery ----------------------------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
 import { builtInDicts } from "../../resources/dicts";
 import { permissionCode } from "../../resources/define";
-import { reportScreens, resources } from "../../resources/index";
-import { actionLabels, menuGroups } from "../../resources/modules";
+import { menuGroups, reportScreens, resources } from "../../resources/index";
+import { actionLabels } from "../../resources/modules";
 import { hashPassword, randomPassword } from "../auth/password";
-import { newId, type Db } from "./index";
-import { bumpShellGeneration } from "../modules/auth/shellCache";
+import { newId, type Db } from "../db/index";
+import { bumpShellGeneration } from "./auth/shellCache";
 
 export const DEFAULT_TENANT_ID = 1;
 export const ADMIN_USER_ID = 1;

@@ -1,0 +1,104 @@
+import type { ModuleDeclaration } from "../modules";
+import { mealOrderComplaints } from "./mealOrderComplaints";
+import { bowls, deviceFood, food, foodNutrition, foodType } from "./catalogue";
+import { userInfoSendMessage } from "./messages";
+import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./settings";
+import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./ledger";
+import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./settle";
+import { cashierMealOrder, mealOrder, mealOrderItem } from "./orders";
+import { payType, userAccountIntegralDetail, userIntegralAccount } from "./points";
+import { cashier, cashierPrint } from "./cashier";
+import { mealRecovery, mealTicket, mealTicketSetting, mealTicketUse } from "./tickets";
+import { appointmentDetail, appointmentDetailForOrder, appointmentPeriod, orderingFood, orderingPlan } from "./bookings";
+import { room, roomReservation, userAccountTable, userPlate } from "./rooms";
+import { deliveryPoint, deliveryTime, mealOrderDelivery, userOrderDefault, userOrderDefaultGenerate, userOrderDefaultGenerateDetail, userOrderDefaultLeave, userOrderDefaultPc } from "./defaults";
+import { imageDetectFood, imageDetectLog, imageLibrary, mealOrderImageDetail, satisfactionSurve, satisfactionSurveAnswer, satisfactionSurveAnswerItem, satisfactionSurveOption, satisfactionSurveQuestion, satisfactionSurveStatics } from "./surveys";
+import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "./menus";
+
+/** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
+export const zhctResources = [
+  bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
+  mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
+  userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
+  autoChargeSetting, autoChargeRun, autoChargeGrant, userAccountMonthSettle,
+  payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
+  mealOrder, mealOrderItem,
+  payType, userIntegralAccount, userAccountIntegralDetail,
+  mealTicketSetting, mealTicket, mealTicketUse, mealRecovery,
+  appointmentPeriod, appointmentDetail, appointmentDetailForOrder, orderingPlan, orderingFood,
+  room, roomReservation, userAccountTable, userPlate,
+  userOrderDefault, userOrderDefaultLeave, userOrderDefaultGenerate, userOrderDefaultGenerateDetail, userOrderDefaultPc,
+  deliveryPoint, deliveryTime, mealOrderDelivery,
+  imageDetectLog, imageDetectFood, mealOrderImageDetail, imageLibrary,
+  satisfactionSurve, satisfactionSurveQuestion, satisfactionSurveOption, satisfactionSurveAnswer, satisfactionSurveAnswerItem,
+] as const;
+
+/** 智慧餐厅: the catalogue, menus, diners and their money, orders, bookings, rooms, surveys. */
+export const zhctModule = {
+  name: "zhct",
+  resources: [...zhctResources, mealOrderComplaints, cashierMealOrder],
+  reports: [chargeDailyReport, userInfoDept, cashier, cashierPrint, satisfactionSurveStatics],
+  menuGroups: [
+    {
+      subsystem: "zhct",
+      path: "/zhct",
+      title: "智慧餐厅",
+      icon: "tools-kitchen-2",
+      sort: 30,
+      home: "/zhct/bowls",
+      sections: [
+        { title: "基础资料", screens: ["food", "foodtype", "bowls", "foodnutrition", "foodmenubowls", "devicefood", "mealtimes", "imagelibrary"] },
+        { title: "菜单", screens: ["foodmenu", "foodmenuitem", "foodmenutype", "foodmenuTemplate", "foodmenutypeTemplate", "orderingfood"] },
+        {
+          title: "人员与账户",
+          screens: ["userinfo", "useraccount", "useraccountcharge", "useraccountledger", "usericcard", "autochargesetting", "autochargerun", "autochargegrant", "useraccountmonthsettle", "userintegralaccount", "useraccountintegraldetail", "userinfodept", "useraccounttable", "userplate"],
+        },
+        {
+          title: "订单与收银",
+          screens: ["cashier", "cashierprint", "mealorder", "mealorderitem", "cashiermealorder", "mealordercomplaints", "mealrecovery", "mealticket", "mealticketuse", "chargedailyreport", "imagedetectlog", "imagedetectfood", "mealorderimagedetail"],
+        },
+        {
+          title: "预约与配送",
+          screens: ["appointmentperiod", "appointmentdetail", "appointmentdetailfororder", "orderingplan", "userorderdefault", "userorderdefaultleave", "userorderdefaultgenerate", "userorderdefaultgeneratedetail", "userorderdefaultpc", "room", "roomreservation", "deliverypoint", "deliverytime", "mealorderdelivery"],
+        },
+        { title: "满意度与通知", screens: ["satisfactionsurve", "satisfactionsurvequestion", "satisfactionsurveoption", "satisfactionsurveanswer", "satisfactionsurveansweritem", "satisfactionsurvestatics", "userinfosendmessage"] },
+        { title: "设置", screens: ["paytype", "paylimitconfig", "onlinepayrule", "merchantdivide", "integralstrategy", "mealticketsetting"] },
+      ],
+    },
+  ],
+  /** Screens that are not lists: the week of daily menus, the batch-create screens, the step and money screens. */
+  screens: [
+    { path: "zhct/foodmenu/index", file: "routes/zhct/menu-week.tsx", replacesGenerated: true },
+    { path: "zhct/foodmenu/list", file: "routes/resource/list.tsx", id: "zhct/foodMenu:list-view" },
+    { path: "zhct/foodmenu/batch-create/:foodMenuTypeId", file: "routes/zhct/menu-batch.tsx", id: "zhct/foodMenu:batch-create" },
+    { path: "zhct/foodmenuTemplate/batch-create/:foodMenuTypeId", file: "routes/zhct/menu-batch.tsx", id: "zhct/foodMenuTemplate:batch-create" },
+    { path: "zhct/userinfosendmessage/resend/:id", file: "routes/zhct/message-resend.tsx" },
+    { path: "zhct/useraccountcharge/:kind", file: "routes/zhct/charge-form.tsx", id: "zhct/userAccountCharge:form" },
+    { path: "zhct/useraccountcharge/receipt/:id", file: "routes/zhct/charge-receipt.tsx" },
+    { path: "zhct/useraccountcharge/reverse/:id", file: "routes/zhct/charge-reverse.tsx" },
+    { path: "zhct/usericcard/:op/:id", file: "routes/zhct/card-action.tsx" },
+    { path: "zhct/userinfo/account/:id", file: "routes/zhct/userinfo-account.tsx" },
+    { path: "zhct/userinfo/audit/:id", file: "routes/zhct/userinfo-audit.tsx" },
+    { path: "zhct/autochargesetting/run/:id", file: "routes/zhct/autocharge-run.tsx" },
+    { path: "zhct/useraccountmonthsettle/:step", file: "routes/zhct/month-settle.tsx" },
+    { path: "zhct/chargedailyreport/index", file: "routes/zhct/charge-daily-report.tsx" },
+    { path: "zhct/userinfodept/index", file: "routes/zhct/userinfo-dept.tsx" },
+    { path: "zhct/useraccountintegraldetail/adjust", file: "routes/zhct/points-adjust.tsx" },
+    { path: "zhct/mealorder/create", file: "routes/zhct/order-create.tsx" },
+    { path: "zhct/mealorder/detail/:id", file: "routes/zhct/order-detail.tsx" },
+    { path: "zhct/cashier/index", file: "routes/zhct/cashier.tsx" },
+    { path: "zhct/cashierprint/index", file: "routes/zhct/cashier-print.tsx" },
+    { path: "zhct/mealticket/approve/:id", file: "routes/zhct/ticket-approve.tsx" },
+    { path: "zhct/userplate/release/:id", file: "routes/zhct/binding-release.tsx", id: "zhct/userPlate:release" },
+    { path: "zhct/useraccounttable/release/:id", file: "routes/zhct/binding-release.tsx", id: "zhct/userAccountTable:release" },
+    { path: "zhct/userorderdefaultgenerate/generate", file: "routes/zhct/default-generate.tsx" },
+    { path: "zhct/userorderdefaultpc/cancel/:id", file: "routes/zhct/accompany-cancel.tsx" },
+    { path: "zhct/orderingfood/:op/:id", file: "routes/zhct/ordering-food-action.tsx" },
+    { path: "zhct/imagedetectlog/mark/:id", file: "routes/zhct/detect-mark.tsx" },
+    { path: "zhct/imagelibrary/confirm/:id", file: "routes/zhct/image-confirm.tsx" },
+    { path: "zhct/satisfactionsurve/create", file: "routes/zhct/survey-form.tsx", id: "zhct/satisfactionSurve:create-form", replacesGenerated: true },
+    { path: "zhct/satisfactionsurve/edit/:id", file: "routes/zhct/survey-form.tsx", id: "zhct/satisfactionSurve:edit-form", replacesGenerated: true },
+    { path: "zhct/satisfactionsurvestatics/index", file: "routes/zhct/survey-statics.tsx" },
+    { path: "zhct/mealordercomplaints/process/:id", file: "routes/zhct/complaint-process.tsx" },
+  ],
+} satisfies ModuleDeclaration<"zhct">;
