@@ -85,12 +85,32 @@ function generatedScreens(def: ResourceDef): ScreenRoute[] {
 }
 
 /**
+ * The screens a document gets (decision 061): its list, editor (create, and edit in editable statuses), detail page
+ * with its steps, and print view (alone on the page); one set of route modules serves every document.
+ */
+function documentScreens(doc: DocumentDef): ScreenRoute[] {
+  const base = `${doc.screenBase}/${doc.screen}`.replace(/^\//, "");
+  const key = resourceKey(doc);
+  return [
+    { path: base, file: "routes/resource/home.tsx", id: `${key}:home` },
+    { path: `${base}/index`, file: "routes/document/list.tsx", id: `${key}:list` },
+    { path: `${base}/create`, file: "routes/document/editor.tsx", id: `${key}:create` },
+    { path: `${base}/edit/:id`, file: "routes/document/editor.tsx", id: `${key}:edit` },
+    { path: `${base}/detail/:id`, file: "routes/document/detail.tsx", id: `${key}:detail` },
+    { path: `${base}/print/:id`, file: "routes/document/print.tsx", id: `${key}:print`, bare: true },
+  ];
+}
+
+/** A module's generated screens: each entity's, then each document's. */
+const generatedOf = (module: ModuleDeclaration): ScreenRoute[] => [...module.resources.flatMap(generatedScreens), ...(module.documents ?? []).flatMap(documentScreens)];
+
+/**
  * Every module's screens, in the modules' order: each module's own screens, then its generated ones. A path (or
  * route id) two of them claim is refused here, when the route table is made, naming both; so is a screen that says
  * it replaces a generated one where there is none. `reserved` are the app's own paths (sign-in, dashboard…).
  */
 export function moduleScreens(modules: readonly (ModuleDeclaration & Pick<ModuleScreens, "screens">)[], reserved: readonly string[] = []): ScreenRoute[] {
-  const generated = new Map(modules.flatMap((m) => m.resources.flatMap(generatedScreens)).map((s) => [s.path, s]));
+  const generated = new Map(modules.flatMap(generatedOf).map((s) => [s.path, s]));
   const owner = new Map<string, string>(reserved.map((path) => [path, "app/routes.ts"]));
   const ids = new Set<string>();
   const claim = (screen: ScreenRoute, by: string) => {
@@ -114,7 +134,7 @@ export function moduleScreens(modules: readonly (ModuleDeclaration & Pick<Module
     }
   }
   for (const module of modules) {
-    for (const screen of module.resources.flatMap(generatedScreens)) {
+    for (const screen of generatedOf(module)) {
       if (replaced.has(screen.path)) continue;
       claim(screen, `模块 ${module.name} 生成的 ${screen.id}`);
       screens.push(screen);

@@ -1,6 +1,6 @@
 import { Button, Menu, Table, Tooltip } from "@mantine/core";
 import { IconBaselineDensityLarge, IconBaselineDensityMedium, IconBaselineDensitySmall, IconCheck, IconColumns, IconTrash } from "~/components/icons";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useLocation, type FetcherWithComponents } from "react-router";
 import { listFields, sortableFields, type FieldDef, type ResourceDef } from "../../../resources/define";
 import { findResource } from "../../../resources/index";
@@ -27,6 +27,8 @@ export interface ResourceTableProps {
   /** A row's links, or null when the user may do nothing to a row. */
   rowActions: ((record: Row) => RowAction[]) | null;
   batch: FetcherWithComponents<unknown>;
+  /** A page's own cell for a field (a document's number as its link, its status as a coloured badge); else the value. */
+  renderCell?: (field: FieldDef, record: Row) => ReactNode | undefined;
 }
 
 /** The density button cycles as mantine-react-table's did: default → compact → spacious. */
@@ -47,7 +49,7 @@ function currentSort(search: string): [string, string] {
  * paging live in the URL, decision 003). Sort headers and row links are plain anchors that work before JavaScript
  * loads; the list's `useAppLinkNavigation` routes their clicks in the app.
  */
-export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, canDelete, rowActions, batch }: ResourceTableProps) {
+export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, canDelete, rowActions, batch, renderCell }: ResourceTableProps) {
   const location = useLocation();
   const [sortField, sortDir] = currentSort(location.search);
   const [hidden, setHidden] = useState<string[]>(() => prefs?.hidden ?? []);
@@ -182,7 +184,7 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
                       </td>
                     ) : (
                       <td key={field.name} className={i === 0 ? edge : undefined}>
-                        <FieldValue field={field} record={record} dicts={dicts} />
+                        {renderCell?.(field, record) ?? <FieldValue field={field} record={record} dicts={dicts} />}
                       </td>
                     ),
                   )}

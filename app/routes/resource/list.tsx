@@ -3,14 +3,11 @@ import { Alert, Button, Group, Paper, Progress, Text, Title } from "@mantine/cor
 import { IconDownload, IconFileImport, IconPlus } from "~/components/icons";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
-import { apiPath, listFields, listView, permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
-import { findResource } from "../../../resources/index";
+import { apiPath, listView, permissionCode, resourceKey } from "../../../resources/define";
 import { importMessages, type ImportReport } from "../../../resources/imports";
 import type { Route } from "./+types/list";
 import { FilterBar } from "~/components/resource/FilterBar";
-import type { RelationFilterData } from "~/components/resource/relation-search";
 import { ImportPanel } from "~/components/resource/ImportPanel";
-import { optionLabel, relationSource } from "~/components/resource/relation-search";
 import { ResourceEditor } from "~/components/resource/ResourceEditor";
 import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation, type RowAction } from "~/components/resource/RowActions";
@@ -23,7 +20,7 @@ import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
 import { useCurrentUser, usePermissions } from "~/lib/permissions";
 import { loadForm, saveForm } from "~/lib/resource-form.server";
-import { listQuery, requireResource } from "~/lib/resource.server";
+import { listQuery, relationFilters, requireResource, tableRow } from "~/lib/resource.server";
 import { hrefWith, relativeTo } from "~/lib/list-url";
 import { flashCookie } from "~/lib/session.server";
 import { PlainButton } from "~/components/PlainButton";
@@ -43,20 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = listQuery(def, url);
   const result = await apiCall<Page>(request, context, "GET", apiPath(def, "findPage"), { query });
   requirePermitted(result);
-  // A relation filter searches the server as the user types (issue 17): the page carries only its source and the
-  // chosen row's name, not the first hundred rows, so every row can be chosen and the page stays light.
-  const relations: Record<string, RelationFilterData> = {};
-  for (const field of def.fields.filter((f) => f.filter === "eq" && (f.type === "relation" || f.type === "treeParent") && f.relation)) {
-    const target = findResource(field.relation as string);
-    if (!target) continue;
-    const chosen = url.searchParams.get(field.name);
-    let selected: RelationFilterData["selected"] = null;
-    if (chosen && /^\d{1,15}$/.test(chosen)) {
-      const row = await apiCall<Row>(request, context, "GET", apiPath(target, "getInfo"), { query: { id: chosen } });
-      selected = { value: chosen, label: row.status === 200 && row.data ? optionLabel(relationSource(target), row.data) : chosen };
-    }
-    relations[field.name] = { source: relationSource(target, field.relationWhere), selected };
-  }
+  const relations = await relationFilters(request, context, def, url);
   const exportQuery = new URLSearchParams(Object.entries(query).filter(([k]) => k !== "pageNum" && k !== "pageSize"));
   // An index-only resource (spec §2) is created and edited in a form above its rows: `?create=1`, `?edit=<id>`.
   const editId = url.searchParams.get("edit");
@@ -79,15 +63,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { status: result.status === 400 ? 400 : 200 },
   );
-}
-
-/**
- * A row as the page's data carries it: what the table draws (its columns and their relation labels) and the row's
- * name for the delete confirmation, not every field the API answers (issue 17: the data travels in every page).
- */
-function tableRow(def: ResourceDef): (record: Row) => Row {
-  const keep = new Set(["id", def.labelField, ...listFields(def).flatMap((field) => [field.name, `${field.name}Label`])]);
-  return (record) => Object.fromEntries(Object.entries(record).filter(([key]) => keep.has(key))) as Row;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
