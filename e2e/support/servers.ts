@@ -34,6 +34,8 @@ export const e2eUsers = {
   canteen: { userName: "canteen.chef", password: "Canteen-Chef-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhhq-master.spec.ts: the warehouse keeper who sets up goods, suppliers and their prices.
   hqKeeper: { userName: "hq.keeper", password: "Hq-Keeper-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
+  // e2e/zhhq-stock.spec.ts: the manager who approves the keeper's stock documents (the print's 审核 names them).
+  hqManager: { userName: "hq.manager", password: "Hq-Manager-Pass-2026", roleIds: [1], pwdSecurityLevel: 2, realName: "仓库主管" },
   // e2e/zhct-ledger.spec.ts: the counter clerk who tops up and issues cards.
   cashier: { userName: "ledger.cashier", password: "Ledger-Cashier-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-settle.spec.ts: grants and a locked month, in a tenant of its own (shell-fixtures settleTenant).

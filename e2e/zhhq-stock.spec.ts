@@ -1,0 +1,161 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { apiAs } from "./support/api";
+import { signInFresh } from "./support/auth";
+import { e2eUsers } from "./support/servers";
+import { expectNoReactErrors, pick, untilHydrated } from "./support/shell";
+
+/*
+ * Issue 40's journey through the warehouse's screens in Chromium: a keeper enters a delivery of three goods with
+ * their batches in the lines grid and submits it, a manager approves it, a stock-out to the kitchen is approved and
+ * printed, a return over its limit is refused with the server's message on the page, and the stock screens show
+ * the batches. The master data is made through the API (e2e/zhhq-master.spec.ts drives its screens).
+ */
+
+const { hqKeeper: keeper, hqManager: manager } = e2eUsers;
+const Z = "/api/v1/zhhq";
+const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/zhhq-stock-${name}.png`, fullPage: true });
+/** China today plus `days`, as a date field takes it. */
+const day = (days: number) => new Date(Date.now() + 8 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
+
+const GOODS = [
+  { goodsCode: "STK-RICE", goodsName: "五常大米", quantity: "50", price: "4.20", batchNo: "RICE-2611A", productionDate: day(-10), expiryDate: day(355) },
+  { goodsCode: "STK-OIL", goodsName: "压榨花生油", quantity: "20.5", price: "18.00", batchNo: "OIL-2611A", productionDate: day(-30), expiryDate: day(300) },
+  { goodsCode: "STK-VEG", goodsName: "本地青菜", quantity: "12.345", price: "3.00", batchNo: "VEG-2611A", productionDate: day(-1), expiryDate: day(5) },
+];
+const WAREHOUSE = "主食仓库";
+const SUPPLIER = "禾丰食品";
+const KITCHEN = "厨房领用";
+
+test.describe.configure({ mode: "serial" });
+
+async function signedIn(browser: Browser, user: { userName: string; password: string }, path: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInFresh(page, user.userName, user.password, path);
+  return { page, close: () => context.close() };
+}
+
+/** Picks an option in a line's relation cell of the grid, typed as a user searches. */
+async function pickCell(page: Page, row: number, label: string, option: string) {
+  const cell = page.getByTestId("lines-grid").getByRole("textbox", { name: `第 ${row} 行 ${label}`, exact: true });
+  await cell.click();
+  await cell.fill(option);
+  await page.getByRole("option", { name: option }).first().click();
+}
+
+const cell = (page: Page, row: number, label: string) => page.getByTestId("lines-grid").getByLabel(`第 ${row} 行 ${label}`, { exact: true });
+
+/** Presses a step's button on the detail page, confirming it when the step asks, and waits for the status. */
+async function step(page: Page, label: string, status: string) {
+  await page.getByRole("button", { name: label, exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  if (await dialog.isVisible().catch(() => false)) await dialog.getByRole("button", { name: `确认${label}` }).click();
+  await expect(page.getByTestId("document-status")).toHaveText(status);
+}
+
+test("a delivery of three goods in batches is entered in the grid, approved, issued to the kitchen and printed; a return over its limit is refused; the stock shows the batches", async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const api = await apiAs(request, keeper.userName, keeper.password);
+  const warehouseId = (await api.ok(`${Z}/warehouse/create`, { warehouseName: WAREHOUSE })).id;
+  await api.ok(`${Z}/supplier/create`, { supplierName: SUPPLIER });
+  await api.ok(`${Z}/outUseType/create`, { typeName: KITCHEN });
+  for (const g of GOODS) await api.ok(`${Z}/goods/create`, { goodsCode: g.goodsCode, goodsName: g.goodsName });
+
+  // The keeper enters the delivery: the header, then a line per goods with its batch.
+  const keeperPage = await signedIn(browser, keeper, "/zhhq/warehousein/create");
+  let page = keeperPage.page;
+  await untilHydrated(page);
+  await expect(page.getByTestId("lines-grid")).toBeVisible();
+  await pick(page, "仓库", WAREHOUSE);
+  await pick(page, "供应商", SUPPLIER);
+  for (const [i, g] of GOODS.entries()) {
+    const row = i + 1;
+    await pickCell(page, row, "物资", g.goodsName);
+    await cell(page, row, "数量").fill(g.quantity);
+    await cell(page, row, "单价（元）").fill(g.price);
+    await cell(page, row, "批次号").fill(g.batchNo);
+    await cell(page, row, "生产日期").fill(g.productionDate);
+    await cell(page, row, "到期日期").fill(g.expiryDate);
+  }
+  // The footer sums what was typed: 50 × 4.20 + 20.5 × 18.00 + 12.345 × 3.00 = 615.04 (rounded per line to the fen).
+  await shot(page, "in-editor");
+  await page.getByRole("button", { name: "保存", exact: true }).click();
+  await expect(page).toHaveURL(/\/zhhq\/warehousein\/detail\/\d+$/);
+  const inNumber = (await page.getByTestId("document-number").textContent()) ?? "";
+  const inUrl = page.url();
+  await expect(page.getByTestId("document-lines").locator("tbody tr")).toHaveCount(3);
+  for (const g of GOODS) await expect(page.getByTestId("document-lines")).toContainText(g.batchNo);
+  await expect(page.getByTestId("document-status")).toHaveText("草稿");
+  await step(page, "提交", "待审核");
+  // The keeper submits; approving is the manager's.
+  await shot(page, "in-submitted");
+  expectNoReactErrors(page);
+  await keeperPage.close();
+
+  const managerPage = await signedIn(browser, manager, new URL(inUrl).pathname);
+  page = managerPage.page;
+  await untilHydrated(page);
+  await step(page, "审核", "已审核");
+  await expect(page.getByRole("button", { name: "审核", exact: true })).toHaveCount(0);
+  await shot(page, "in-approved");
+
+  // The stock: one row per goods in the warehouse, and the batches with their dates.
+  await page.goto("/zhhq/warehousereal/index");
+  for (const g of GOODS) await expect(page.getByRole("row").filter({ hasText: g.goodsName })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: GOODS[2].goodsName })).toContainText("12.345");
+  await shot(page, "real");
+  await page.goto("/zhhq/warehouserealdetail/index");
+  for (const g of GOODS) {
+    const row = page.getByRole("row").filter({ hasText: g.batchNo });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText(g.expiryDate);
+  }
+  await shot(page, "real-detail");
+
+  // A stock-out of rice to the kitchen, entered by the manager and approved: FEFO takes it from the one batch.
+  await page.goto("/zhhq/warehouseout/create");
+  await untilHydrated(page);
+  await pick(page, "仓库", WAREHOUSE);
+  await pick(page, "出库用途", KITCHEN);
+  await pickCell(page, 1, "物资", GOODS[0].goodsName);
+  await cell(page, 1, "数量").fill("8.5");
+  await page.getByRole("button", { name: "保存", exact: true }).click();
+  await expect(page).toHaveURL(/\/zhhq\/warehouseout\/detail\/\d+$/);
+  const outNumber = (await page.getByTestId("document-number").textContent()) ?? "";
+  const outId = Number(page.url().split("/").pop());
+  await step(page, "提交", "待审核");
+  await step(page, "审核", "已审核");
+  await shot(page, "out-approved");
+  await page.goto(`/zhhq/warehouseout/print/${outId}`);
+  const print = page.getByTestId("document-print");
+  await expect(print).toContainText(outNumber);
+  await expect(print).toContainText(GOODS[0].goodsName);
+  await expect(print).toContainText(KITCHEN);
+  await expect(print).toContainText(manager.realName);
+  await shot(page, "out-print");
+
+  // A return from that stock-out of more than it issued: refused, and the page says why.
+  const out = await api.get(`${Z}/warehouseOut/getInfo?id=${outId}`);
+  expect(out.status, JSON.stringify(out)).toBe(200);
+  expect(out.data.lines[0].allocations).toEqual([{ batchNo: GOODS[0].batchNo, quantity: 8.5, amount: 3570 }]);
+  await page.goto("/zhhq/warehouseoutreturn/create");
+  await untilHydrated(page);
+  await pick(page, "出库单", outNumber);
+  await pickCell(page, 1, "出库明细", GOODS[0].goodsName);
+  await cell(page, 1, "数量").fill("9");
+  await page.getByRole("button", { name: "保存", exact: true }).click();
+  const refusal = page.getByRole("alert").filter({ hasText: /退回|超过|不能/ });
+  await expect(refusal).toBeVisible();
+  await expect(cell(page, 1, "数量")).toHaveValue("9");
+  await shot(page, "return-refused");
+
+  // The stock after the stock-out: rice 41.5 in its batch, and its movements name both documents.
+  await page.goto("/zhhq/warehouserealdetail/index");
+  await expect(page.getByRole("row").filter({ hasText: GOODS[0].batchNo })).toContainText("41.5");
+  const ledger = await api.get(`${Z}/warehouseLedger/findPage?warehouseId=${warehouseId}&pageSize=100`);
+  expect(ledger.status).toBe(200);
+  expect(ledger.data.records.length).toBe(4);
+  expect(inNumber).not.toBe(outNumber);
+  expectNoReactErrors(page);
+  await managerPage.close();
+});
