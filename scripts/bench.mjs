@@ -11,7 +11,9 @@ import { scenarios } from "./bench/scenarios/index.mjs";
 
 const REPEAT = Math.max(1, Number(env.BENCH_REPEAT ?? 3));
 // `menus` alone was the canteen's quick check before the cases were modules; it still means that.
-const chosen = env.BENCH_CASES ? new Set(env.BENCH_CASES.split(",").map((s) => s.trim())) : null;
+// `npm run bench -- stock ledger` names them as arguments instead.
+const named = process.argv.slice(2).join(",") || env.BENCH_CASES;
+const chosen = named ? new Set(named.split(",").map((s) => s.trim()).filter(Boolean)) : null;
 const selected = scenarios.filter((s) => !chosen || chosen.has(s.name));
 if (!selected.length) throw new Error(`BENCH_CASES names none of: ${scenarios.map((s) => s.name).join(", ")}`);
 

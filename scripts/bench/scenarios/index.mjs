@@ -9,8 +9,9 @@ import menus from "./menus.mjs";
 import pages from "./pages.mjs";
 import servers from "./servers.mjs";
 import settle from "./settle.mjs";
+import stock from "./stock.mjs";
 import cashier from "./cashier.mjs";
 import render from "./render.mjs";
 import reports from "./reports.mjs";
 
-export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports];
+export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock];
