@@ -1,4 +1,5 @@
 import { defineResource, permissionCode, resourceKey, type FieldDef, type ResourceDef } from "./define";
+import { builtInDicts } from "./dicts";
 
 /**
  * A document: a header with lines and a number, moved along a status workflow whose steps may post to a ledger
@@ -75,6 +76,13 @@ export interface PostingDef {
   /** Signed, in the ledger's unit (stock in thousandths, money in fen). */
   quantity: PostingValue;
   amount?: PostingValue;
+  /**
+   * A posting a plain row per line cannot say (stock: which batches a stock-out consumes, first expiry first): the
+   * name of a server function (`DocumentRules.allocators`) that turns the line's entry, as the fields above make it,
+   * into the ledger lines it posts — several for one document line, each with its own amount and extra columns
+   * (a batch), or none. It runs in the step's transaction and may refuse the step.
+   */
+  allocate?: string;
 }
 
 /** What a module writes: `defineDocument` turns it into a `DocumentDef`. */
@@ -113,6 +121,13 @@ export interface DocumentSpec<V extends string = string> {
     /** Statuses in which `update` may change the header and the lines. */
     editable: readonly NoInfer<V>[];
     transitions: readonly TransitionDef<NoInfer<V>>[];
+    /**
+     * A built-in dictionary (resources/dicts.ts) whose items are exactly these statuses (values and labels), for
+     * documents that share one (the stock documents' `docStatus`, numbers as the API sends them): the status column
+     * then holds its values as that dictionary's other columns do (integers). Without it the dictionary is the
+     * declaration's own (`statusDictCode`) and the column holds the values as text.
+     */
+    dict?: string;
   };
   postings?: readonly PostingDef[];
 }
@@ -160,6 +175,12 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
   for (const posting of spec.postings ?? []) {
     for (const name of [posting.on, posting.reversedBy ?? posting.on]) if (!names.has(name)) throw problem(`posting: no transition ${name}`);
   }
+  const dict = spec.workflow.dict;
+  if (dict) {
+    const items = builtInDicts[dict]?.options ?? [];
+    const same = items.length === statuses.length && statuses.every((s) => items.some((o) => o.value === s.value && o.label === s.label));
+    if (!same) throw problem(`the statuses are not dictionary ${dict}'s items`);
+  }
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
   const header = defineResource({
     module: spec.module,
@@ -181,7 +202,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
         name: DOC_STATUS,
         label: "状态",
         type: "enum",
-        dict: statusDictCode(docType),
+        dict: dict ?? statusDictCode(docType),
         required: true,
         readOnly: true,
         filter: "eq",
@@ -313,6 +334,8 @@ export interface PostingEntry {
   key: Record<string, unknown>;
   quantity: number;
   amount?: number;
+  /** The posting's allocator, which turns this entry into the lines it posts. */
+  allocate?: string;
 }
 
 /** What a document posts when `transition` succeeds: one entry per line and posting declared on it. */
@@ -330,6 +353,7 @@ export function postingsOf(
         key: Object.fromEntries(Object.entries(p.key).map(([name, value]) => [name, postingValue(value, header, line)])),
         quantity: Number(postingValue(p.quantity, header, line)),
         ...(p.amount !== undefined ? { amount: Number(postingValue(p.amount, header, line)) } : {}),
+        ...(p.allocate ? { allocate: p.allocate } : {}),
         line,
       })),
     );

@@ -67,7 +67,8 @@ export default function DocumentList() {
   const base = documentBase(doc);
   // The status filter offers the declared statuses (they are not rows of the dictionary table).
   const shared = useDicts();
-  const dicts = { ...shared, [statusDictCode(doc.docType)]: doc.statuses.map((s) => ({ value: s.value, label: s.label })) };
+  const statusDict = def.fields.find((f) => f.name === DOC_STATUS)?.dict ?? statusDictCode(doc.docType);
+  const dicts = { ...shared, [statusDict]: doc.statuses.map((s) => ({ value: s.value, label: s.label })) };
   const canUpdate = can(permissionCode(def, "update"));
   const detail = (id: unknown) => relativeTo(location.pathname, `${base}/detail/${id}`);
   const rowActions = (record: Row): RowAction[] => [
