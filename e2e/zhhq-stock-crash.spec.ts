@@ -180,6 +180,8 @@ for (const dialect of ["sqlite", "postgres"] as const) {
           // Stock is the sum of the ledger's movements, quantity and amount.
           expect(movements.reduce((s, m) => s + milli(m.quantity), 0)).toBe(expected);
           expect(movements.reduce((s, m) => s + m.amount, 0)).toBe(real.amount);
+          // The newest movement carries the stock after it (the ledger answers newest first).
+          expect({ quantity: milli(movements[0].quantityAfter), amount: movements[0].amountAfter }).toEqual({ quantity: expected, amount: real.amount });
           // One approval, one set of movements: every document's lines posted whole, once.
           const byDoc = new Map<string, number>();
           for (const m of movements) byDoc.set(`${m.docType}#${m.docId}`, (byDoc.get(`${m.docType}#${m.docId}`) ?? 0) + milli(m.quantity));
