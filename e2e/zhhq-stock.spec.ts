@@ -79,7 +79,8 @@ test("a delivery of three goods in batches is entered in the grid, approved, iss
     await cell(page, row, "生产日期").fill(g.productionDate);
     await cell(page, row, "到期日期").fill(g.expiryDate);
   }
-  // The footer sums what was typed: 50 × 4.20 + 20.5 × 18.00 + 12.345 × 3.00 = 615.04 (rounded per line to the fen).
+  // The footer sums what was typed, in thousandths: 50 + 20.5 + 12.345.
+  await expect(page.getByTestId("lines-grid").getByTestId("total-quantity")).toHaveText("82.845");
   await shot(page, "in-editor");
   await page.getByRole("button", { name: "保存", exact: true }).click();
   await expect(page).toHaveURL(/\/zhhq\/warehousein\/detail\/\d+$/);
@@ -88,6 +89,10 @@ test("a delivery of three goods in batches is entered in the grid, approved, iss
   await expect(page.getByTestId("document-lines").locator("tbody tr")).toHaveCount(3);
   for (const g of GOODS) await expect(page.getByTestId("document-lines")).toContainText(g.batchNo);
   await expect(page.getByTestId("document-status")).toHaveText("草稿");
+  // The detail sums the quantities exactly and shows each line's amount as the server counted it (price × quantity,
+  // to the fen): 210.00 + 369.00 + 37.04.
+  await expect(page.getByTestId("document-lines").getByTestId("total-quantity")).toHaveText("82.845");
+  await expect(page.getByTestId("document-lines").getByTestId("total-amount")).toHaveText("616.04");
   await step(page, "提交", "待审核");
   // The keeper submits; approving is the manager's.
   await shot(page, "in-submitted");
@@ -133,6 +138,9 @@ test("a delivery of three goods in batches is entered in the grid, approved, iss
   await expect(print).toContainText(outNumber);
   await expect(print).toContainText(GOODS[0].goodsName);
   await expect(print).toContainText(KITCHEN);
+  // Its cost, 8.5 × 4.20 from the one batch, and the quantity's sum.
+  await expect(print.getByTestId("total-amount")).toHaveText("35.70");
+  await expect(print.getByTestId("total-quantity")).toHaveText("8.5");
   // The manager both made and approved it: the signature lines name them.
   await expect(print).toContainText(new RegExp(`审核：(${manager.realName}|${manager.userName})`));
   await shot(page, "out-print");

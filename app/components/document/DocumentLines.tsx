@@ -1,10 +1,17 @@
 import { Table } from "@mantine/core";
 import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
+import { quantityToThousandths } from "../../../resources/quantity";
 import { FieldValue } from "~/components/resource/cells";
 import { unitsText } from "./lines";
 
 type Row = Record<string, unknown>;
+
+/**
+ * A line's value in the smallest unit its column sums in: money is read in fen, a quantity as its decimal (decision
+ * 067), summed in thousandths so 8.5 + 0.25 stays exact.
+ */
+const units = (f: FieldDef, value: unknown) => ((f.type as string) === "quantity" ? quantityToThousandths(Number(value ?? 0)) : Number(value ?? 0));
 
 /** A document's lines as read (the detail page, the print view), with the column sums under them. */
 export function DocumentLines({ fields, lines, totalled, dicts, className }: { fields: FieldDef[]; lines: Row[]; totalled: string[]; dicts: Record<string, DictOption[]>; className?: string }) {
@@ -39,7 +46,7 @@ export function DocumentLines({ fields, lines, totalled, dicts, className }: { f
             <Table.Th>合计</Table.Th>
             {fields.map((f) => (
               <Table.Th key={f.name} ta="right" data-testid={totalled.includes(f.name) ? `total-${f.name}` : undefined}>
-                {totalled.includes(f.name) ? unitsText(f, lines.reduce((sum, line) => sum + Number(line[f.name] ?? 0), 0)) : ""}
+                {totalled.includes(f.name) ? unitsText(f, lines.reduce((sum, line) => sum + units(f, line[f.name]), 0)) : ""}
               </Table.Th>
             ))}
           </Table.Tr>

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFunctionArgs, type ActionFunctionArgs } from "react-router";
-import { DOC_NO, DOC_STATUS, DOC_VERSION } from "../../../resources/document";
+import { DOC_NO, DOC_STATUS, DOC_VERSION, LINE_NO } from "../../../resources/document";
 import { documentBase, totalledFields } from "../../../resources/document-form";
 import { ConfirmAction, type ConfirmRefusal } from "~/components/ConfirmAction";
 import { DocumentLines } from "~/components/document/DocumentLines";
@@ -50,7 +50,8 @@ export default function DocumentDetail() {
   const refusal = actionData as (ConfirmRefusal & { transition?: string }) | undefined;
   const version = String(record[DOC_VERSION]);
   const headerFields = doc.header.fields.filter((f) => !f.hidden && f.name !== DOC_NO && f.name !== DOC_STATUS);
-  const lineFields = doc.lines.fields.filter((f) => !f.hidden && !f.readOnly);
+  // What the server worked out (a line's amount, the goods a return line names) is shown with what was typed.
+  const lineFields = doc.lines.fields.filter((f) => !f.hidden && f.name !== LINE_NO);
   const history = (record.history as HistoryRow[] | undefined) ?? [];
   const plainSteps = transitions.filter((s) => !s.reasonRequired && !s.confirm);
   const plainRefusal = refusal?.error && plainSteps.some((s) => s.name === refusal.transition) ? refusal.error : null;

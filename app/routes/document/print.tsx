@@ -1,6 +1,6 @@
 import { Anchor, Button, Group } from "@mantine/core";
 import { Link, useLoaderData, type LoaderFunctionArgs } from "react-router";
-import { DOC_NO, DOC_STATUS } from "../../../resources/document";
+import { DOC_NO, DOC_STATUS, LINE_NO } from "../../../resources/document";
 import { documentBase, totalledFields } from "../../../resources/document-form";
 import { DocumentLines } from "~/components/document/DocumentLines";
 import { FieldValue } from "~/components/resource/cells";
@@ -39,7 +39,8 @@ export default function DocumentPrint() {
   const by = (action: string) => history.filter((h) => h.action === action).at(-1)?.operatorName ?? "";
   const headerFields = doc.header.fields.filter((f) => !f.hidden && f.name !== DOC_NO && f.name !== DOC_STATUS && f.type !== "longText");
   const notes = doc.header.fields.filter((f) => !f.hidden && f.type === "longText" && record[f.name]);
-  const lineFields = doc.lines.fields.filter((f) => !f.hidden && !f.readOnly);
+  // What the server worked out (a line's amount, the goods a return line names) is shown with what was typed.
+  const lineFields = doc.lines.fields.filter((f) => !f.hidden && f.name !== LINE_NO);
   return (
     <div className={classes.sheet} data-testid="document-print">
       <header className={classes.head}>
