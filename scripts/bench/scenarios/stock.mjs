@@ -14,7 +14,7 @@ const LINES = Number(env.BENCH_STOCK_LINES ?? 1_000_000);
 /** Lines of the timed documents. */
 const DOC_LINES = Math.min(350, GOODS);
 /** Submitted one-line stock-outs the throughput rounds approve, seeded (each approval needs a document of its own). */
-const POOL = Number(env.BENCH_STOCK_POOL ?? 20_000);
+const POOL = Math.min(Number(env.BENCH_STOCK_POOL ?? 20_000), Number(env.BENCH_STOCK_WAREHOUSES ?? 20) * Number(env.BENCH_STOCK_GOODS ?? 2_000));
 const REPEATS = Number(env.BENCH_STOCK_DOCS ?? 5);
 const SAMPLES = Number(env.BENCH_STOCK_SAMPLES ?? 60);
 // Ids of their own, apart from the other scenarios' (500–900 million).
@@ -31,32 +31,74 @@ const warehouseId = (w) => WAREHOUSE_BASE + w;
 const goodsId = (g) => GOODS_BASE + g;
 const priceOf = (g) => 100 + (g % 500);
 
+/** Batches a warehouse × goods holds, and movements on it (10 receipts, then 15 issues of 1 unit on its first 5). */
+const BATCHES = 10;
+const PER_KEY = 25;
+/** The keys (warehouse × goods) that hold stock: LINES / 25 of them, all 40,000 by default. */
+const KEYS = Math.min(WAREHOUSES * GOODS, Math.ceil(LINES / PER_KEY));
+// Ids of their own, below 2^31 (PostgreSQL's integer arithmetic over generate_series).
+const IN_BASE = 913_000_000;
+const POOL_LINE_BASE = 914_000_000;
+const IN_LINE_BASE = 920_000_000;
+const BATCH_BASE = 930_000_000;
+const LINE_BASE = 940_000_000;
+const REAL_BASE = 950_000_000;
+const OUT_DOC_BASE = 960_000_000;
+
 /**
- * Per warehouse × goods, BATCHES batches of 5 units received (one movement each), and on the earliest-expiring half
- * three issues of 1 unit each: every key has 35 units left, 2 in each of its first five batches, so a stock-out line of
- * 10 consumes five batches (FEFO). LINES / (WAREHOUSES × GOODS) movements a key: 25 by default.
+ * Warehouses, goods and their stock as approvals leave it, written directly: per warehouse × goods (key k: warehouse
+ * (k − 1) % W + 1, goods (k − 1) / W + 1) ten batches of 5 units received by ten stock-ins (one per warehouse and
+ * batch, a line per goods), then fifteen issues of 1 unit from its five earliest-expiring batches, so each key holds
+ * 35 units: 2 in each of its first five batches, 5 in the others. A stock-out line of 10 thus consumes five batches
+ * (FEFO). The movement lines carry their quantity and amount after, as the ledger writes them; stock_real and
+ * stock_batch are their sums. Then POOL submitted one-line stock-outs of 1 unit (one per key) for the throughput.
  */
 function stockSql(dialect) {
   const now = Date.now();
   const audit = `${now}, ${now}`;
   const s = (n) => series(dialect, n);
+  const day = (offset) => `'${chinaDay(now + offset * DAY)}'`;
+  const expiry = (b) => `case ${b} ${Array.from({ length: BATCHES }, (_, i) => `when ${i + 1} then ${day(30 * (i + 1))}`).join(" ")} end`;
+  const price = "(100 + g % 500)";
+  // i → key k and batch b; k → warehouse w and goods g.
+  const keyed = (n, per) => `select i, k, b, (k - 1) % ${WAREHOUSES} + 1 as w, (k - 1) / ${WAREHOUSES} + 1 as g from (select i, (i - 1) / ${per} + 1 as k, (i - 1) % ${per} + 1 as b from (${s(n)}) as s0) as s1`;
+  const inDoc = `${IN_BASE} + (w - 1) * ${BATCHES} + b`;
+  const inLine = `${IN_LINE_BASE} + (k - 1) * ${BATCHES} + b`;
+  const batch = `${BATCH_BASE} + (k - 1) * ${BATCHES} + b`;
+  const start = now - 60 * DAY;
   return [
     `insert into warehouse (tenant_id, id, warehouse_code, name, status, created_at, updated_at)
        select ${TENANT}, ${WAREHOUSE_BASE} + i, ${padded(dialect, "BW", 3)}, ${padded(dialect, "压测仓库", 3)}, 1, ${audit} from (${s(WAREHOUSES)}) as s`,
     `insert into goods (tenant_id, id, goods_code, goods_name, shelf_life_days, reference_price, status, created_at, updated_at)
        select ${TENANT}, ${GOODS_BASE} + i, ${padded(dialect, "BG", 5)}, ${padded(dialect, "压测物资", 5)}, 365, 100 + (i % 500), 1, ${audit} from (${s(GOODS)}) as s`,
-    ...movementSql(dialect, now),
+    `insert into warehouse_in (tenant_id, id, doc_no, status, warehouse_id, doc_date, version, created_at, updated_at)
+       select ${TENANT}, ${IN_BASE} + i, ${padded(dialect, "BRK", 6)}, 2, ${WAREHOUSE_BASE} + (i - 1) / ${BATCHES} + 1, ${day(-60)}, 3, ${audit} from (${s(WAREHOUSES * BATCHES)}) as s`,
+    `insert into warehouse_in_line (tenant_id, id, document_id, line_no, goods_id, quantity, price, amount, batch_no, production_date, expiry_date, created_at, updated_at)
+       select ${TENANT}, ${inLine}, ${inDoc}, g, ${GOODS_BASE} + g, 5000, ${price}, 5 * ${price}, 'S' || k || '-' || b, ${day(-61)}, ${expiry("b")}, ${audit}
+       from (${keyed(KEYS * BATCHES, BATCHES)}) as s`,
+    `insert into stock_batch (tenant_id, id, warehouse_id, goods_id, batch_no, production_date, expiry_date, price, quantity, amount, received_at, in_line_id, created_at, updated_at)
+       select ${TENANT}, ${batch}, ${WAREHOUSE_BASE} + w, ${GOODS_BASE} + g, 'S' || k || '-' || b, ${day(-61)}, ${expiry("b")}, ${price},
+              case when b <= 5 then 2000 else 5000 end, case when b <= 5 then 2 else 5 end * ${price}, ${start}, ${inLine}, ${audit}
+       from (${keyed(KEYS * BATCHES, BATCHES)}) as s`,
+    `insert into stock_real (tenant_id, id, warehouse_id, goods_id, quantity, amount, created_at, updated_at)
+       select ${TENANT}, ${REAL_BASE} + k, ${WAREHOUSE_BASE} + w, ${GOODS_BASE} + g, 35000, 35 * ${price}, ${audit} from (${keyed(KEYS, 1)}) as s`,
+    // The receipts: movement b of key k, after it 5·b units.
+    `insert into stock_line (tenant_id, id, warehouse_id, goods_id, batch_id, batch_no, quantity, amount, quantity_after, amount_after, doc_type, doc_id, doc_line_id, operator_name, occurred_at, created_at, updated_at)
+       select ${TENANT}, ${LINE_BASE} + (k - 1) * ${PER_KEY} + b, ${WAREHOUSE_BASE} + w, ${GOODS_BASE} + g, ${batch}, 'S' || k || '-' || b, 5000, 5 * ${price}, 5000 * b, 5 * ${price} * b,
+              'zhhq/warehouseIn', ${inDoc}, ${inLine}, 'bench', ${start} + b * 60000, ${audit}
+       from (${keyed(KEYS * BATCHES, BATCHES)}) as s`,
+    // The issues: movement j (1…15) of key k takes 1 unit from batch (j − 1) / 3 + 1, after it 50 − j units.
+    `insert into stock_line (tenant_id, id, warehouse_id, goods_id, batch_id, batch_no, quantity, amount, quantity_after, amount_after, doc_type, doc_id, doc_line_id, operator_name, occurred_at, created_at, updated_at)
+       select ${TENANT}, ${LINE_BASE} + (k - 1) * ${PER_KEY} + ${BATCHES} + b, ${WAREHOUSE_BASE} + w, ${GOODS_BASE} + g,
+              ${BATCH_BASE} + (k - 1) * ${BATCHES} + (b - 1) / 3 + 1, 'S' || k || '-' || ((b - 1) / 3 + 1), -1000, -${price}, 50000 - 1000 * b, (50 - b) * ${price},
+              'zhhq/warehouseOut', ${OUT_DOC_BASE} + b, ${OUT_DOC_BASE} + (k - 1) * 16 + b, 'bench', ${start} + (${BATCHES} + b) * 60000, ${audit}
+       from (${keyed(KEYS * (PER_KEY - BATCHES), PER_KEY - BATCHES)}) as s`,
+    // The pool: submitted stock-out i takes 1 unit of key i.
+    `insert into warehouse_out (tenant_id, id, doc_no, status, warehouse_id, doc_date, version, created_at, updated_at)
+       select ${TENANT}, ${POOL_BASE} + i, ${padded(dialect, "BCK", 6)}, 1, ${WAREHOUSE_BASE} + w, ${day(0)}, 2, ${audit} from (${keyed(Math.min(POOL, KEYS), 1)}) as s`,
+    `insert into warehouse_out_line (tenant_id, id, document_id, line_no, goods_id, quantity, created_at, updated_at)
+       select ${TENANT}, ${POOL_LINE_BASE} + i, ${POOL_BASE} + i, 1, ${GOODS_BASE} + g, 1000, ${audit} from (${keyed(Math.min(POOL, KEYS), 1)}) as s`,
   ];
-}
-
-/** The stock's batches, balances and movement lines, and the pool of submitted one-line stock-outs. */
-function movementSql(dialect, now) {
-  void dialect;
-  void now;
-  void LINES;
-  void POOL;
-  // Filled once the stock ledger's tables exist (wt-stock): see the report.
-  return [];
 }
 
 /** A `vite-node bench/stock.ts …` process; resolves with its last JSON line (`floor`) or once it says ready (`bare`). */
@@ -151,13 +193,16 @@ export default {
   },
   async run({ databaseUrl, auth, cookie }) {
     const n = ++round;
-    // Approvals one at a time (a document of 350 lines is one request): REPEATS of each through the API, and as many
-    // by bench/stock.ts, after one it does unmeasured (its process starts cold; the server is warm).
+    // Approvals one at a time (a document of 350 lines is one request): REPEATS of each through the API after one
+    // unmeasured, and REPEATS by bench/stock.ts after as many unmeasured (its process starts cold: it runs the
+    // sources through vite-node, where the server runs its warm production build).
     const docs = { in: [], out: [], floorIn: [], floorOut: [] };
     for (let i = 0; i <= REPEATS; i++) {
       docs.in.push(await submitted(auth, "in", n * 1000 + i));
-      docs.floorIn.push(await submitted(auth, "in", n * 1000 + 500 + i));
       docs.out.push(await submitted(auth, "out", n * 1000 + i));
+    }
+    for (let i = 0; i < 2 * REPEATS; i++) {
+      docs.floorIn.push(await submitted(auth, "in", n * 1000 + 500 + i));
       docs.floorOut.push(await submitted(auth, "out", n * 1000 + 500 + i));
     }
     const apiIn = [];
@@ -170,8 +215,8 @@ export default {
         apiOut.push(tOut);
       }
     }
-    const floorIn = (await stockProcess(["floor", databaseUrl, "warehouseIn", docs.floorIn.join(",")]).done).ms.slice(1);
-    const floorOut = (await stockProcess(["floor", databaseUrl, "warehouseOut", docs.floorOut.join(",")]).done).ms.slice(1);
+    const floorIn = (await stockProcess(["floor", databaseUrl, "warehouseIn", docs.floorIn.join(",")]).done).ms.slice(REPEATS);
+    const floorOut = (await stockProcess(["floor", databaseUrl, "warehouseOut", docs.floorOut.join(",")]).done).ms.slice(REPEATS);
 
     // Throughput: one-line stock-outs from the seeded pool, each request a document of its own and a key of its own.
     const bare = stockProcess(["bare", databaseUrl, String(BARE_PORT), "warehouseOut"], { untilReady: true });
