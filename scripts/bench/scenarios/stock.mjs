@@ -103,7 +103,8 @@ function stockSql(dialect) {
 
 /** A `vite-node bench/stock.ts …` process; resolves with its last JSON line (`floor`) or once it says ready (`bare`). */
 function stockProcess(args, { untilReady = false } = {}) {
-  const child = spawn("npx", ["vite-node", "bench/stock.ts", ...args], { env: { ...env, CANTEEN_JOBS: "off" }, stdio: ["ignore", "pipe", "pipe"] });
+  // A process group of its own, so stopping it stops vite-node under npx too (npx does not pass SIGTERM on).
+  const child = spawn("npx", ["vite-node", "bench/stock.ts", ...args], { env: { ...env, CANTEEN_JOBS: "off" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c) => (stdout += c));
@@ -117,7 +118,11 @@ function stockProcess(args, { untilReady = false } = {}) {
       resolve(JSON.parse(line));
     });
   });
-  return { done, stop: async () => (child.exitCode === null && child.kill("SIGTERM"), await exited) };
+  const stop = async () => {
+    if (child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    await exited;
+  };
+  return { done, stop };
 }
 
 const api = async (auth, path, body) => {
