@@ -2,10 +2,10 @@ import type { Kysely } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { chinaDay, DAY_MS } from "../../resources/chinaTime";
 import { checkStock } from "../../server/modules/zhhq/stock";
-import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { stockClient, type Row, type StockClient } from "../helpers/stock";
-import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
+import { createTenantWithAdmin, expectOk, type TenantFixture } from "../helpers/tenants";
 
 /**
  * The warehouse's stock as terminals, scales and the screens call it (issue 40, decision 068): the four stock
@@ -252,6 +252,40 @@ for (const dialect of dialects) {
         expect(await api.records(view, { warehouseId }, as)).toEqual([]);
         expect((await api.records(view, { warehouseId })).length).toBeGreaterThan(0);
       }
+    });
+
+    test("permissions by code: a keeper who may create and submit stock-outs cannot approve them; without the pages, nothing", async () => {
+      const rows = await db.selectFrom("menu").select(["id", "permission"]).where("permission", "like", "zhhq:%").execute();
+      const menu = new Map(rows.map((r: Row) => [r.permission as string, Number(r.id)]));
+      for (const doc of ["warehouseIn", "warehouseOut", "warehouseInReturn", "warehouseOutReturn"]) {
+        for (const action of ["view", "create", "update", "export", "submit", "approve", "reject"]) expect(menu.has(`zhhq:${doc}:${action}`), `${doc}:${action}`).toBe(true);
+      }
+      for (const view of ["warehouseReal", "warehouseRealDetail", "warehouseLedger"]) expect(menu.has(`zhhq:${view}:view`), view).toBe(true);
+      const role = await expectOk<{ id: number }>(app, "POST", "/api/v1/auth/role/create", tenant.token, { roleCode: "keeper", roleName: "仓管员", roleType: "user", status: "1" });
+      const codes = ["zhhq:warehouseOut:view", "zhhq:warehouseOut:create", "zhhq:warehouseOut:submit", "zhhq:warehouseReal:view"];
+      await expectOk(app, "POST", "/api/v1/auth/role/assignMenu", tenant.token, { roleId: role.id, menuIds: codes.map((c) => menu.get(c)) });
+      const signIn = async (userName: string, roleIds: unknown[]) => {
+        await expectOk(app, "POST", "/api/v1/auth/user/create", tenant.token, { user: { userName, realName: userName, status: "1", password: "First-Pass-2026" }, roleIds });
+        const token = await loginAs(app, userName, "First-Pass-2026");
+        await expectOk(app, "POST", "/api/v1/auth/user/modifyPasswd", token, { oldPassword: "First-Pass-2026", newPassword: "Second-Pass-2026" });
+        return token;
+      };
+      const keeper = await signIn(`stkeeper${dialect}`, [role.id]);
+      const warehouseId = await api.warehouse();
+      const goodsId = await api.goods();
+      await api.approved("warehouseIn", { warehouseId, lines: [{ goodsId, quantity: 3, price: 10 }] });
+      const doc = await api.create("warehouseOut", { warehouseId, lines: [{ goodsId, quantity: 1 }] }, keeper);
+      expect(await api.step("warehouseOut", "submit", { id: doc.id }, keeper)).toMatchObject({ status: 200 });
+      for (const [action, body] of [["approve", { id: doc.id }], ["reject", { id: doc.id, reason: "不行" }]] as const) {
+        expect(await api.step("warehouseOut", action, body, keeper)).toMatchObject({ status: 403 });
+      }
+      expect((await api.get("warehouseReal/findPage", { warehouseId }, keeper)).status).toBe(200);
+      for (const path of ["warehouseRealDetail/findPage", "warehouseLedger/findPage", "warehouseIn/findPage"]) expect((await api.get(path, {}, keeper)).status, path).toBe(403);
+      expect((await api.post("warehouseIn/create", { warehouseId, lines: [{ goodsId, quantity: 1, price: 1 }] }, keeper)).status).toBe(403);
+      expect(await api.stock(warehouseId, goodsId)).toEqual({ quantity: 3, amount: 30 });
+      const nobody = await signIn(`stnobody${dialect}`, []);
+      expect((await api.get("warehouseOut/findPage", {}, nobody)).status).toBe(403);
+      expect((await api.get("warehouseOut/getInfo", { id: doc.id }, nobody)).status).toBe(403);
     });
   });
 }
