@@ -85,6 +85,19 @@ export interface PostingDef {
   allocate?: string;
 }
 
+/**
+ * A second list of a document's headers that shows only some of them (出库审核: the stock-outs waiting for approval;
+ * 维修出库: the repairs'): its own screen and menu entry, the document's API, pages and permissions. Every list of it
+ * holds `filter`, whatever its URL asks.
+ */
+export interface DocumentListView {
+  /** `${screenBase}/${screen}/index` is the view's list. */
+  screen: string;
+  title: string;
+  /** Header field → the value its rows hold (a declared filter of the header). */
+  filter: Readonly<Record<string, string>>;
+}
+
 /** What a module writes: `defineDocument` turns it into a `DocumentDef`. */
 export interface DocumentSpec<V extends string = string> {
   module: string;
@@ -130,6 +143,7 @@ export interface DocumentSpec<V extends string = string> {
     dict?: string;
   };
   postings?: readonly PostingDef[];
+  views?: readonly DocumentListView[];
 }
 
 export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
@@ -182,6 +196,11 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     if (!same) throw problem(`the statuses are not dictionary ${dict}'s items`);
   }
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
+  for (const view of spec.views ?? []) {
+    for (const name of Object.keys(view.filter)) {
+      if (name !== DOC_STATUS && !spec.header.fields.some((f) => f.name === name && f.filter === "eq")) throw problem(`view ${view.screen}: ${name} is not an eq filter of the header`);
+    }
+  }
   const header = defineResource({
     module: spec.module,
     entity: spec.entity,

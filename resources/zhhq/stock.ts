@@ -98,6 +98,7 @@ export const warehouseOut = defineDocument({
       warehouseRef,
       { name: "outUseTypeId", label: "出库用途", type: "relation", relation: "zhhq/outUseType", filter: "eq" },
       docDate,
+      { name: "outKind", label: "出库类型", type: "enum", dict: "warehouseOutKind", filter: "eq", defaultValue: "1", description: "维修领用选 维修出库" },
       // Repairs come later (issue 40 names them): until then a repair request is named by its number or words.
       { name: "repairNo", label: "维修单", type: "text", filter: "like", max: 50, placeholder: "维修领用时填写维修单号或说明" },
       remark,
@@ -108,6 +109,10 @@ export const warehouseOut = defineDocument({
   numbering: { prefix: "CK" },
   workflow,
   postings: [stockPosting(-1, "issueFefo")],
+  views: [
+    { screen: "warehouseoutaudit", title: "出库审核", filter: { status: "1" } },
+    { screen: "warehouseoutrepair", title: "维修出库", filter: { outKind: "2" } },
+  ],
 });
 
 export const warehouseInReturn = defineDocument({
@@ -197,11 +202,18 @@ export const warehouseReal = defineResource({
   labelField: "goodsId",
   defaultSort: { field: "updatedAt", dir: "desc" },
   uniqueKeys: [{ fields: ["warehouseId", "goodsId"], message: "该仓库已有此物资的库存" }],
+  // The drill-down: this warehouse × goods's batches and its movements.
+  rowLinks: [
+    { action: "view", entity: "warehouseRealDetail", label: "批次", path: "/zhhq/warehouserealdetail/index?warehouseId=:warehouseId&goodsId=:goodsId" },
+    { action: "view", entity: "warehouseLedger", label: "流水", path: "/zhhq/warehouseledger/index?warehouseId=:warehouseId&goodsId=:goodsId" },
+  ],
   fields: readOnly([
     stockWarehouse,
     stockGoods,
     { name: "quantity", label: "库存数量", type: "quantity", required: true, sortable: true },
     { name: "amount", label: "库存金额（元）", type: "money", required: true, sortable: true },
+    // Kept with each movement (amount over quantity, in fen per unit, half up): the list's column is a plain read.
+    { name: "averagePrice", label: "平均单价（元）", type: "money", required: true, defaultValue: 0 },
   ]),
 });
 

@@ -69,7 +69,8 @@ for (const dialect of dialects) {
       expect(approved.status).toBe("2");
       expect(approved.lines[0]).toMatchObject({ id: expect.any(Number), batchNo: `${created.docNo}-1` });
 
-      expect(await api.records("warehouseReal", { warehouseId, goodsId: rice })).toEqual([expect.objectContaining({ warehouseId, goodsId: rice, quantity: 12.345, amount: 4753 })]);
+      // The average cost in fen per unit, half up: 4753 / 12.345 = 385.01.
+      expect(await api.records("warehouseReal", { warehouseId, goodsId: rice })).toEqual([expect.objectContaining({ warehouseId, goodsId: rice, quantity: 12.345, amount: 4753, averagePrice: 385 })]);
       expect(await api.records("warehouseRealDetail", { warehouseId, goodsId: oil })).toEqual([
         expect.objectContaining({ batchNo: "OIL-1", expiryDate: day(300), quantity: 2, amount: 30000 }),
       ]);
@@ -93,6 +94,8 @@ for (const dialect of dialects) {
       await api.approved("warehouseIn", { warehouseId, lines: [{ goodsId, quantity: 3, price: 333, batchNo: "EARLY-B", expiryDate: day(5) }] });
       const out = await api.approved("warehouseOut", { warehouseId, lines: [{ goodsId, quantity: 12.5 }] });
       const shown = await api.info("warehouseOut", out);
+      // A client that does not say what a stock-out is for is taking goods for use (领用出库), dated today.
+      expect(shown).toMatchObject({ outKind: "1", docDate: day(0), repairNo: null });
       expect(shown.lines[0].allocations).toEqual([
         { batchNo: "EARLY-A", quantity: 10, amount: 2000 },
         { batchNo: "EARLY-B", quantity: 2.5, amount: 833 },

@@ -70,6 +70,27 @@ const batchProjection: Projection = {
   },
 };
 
+/** A warehouse × goods's average cost, in fen per unit (half up), from its amount and quantity as they stand. */
+const AVERAGE = sql`case when quantity > 0 then (amount * 1000 + quantity / 2) / quantity else 0 end`;
+
+const averagePrice: Projection = {
+  name: "stockAveragePrice",
+  async apply(trx: AnyDb, line: PostedLine) {
+    await trx
+      .updateTable("stock_real")
+      .set({ average_price: AVERAGE })
+      .where("tenant_id", "=", line.tenantId)
+      .where("warehouse_id", "=", line.key.warehouseId)
+      .where("goods_id", "=", line.key.goodsId)
+      .execute();
+  },
+  async recount(db: AnyDb, tenantId?: number) {
+    let q = db.updateTable("stock_real").set({ average_price: AVERAGE });
+    if (tenantId !== undefined) q = q.where("tenant_id", "=", tenantId);
+    await q.execute();
+  },
+};
+
 /** The stock ledger: thousandths of the goods' unit and fen, per warehouse × goods, never below zero. */
 export const stockLedger = defineLedger({
   name: "stock",
@@ -82,7 +103,7 @@ export const stockLedger = defineLedger({
   quantity: { balance: "quantity", line: "quantity", after: "quantity_after" },
   amount: { balance: "amount", line: "amount", after: "amount_after" },
   extra: { batchId: "batch_id", batchNo: "batch_no" },
-  projections: [batchProjection],
+  projections: [batchProjection, averagePrice],
   // The allocators refuse a shortage first, naming the goods and what is there; this is the last guard.
   messages: { insufficient: "库存不足", zero: stockMessages.zero },
 });
@@ -505,7 +526,10 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
     ledgers,
     allocators,
     fill: async (ctx, _db, header, _lines, current) => {
-      if (!current) defaultDocDate(ctx, header);
+      if (current) return;
+      defaultDocDate(ctx, header);
+      // An API client that does not say is taking goods for use (领用出库), as the form's default says.
+      if (header.outKind === undefined || header.outKind === null) header.outKind = String(warehouseOut.header.fields.find((f) => f.name === "outKind")?.defaultValue);
     },
     describe: describe(warehouseOut),
   },
