@@ -124,6 +124,11 @@ export interface DocumentSpec<V extends string = string> {
     min?: number;
     /** At most this many lines (500 by default: a body is at most 1 MB). */
     max?: number;
+    /**
+     * The line fields whose column sums on the screens; every money and quantity field unless given (a unit price
+     * or the kilos of different goods add up to nothing).
+     */
+    totals?: readonly string[];
   };
   /** `RK20261128-0001`: the prefix, the China-time day of creation, a sequence per tenant, document type and day. */
   numbering: { prefix: string; digits?: number };
@@ -156,6 +161,8 @@ export interface DocumentDef<V extends string = string> extends Omit<DocumentSpe
   linesTitle: string;
   minLines: number;
   maxLines: number;
+  /** The line fields summed on the screens (`lines.totals`), or undefined for every money and quantity field. */
+  totals?: readonly string[];
   /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
   status: { readonly [K in V]: K };
 }
@@ -257,6 +264,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     linesTitle: spec.lines.title ?? "明细",
     minLines: spec.lines.min ?? 0,
     maxLines: spec.lines.max ?? 500,
+    ...(spec.lines.totals ? { totals: spec.lines.totals } : {}),
     status: Object.fromEntries(statuses.map((s) => [s.value, s.value])) as DocumentDef<V>["status"],
   };
 }

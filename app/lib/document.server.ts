@@ -62,6 +62,7 @@ export function documentView(doc: DocumentDef, form = false) {
     lines: form ? asData(doc.lines) : listView(doc.lines),
     minLines: doc.minLines,
     maxLines: doc.maxLines,
+    totals: doc.totals,
     statuses: doc.workflow.statuses.map((s) => ({ value: s.value as string, label: s.label, color: s.color })),
     editable: [...doc.workflow.editable] as string[],
   };

@@ -70,6 +70,7 @@ export const warehouseIn = defineDocument({
     table: "warehouse_in_line",
     title: "入库明细",
     min: 1,
+    totals: ["amount"],
     fields: [
       goodsRef,
       lineQuantity,
@@ -105,7 +106,7 @@ export const warehouseOut = defineDocument({
     ],
     indexes: [["warehouseId"]],
   },
-  lines: { table: "warehouse_out_line", title: "出库明细", min: 1, fields: [goodsRef, lineQuantity, { ...lineAmount, label: "成本金额（元）" }] },
+  lines: { table: "warehouse_out_line", title: "出库明细", min: 1, totals: ["amount"], fields: [goodsRef, lineQuantity, { ...lineAmount, label: "成本金额（元）" }] },
   numbering: { prefix: "CK" },
   workflow,
   postings: [stockPosting(-1, "issueFefo")],
@@ -136,6 +137,7 @@ export const warehouseInReturn = defineDocument({
     table: "warehouse_in_return_line",
     title: "退货明细",
     min: 1,
+    totals: ["amount"],
     fields: [
       { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true },
       { ...goodsRef, required: false, readOnly: true },
@@ -168,6 +170,7 @@ export const warehouseOutReturn = defineDocument({
     table: "warehouse_out_return_line",
     title: "退库明细",
     min: 1,
+    totals: ["amount"],
     fields: [
       { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true },
       { ...goodsRef, required: false, readOnly: true },

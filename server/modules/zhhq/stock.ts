@@ -496,7 +496,7 @@ function fillReturn(source: DocumentDef, sourceField: string, lineField: string,
   };
 }
 
-/** Each line's movements in the ledger: the batches it received, issued or returned (`allocations`, once approved). */
+/** Each line's movements in the ledger: the batches it issued or returned (`allocations`, once approved). */
 async function describeAllocations(ctx: SessionContext, db: AnyDb, document: Row, doc: DocumentDef) {
   const rows = (await db
     .selectFrom("stock_line")
@@ -521,7 +521,8 @@ const describe = (doc: DocumentDef) => (ctx: SessionContext, db: AnyDb, document
 
 /** The server side of the stock documents, by document type (the module's manifest lists them). */
 export const stockDocumentRules: Record<string, DocumentRules> = {
-  [warehouseIn.docType]: { ledgers, allocators, fill: fillWarehouseIn, describe: describe(warehouseIn) },
+  // A stock-in's line is its batch (its number is on the line): it has no allocations to show.
+  [warehouseIn.docType]: { ledgers, allocators, fill: fillWarehouseIn },
   [warehouseOut.docType]: {
     ledgers,
     allocators,
