@@ -85,6 +85,19 @@ export interface PostingDef {
   allocate?: string;
 }
 
+/**
+ * A second list of a document's headers that shows only some of them (出库审核: the stock-outs waiting for approval;
+ * 维修出库: the repairs'): its own screen and menu entry, the document's API, pages and permissions. Every list of it
+ * holds `filter`, whatever its URL asks.
+ */
+export interface DocumentListView {
+  /** `${screenBase}/${screen}/index` is the view's list. */
+  screen: string;
+  title: string;
+  /** Header field → the value its rows hold (a declared filter of the header). */
+  filter: Readonly<Record<string, string>>;
+}
+
 /** What a module writes: `defineDocument` turns it into a `DocumentDef`. */
 export interface DocumentSpec<V extends string = string> {
   module: string;
@@ -111,6 +124,11 @@ export interface DocumentSpec<V extends string = string> {
     min?: number;
     /** At most this many lines (500 by default: a body is at most 1 MB). */
     max?: number;
+    /**
+     * The line fields whose column sums on the screens; every money and quantity field unless given (a unit price
+     * or the kilos of different goods add up to nothing).
+     */
+    totals?: readonly string[];
   };
   /** `RK20261128-0001`: the prefix, the China-time day of creation, a sequence per tenant, document type and day. */
   numbering: { prefix: string; digits?: number };
@@ -130,6 +148,7 @@ export interface DocumentSpec<V extends string = string> {
     dict?: string;
   };
   postings?: readonly PostingDef[];
+  views?: readonly DocumentListView[];
 }
 
 export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
@@ -142,6 +161,8 @@ export interface DocumentDef<V extends string = string> extends Omit<DocumentSpe
   linesTitle: string;
   minLines: number;
   maxLines: number;
+  /** The line fields summed on the screens (`lines.totals`), or undefined for every money and quantity field. */
+  totals?: readonly string[];
   /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
   status: { readonly [K in V]: K };
 }
@@ -182,6 +203,11 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     if (!same) throw problem(`the statuses are not dictionary ${dict}'s items`);
   }
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
+  for (const view of spec.views ?? []) {
+    for (const name of Object.keys(view.filter)) {
+      if (name !== DOC_STATUS && !spec.header.fields.some((f) => f.name === name && f.filter === "eq")) throw problem(`view ${view.screen}: ${name} is not an eq filter of the header`);
+    }
+  }
   const header = defineResource({
     module: spec.module,
     entity: spec.entity,
@@ -238,6 +264,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     linesTitle: spec.lines.title ?? "明细",
     minLines: spec.lines.min ?? 0,
     maxLines: spec.lines.max ?? 500,
+    ...(spec.lines.totals ? { totals: spec.lines.totals } : {}),
     status: Object.fromEntries(statuses.map((s) => [s.value, s.value])) as DocumentDef<V>["status"],
   };
 }

@@ -16,7 +16,7 @@ export const zhhqScreens = {
       sections: [
         { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
         { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
-        { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutreturn"] },
+        { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
       ],
     },

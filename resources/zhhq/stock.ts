@@ -70,6 +70,7 @@ export const warehouseIn = defineDocument({
     table: "warehouse_in_line",
     title: "入库明细",
     min: 1,
+    totals: ["amount"],
     fields: [
       goodsRef,
       lineQuantity,
@@ -98,16 +99,21 @@ export const warehouseOut = defineDocument({
       warehouseRef,
       { name: "outUseTypeId", label: "出库用途", type: "relation", relation: "zhhq/outUseType", filter: "eq" },
       docDate,
+      { name: "outKind", label: "出库类型", type: "enum", dict: "warehouseOutKind", filter: "eq", defaultValue: "1", description: "维修领用选 维修出库" },
       // Repairs come later (issue 40 names them): until then a repair request is named by its number or words.
       { name: "repairNo", label: "维修单", type: "text", filter: "like", max: 50, placeholder: "维修领用时填写维修单号或说明" },
       remark,
     ],
     indexes: [["warehouseId"]],
   },
-  lines: { table: "warehouse_out_line", title: "出库明细", min: 1, fields: [goodsRef, lineQuantity, { ...lineAmount, label: "成本金额（元）" }] },
+  lines: { table: "warehouse_out_line", title: "出库明细", min: 1, totals: ["amount"], fields: [goodsRef, lineQuantity, { ...lineAmount, label: "成本金额（元）" }] },
   numbering: { prefix: "CK" },
   workflow,
   postings: [stockPosting(-1, "issueFefo")],
+  views: [
+    { screen: "warehouseoutaudit", title: "出库审核", filter: { status: "1" } },
+    { screen: "warehouseoutrepair", title: "维修出库", filter: { outKind: "2" } },
+  ],
 });
 
 export const warehouseInReturn = defineDocument({
@@ -131,6 +137,7 @@ export const warehouseInReturn = defineDocument({
     table: "warehouse_in_return_line",
     title: "退货明细",
     min: 1,
+    totals: ["amount"],
     fields: [
       { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true },
       { ...goodsRef, required: false, readOnly: true },
@@ -163,6 +170,7 @@ export const warehouseOutReturn = defineDocument({
     table: "warehouse_out_return_line",
     title: "退库明细",
     min: 1,
+    totals: ["amount"],
     fields: [
       { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true },
       { ...goodsRef, required: false, readOnly: true },
@@ -197,11 +205,18 @@ export const warehouseReal = defineResource({
   labelField: "goodsId",
   defaultSort: { field: "updatedAt", dir: "desc" },
   uniqueKeys: [{ fields: ["warehouseId", "goodsId"], message: "该仓库已有此物资的库存" }],
+  // The drill-down: this warehouse × goods's batches and its movements.
+  rowLinks: [
+    { action: "view", entity: "warehouseRealDetail", label: "批次", path: "/zhhq/warehouserealdetail/index?warehouseId=:warehouseId&goodsId=:goodsId" },
+    { action: "view", entity: "warehouseLedger", label: "流水", path: "/zhhq/warehouseledger/index?warehouseId=:warehouseId&goodsId=:goodsId" },
+  ],
   fields: readOnly([
     stockWarehouse,
     stockGoods,
     { name: "quantity", label: "库存数量", type: "quantity", required: true, sortable: true },
     { name: "amount", label: "库存金额（元）", type: "money", required: true, sortable: true },
+    // Kept with each movement (amount over quantity, in fen per unit, half up): the list's column is a plain read.
+    { name: "averagePrice", label: "平均单价（元）", type: "money", required: true, defaultValue: 0 },
   ]),
 });
 

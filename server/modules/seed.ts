@@ -78,7 +78,11 @@ export function seedMenus(): SeedMenu[] {
       // A document's page is its header's list; its buttons are the header's actions and the workflow's steps.
       ...documents
         .filter((d) => d.screenBase === group.path)
-        .map((d) => ({ def: d.header, title: d.menuTitle ?? d.title, buttons: [...d.header.actions.map((action): [string, string] => [action, actionLabels[action]]), ...Object.entries(d.header.workflowActions ?? {})] })),
+        .flatMap((d) => [
+          { def: d.header, title: d.menuTitle ?? d.title, buttons: [...d.header.actions.map((action): [string, string] => [action, actionLabels[action]]), ...Object.entries(d.header.workflowActions ?? {})] },
+          // A view's page is read with the document's own view permission; its steps are the document's buttons.
+          ...(d.views ?? []).map((view) => ({ def: { ...d.header, screen: view.screen }, title: view.title, buttons: [] as Array<[string, string]> })),
+        ]),
     ];
     screens.forEach(({ def, title, buttons }, index) => {
       const path = `${def.screenBase}/${def.screen}/index`;

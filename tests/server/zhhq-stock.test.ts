@@ -2,10 +2,10 @@ import type { Kysely } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { chinaDay, DAY_MS } from "../../resources/chinaTime";
 import { checkStock } from "../../server/modules/zhhq/stock";
-import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { stockClient, type Row, type StockClient } from "../helpers/stock";
-import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
+import { createTenantWithAdmin, expectOk, type TenantFixture } from "../helpers/tenants";
 
 /**
  * The warehouse's stock as terminals, scales and the screens call it (issue 40, decision 068): the four stock
@@ -69,7 +69,8 @@ for (const dialect of dialects) {
       expect(approved.status).toBe("2");
       expect(approved.lines[0]).toMatchObject({ id: expect.any(Number), batchNo: `${created.docNo}-1` });
 
-      expect(await api.records("warehouseReal", { warehouseId, goodsId: rice })).toEqual([expect.objectContaining({ warehouseId, goodsId: rice, quantity: 12.345, amount: 4753 })]);
+      // The average cost in fen per unit, half up: 4753 / 12.345 = 385.01.
+      expect(await api.records("warehouseReal", { warehouseId, goodsId: rice })).toEqual([expect.objectContaining({ warehouseId, goodsId: rice, quantity: 12.345, amount: 4753, averagePrice: 385 })]);
       expect(await api.records("warehouseRealDetail", { warehouseId, goodsId: oil })).toEqual([
         expect.objectContaining({ batchNo: "OIL-1", expiryDate: day(300), quantity: 2, amount: 30000 }),
       ]);
@@ -93,6 +94,8 @@ for (const dialect of dialects) {
       await api.approved("warehouseIn", { warehouseId, lines: [{ goodsId, quantity: 3, price: 333, batchNo: "EARLY-B", expiryDate: day(5) }] });
       const out = await api.approved("warehouseOut", { warehouseId, lines: [{ goodsId, quantity: 12.5 }] });
       const shown = await api.info("warehouseOut", out);
+      // A client that does not say what a stock-out is for is taking goods for use (领用出库), dated today.
+      expect(shown).toMatchObject({ outKind: "1", docDate: day(0), repairNo: null });
       expect(shown.lines[0].allocations).toEqual([
         { batchNo: "EARLY-A", quantity: 10, amount: 2000 },
         { batchNo: "EARLY-B", quantity: 2.5, amount: 833 },
@@ -252,6 +255,40 @@ for (const dialect of dialects) {
         expect(await api.records(view, { warehouseId }, as)).toEqual([]);
         expect((await api.records(view, { warehouseId })).length).toBeGreaterThan(0);
       }
+    });
+
+    test("permissions by code: a keeper who may create and submit stock-outs cannot approve them; without the pages, nothing", async () => {
+      const rows = await db.selectFrom("menu").select(["id", "permission"]).where("permission", "like", "zhhq:%").execute();
+      const menu = new Map(rows.map((r: Row) => [r.permission as string, Number(r.id)]));
+      for (const doc of ["warehouseIn", "warehouseOut", "warehouseInReturn", "warehouseOutReturn"]) {
+        for (const action of ["view", "create", "update", "export", "submit", "approve", "reject"]) expect(menu.has(`zhhq:${doc}:${action}`), `${doc}:${action}`).toBe(true);
+      }
+      for (const view of ["warehouseReal", "warehouseRealDetail", "warehouseLedger"]) expect(menu.has(`zhhq:${view}:view`), view).toBe(true);
+      const role = await expectOk<{ id: number }>(app, "POST", "/api/v1/auth/role/create", tenant.token, { roleCode: "keeper", roleName: "仓管员", roleType: "user", status: "1" });
+      const codes = ["zhhq:warehouseOut:view", "zhhq:warehouseOut:create", "zhhq:warehouseOut:submit", "zhhq:warehouseReal:view"];
+      await expectOk(app, "POST", "/api/v1/auth/role/assignMenu", tenant.token, { roleId: role.id, menuIds: codes.map((c) => menu.get(c)) });
+      const signIn = async (userName: string, roleIds: unknown[]) => {
+        await expectOk(app, "POST", "/api/v1/auth/user/create", tenant.token, { user: { userName, realName: userName, status: "1", password: "First-Pass-2026" }, roleIds });
+        const token = await loginAs(app, userName, "First-Pass-2026");
+        await expectOk(app, "POST", "/api/v1/auth/user/modifyPasswd", token, { oldPassword: "First-Pass-2026", newPassword: "Second-Pass-2026" });
+        return token;
+      };
+      const keeper = await signIn(`stkeeper${dialect}`, [role.id]);
+      const warehouseId = await api.warehouse();
+      const goodsId = await api.goods();
+      await api.approved("warehouseIn", { warehouseId, lines: [{ goodsId, quantity: 3, price: 10 }] });
+      const doc = await api.create("warehouseOut", { warehouseId, lines: [{ goodsId, quantity: 1 }] }, keeper);
+      expect(await api.step("warehouseOut", "submit", { id: doc.id }, keeper)).toMatchObject({ status: 200 });
+      for (const [action, body] of [["approve", { id: doc.id }], ["reject", { id: doc.id, reason: "不行" }]] as const) {
+        expect(await api.step("warehouseOut", action, body, keeper)).toMatchObject({ status: 403 });
+      }
+      expect((await api.get("warehouseReal/findPage", { warehouseId }, keeper)).status).toBe(200);
+      for (const path of ["warehouseRealDetail/findPage", "warehouseLedger/findPage", "warehouseIn/findPage"]) expect((await api.get(path, {}, keeper)).status, path).toBe(403);
+      expect((await api.post("warehouseIn/create", { warehouseId, lines: [{ goodsId, quantity: 1, price: 1 }] }, keeper)).status).toBe(403);
+      expect(await api.stock(warehouseId, goodsId)).toEqual({ quantity: 3, amount: 30 });
+      const nobody = await signIn(`stnobody${dialect}`, []);
+      expect((await api.get("warehouseOut/findPage", {}, nobody)).status).toBe(403);
+      expect((await api.get("warehouseOut/getInfo", { id: doc.id }, nobody)).status).toBe(403);
     });
   });
 }

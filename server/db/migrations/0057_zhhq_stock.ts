@@ -1,4 +1,5 @@
 // Written by `npm run migration:new -- zhhq/warehouseIn zhhq/warehouseInLine zhhq/warehouseOut zhhq/warehouseOutLine zhhq/warehouseInReturn zhhq/warehouseInReturnLine zhhq/warehouseOutReturn zhhq/warehouseOutReturnLine zhhq/warehouseReal zhhq/warehouseRealDetail zhhq/warehouseLedger` from the declarations (decision 014). Released migrations are not edited.
+// Issue 40, decision 068: the four stock documents (header and lines each) and the stock ledger's tables: stock_real (its balances per warehouse × goods), stock_batch (the batches, a projection of its lines) and stock_line (the movements).
 import type { Kysely } from "kysely";
 import { addColumns, createTable, dropColumns, dropTables, type ColumnSpec, type TableSpec } from "../tables";
 
@@ -68,6 +69,7 @@ export const created: TableSpec[] = [
       { name: "warehouse_id", type: "bigint", notNull: true },
       { name: "out_use_type_id", type: "bigint", notNull: false },
       { name: "doc_date", type: "text", notNull: false },
+      { name: "out_kind", type: "integer", notNull: false },
       { name: "repair_no", type: "text", notNull: false },
       { name: "remark", type: "text", notNull: false },
       { name: "version", type: "bigint", notNull: true, default: 1 },
@@ -224,6 +226,7 @@ export const created: TableSpec[] = [
       { name: "goods_id", type: "bigint", notNull: true },
       { name: "quantity", type: "bigint", notNull: true },
       { name: "amount", type: "bigint", notNull: true },
+      { name: "average_price", type: "bigint", notNull: true, default: 0 },
       { name: "created_at", type: "bigint", notNull: true },
       { name: "created_by", type: "bigint", notNull: false },
       { name: "updated_at", type: "bigint", notNull: true },

@@ -70,6 +70,27 @@ const batchProjection: Projection = {
   },
 };
 
+/** A warehouse × goods's average cost, in fen per unit (half up), from its amount and quantity as they stand. */
+const AVERAGE = sql`case when quantity > 0 then (amount * 1000 + quantity / 2) / quantity else 0 end`;
+
+const averagePrice: Projection = {
+  name: "stockAveragePrice",
+  async apply(trx: AnyDb, line: PostedLine) {
+    await trx
+      .updateTable("stock_real")
+      .set({ average_price: AVERAGE })
+      .where("tenant_id", "=", line.tenantId)
+      .where("warehouse_id", "=", line.key.warehouseId)
+      .where("goods_id", "=", line.key.goodsId)
+      .execute();
+  },
+  async recount(db: AnyDb, tenantId?: number) {
+    let q = db.updateTable("stock_real").set({ average_price: AVERAGE });
+    if (tenantId !== undefined) q = q.where("tenant_id", "=", tenantId);
+    await q.execute();
+  },
+};
+
 /** The stock ledger: thousandths of the goods' unit and fen, per warehouse × goods, never below zero. */
 export const stockLedger = defineLedger({
   name: "stock",
@@ -82,7 +103,7 @@ export const stockLedger = defineLedger({
   quantity: { balance: "quantity", line: "quantity", after: "quantity_after" },
   amount: { balance: "amount", line: "amount", after: "amount_after" },
   extra: { batchId: "batch_id", batchNo: "batch_no" },
-  projections: [batchProjection],
+  projections: [batchProjection, averagePrice],
   // The allocators refuse a shortage first, naming the goods and what is there; this is the last guard.
   messages: { insufficient: "库存不足", zero: stockMessages.zero },
 });
@@ -205,12 +226,35 @@ function defaultExpiry(shelfLifeDays: number | null, productionDate: string | nu
   return addDays(productionDate ?? docDate ?? chinaDay(now), shelfLifeDays);
 }
 
-interface Batch {
-  id: number;
+/** What a batch holds for a movement to take from (a batch's stock, or what a stock-out line took from it). */
+interface Holding {
+  batchId: number;
   batchNo: string;
-  expiryDate: string | null;
   quantity: number;
   amount: number;
+}
+
+interface Batch extends Holding {
+  expiryDate: string | null;
+}
+
+/**
+ * Takes `need` from the holdings in their order, changing them: each part carries its share of the holding's amount,
+ * an emptied holding gives up exactly what it has left, so amounts never drift by rounding.
+ */
+function takeInOrder<H extends Holding>(holdings: H[], need: number): Array<{ holding: H; take: number; amount: number }> {
+  const taken: Array<{ holding: H; take: number; amount: number }> = [];
+  for (const holding of holdings) {
+    if (need === 0) break;
+    if (holding.quantity === 0) continue;
+    const take = Math.min(need, holding.quantity);
+    const amount = shareOf(take, holding.quantity, holding.amount);
+    holding.quantity -= take;
+    holding.amount -= amount;
+    need -= take;
+    taken.push({ holding, take, amount });
+  }
+  return taken;
 }
 
 /**
@@ -242,12 +286,12 @@ const issueFefo: Allocator = async (run, trx, entries) => {
         .execute()) as Row[];
       batches.set(
         group,
-        rows.map((r) => ({ id: Number(r.id), batchNo: String(r.batch_no), expiryDate: r.expiry_date as string | null, quantity: Number(r.quantity), amount: Number(r.amount) })),
+        rows.map((r) => ({ batchId: Number(r.id), batchNo: String(r.batch_no), expiryDate: r.expiry_date as string | null, quantity: Number(r.quantity), amount: Number(r.amount) })),
       );
     }
     const held = batches.get(group) as Batch[];
     const usable = held.filter((b) => b.expiryDate === null || b.expiryDate >= today);
-    let need = -entry.quantity;
+    const need = -entry.quantity;
     const available = usable.reduce((sum, b) => sum + b.quantity, 0);
     if (available < need) {
       const total = held.reduce((sum, b) => sum + b.quantity, 0);
@@ -256,19 +300,11 @@ const issueFefo: Allocator = async (run, trx, entries) => {
       const goods = await goodsWords(trx, tenantId, key.goodsId);
       throw new ApiError(Status.CONFLICT, stockMessages.insufficient(goods.name, total, goods.unit));
     }
-    let cost = 0;
-    for (const batch of usable) {
-      if (need === 0) break;
-      if (batch.quantity === 0) continue;
-      const take = Math.min(need, batch.quantity);
-      const amount = shareOf(take, batch.quantity, batch.amount);
-      batch.quantity -= take;
-      batch.amount -= amount;
-      need -= take;
-      cost += amount;
-      out.push({ key, quantity: -take, amount: -amount, extra: { batchId: batch.id, batchNo: batch.batchNo }, lineId: entry.line.id as number });
+    const taken = takeInOrder(usable, need);
+    for (const { holding, take, amount } of taken) {
+      out.push({ key, quantity: -take, amount: -amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo }, lineId: entry.line.id as number });
     }
-    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: cost });
+    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: taken.reduce((sum, t) => sum + t.amount, 0) });
   }
   return out;
 };
@@ -297,9 +333,7 @@ const returnToSupplier: Allocator = async (run, trx, entries) => {
       const goods = await goodsWords(trx, tenantId, Number(entry.key.goodsId));
       throw new ApiError(Status.CONFLICT, stockMessages.inReturnOver(lineNo, batch.left, goods.unit));
     }
-    const amount = shareOf(take, batch.quantity, batch.amount);
-    batch.quantity -= take;
-    batch.amount -= amount;
+    const [{ amount }] = takeInOrder([batch], take);
     batch.left -= take;
     out.push({ key: keyOf(entry), quantity: -take, amount: -amount, extra: { batchId: batch.batchId, batchNo: batch.batchNo }, lineId: entry.line.id as number });
     await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount });
@@ -342,13 +376,8 @@ async function refuseUnapprovedSource(db: AnyDb, tenantId: number, source: Docum
   }
 }
 
-interface Issued {
-  batchId: number;
-  batchNo: string;
-  /** Issued by the stock-out line less what came back already, positive. */
-  quantity: number;
-  amount: number;
-}
+/** What a stock-out line issued from a batch less what came back already, positive. */
+type Issued = Holding;
 
 /** What a stock-out line issued from each batch, less what returns brought back already, in the order it was issued. */
 async function issuedOf(db: AnyDb, tenantId: number, outLineId: number): Promise<Issued[]> {
@@ -396,25 +425,16 @@ const returnFromIssue: Allocator = async (run, trx, entries) => {
       issuedByLine.set(outLineId, (await issuedOf(trx, tenantId, outLineId)).reverse());
     }
     const issued = issuedByLine.get(outLineId) as Issued[];
-    let need = entry.quantity;
     const left = issued.reduce((sum, b) => sum + b.quantity, 0);
-    if (need > left) {
+    if (entry.quantity > left) {
       const goods = await goodsWords(trx, tenantId, Number(entry.key.goodsId));
       throw new ApiError(Status.CONFLICT, stockMessages.outReturnOver(lineNo, left, goods.unit));
     }
-    let total = 0;
-    for (const batch of issued) {
-      if (need === 0) break;
-      if (batch.quantity === 0) continue;
-      const take = Math.min(need, batch.quantity);
-      const amount = shareOf(take, batch.quantity, batch.amount);
-      batch.quantity -= take;
-      batch.amount -= amount;
-      need -= take;
-      total += amount;
-      out.push({ key: keyOf(entry), quantity: take, amount, extra: { batchId: batch.batchId, batchNo: batch.batchNo }, lineId: entry.line.id as number });
+    const taken = takeInOrder(issued, entry.quantity);
+    for (const { holding, take, amount } of taken) {
+      out.push({ key: keyOf(entry), quantity: take, amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo }, lineId: entry.line.id as number });
     }
-    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: total });
+    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: taken.reduce((sum, t) => sum + t.amount, 0) });
   }
   return out;
 };
@@ -475,7 +495,7 @@ function fillReturn(source: DocumentDef, sourceField: string, lineField: string,
   };
 }
 
-/** Each line's movements in the ledger: the batches it received, issued or returned (`allocations`, once approved). */
+/** Each line's movements in the ledger: the batches it issued or returned (`allocations`, once approved). */
 async function describeAllocations(ctx: SessionContext, db: AnyDb, document: Row, doc: DocumentDef) {
   const rows = (await db
     .selectFrom("stock_line")
@@ -500,12 +520,16 @@ const describe = (doc: DocumentDef) => (ctx: SessionContext, db: AnyDb, document
 
 /** The server side of the stock documents, by document type (the module's manifest lists them). */
 export const stockDocumentRules: Record<string, DocumentRules> = {
-  [warehouseIn.docType]: { ledgers, allocators, fill: fillWarehouseIn, describe: describe(warehouseIn) },
+  // A stock-in's line is its batch (its number is on the line): it has no allocations to show.
+  [warehouseIn.docType]: { ledgers, allocators, fill: fillWarehouseIn },
   [warehouseOut.docType]: {
     ledgers,
     allocators,
     fill: async (ctx, _db, header, _lines, current) => {
-      if (!current) defaultDocDate(ctx, header);
+      if (current) return;
+      defaultDocDate(ctx, header);
+      // An API client that does not say is taking goods for use (领用出库), as the form's default says.
+      if (header.outKind === undefined || header.outKind === null) header.outKind = String(warehouseOut.header.fields.find((f) => f.name === "outKind")?.defaultValue);
     },
     describe: describe(warehouseOut),
   },
