@@ -235,6 +235,12 @@ for (const dialect of dialects) {
         expectField(await api.post("warehouseOut/create", { warehouseId, lines: [{ goodsId, quantity }] }), "lines.0.quantity", message);
       }
       expectField(await api.post("warehouseIn/create", { warehouseId, lines: [{ goodsId, quantity: 1, price: 1.5 }] }), "lines.0.price", /整数|分/);
+      // The document date may be earlier than today, never later.
+      expectField(await api.post("warehouseIn/create", { warehouseId, docDate: day(1), lines: [{ goodsId, quantity: 1, price: 1 }] }), "docDate", "单据日期不能晚于今天");
+      expect(await api.create("warehouseIn", { warehouseId, docDate: day(-3), lines: [{ goodsId, quantity: 1, price: 1 }] })).toMatchObject({ docDate: day(-3) });
+      // A value outside a dictionary, and a warehouse that is not one, are named too.
+      expectField(await api.post("warehouseOut/create", { warehouseId, outKind: "9", lines: [{ goodsId, quantity: 1 }] }), "outKind", /出库类型/);
+      expectField(await api.post("warehouseOut/create", { warehouseId: goodsId, lines: [{ goodsId, quantity: 1 }] }), "warehouseId", /仓库/);
     });
 
     test("tenants: another tenant's documents, stock and movements are invisible and untouchable", async () => {

@@ -34,7 +34,7 @@ export const stockMessages = {
   outReturnOver: (line: number, left: number, unit: string) => `第 ${line} 行退库数量超过可退数量 ${formatQuantity(left)}${unit}`,
   notApproved: (title: string) => `${title}尚未审核，不能退`,
   notOfDocument: (title: string) => `该明细不属于所选${title}`,
-  goodsMissing: "物资不存在",
+  futureDate: "单据日期不能晚于今天",
 };
 
 /** Thousandths as the screens write a quantity: 12.5, 3. */
@@ -444,14 +444,16 @@ async function refuseLineOf(db: AnyDb, tenantId: number, source: DocumentDef, do
   if (!row) throw fieldError(field, stockMessages.notOfDocument(source.title));
 }
 
-/** The date a document's `docDate` takes when it is not given: today in China. */
+/** A document's date: today in China when not given; it may be earlier than today (a late entry), never later. */
 function defaultDocDate(ctx: SessionContext, header: Row) {
-  if (header.docDate === undefined || header.docDate === null || header.docDate === "") header.docDate = chinaDay(ctx.now);
+  const today = chinaDay(ctx.now);
+  if (header.docDate === undefined || header.docDate === null || header.docDate === "") header.docDate = today;
+  else if (String(header.docDate) > today) throw fieldError("docDate", stockMessages.futureDate);
 }
 
 /** A stock-in line's amount and expiry, as far as what it gives lets them be known before approval. */
 async function fillWarehouseIn(ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) {
-  if (!current) defaultDocDate(ctx, header);
+  if (!current || header.docDate) defaultDocDate(ctx, header);
   const docDate = (header.docDate ?? current?.doc_date ?? null) as string | null;
   const shelfLives = new Map<number, number | null>();
   for (const line of lines) {
@@ -471,7 +473,7 @@ async function fillWarehouseIn(ctx: SessionContext, db: AnyDb, header: Row, line
 function fillReturn(source: DocumentDef, sourceField: string, lineField: string, copied: string[]) {
   const sourceColumn = sourceField.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   return async (ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) => {
-    if (!current) defaultDocDate(ctx, header);
+    if (!current || header.docDate) defaultDocDate(ctx, header);
     const given = header[sourceField] ?? current?.[sourceColumn];
     if (given === undefined || given === null) return;
     const tenantId = ctx.session.tenantId;
@@ -526,7 +528,10 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
     ledgers,
     allocators,
     fill: async (ctx, _db, header, _lines, current) => {
-      if (current) return;
+      if (current) {
+        if (header.docDate) defaultDocDate(ctx, header);
+        return;
+      }
       defaultDocDate(ctx, header);
       // An API client that does not say is taking goods for use (领用出库), as the form's default says.
       if (header.outKind === undefined || header.outKind === null) header.outKind = String(warehouseOut.header.fields.find((f) => f.name === "outKind")?.defaultValue);
