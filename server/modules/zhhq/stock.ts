@@ -13,7 +13,8 @@ import type { Row } from "../resource/rows";
 /**
  * The stock ledger and the rules of the stock documents (issue 40, decision 068). The ledger's balances are the
  * stock per warehouse × goods (`stock_real`, the 库存查询 screen), its lines the movements (`stock_line`, each naming
- * its batch), and the batches (`stock_batch`) a projection counted in the same transaction with a floor of their own.
+ * its batch), and the batches (`stock_batch`) a projection counted in the same transaction with a floor of their own
+ * (its `check` joins the ledger's, so `npm run ledger:check` covers the batches too).
  * What a document posts is its declaration's (resources/zhhq/stock.ts); which batches a line moves is decided by the
  * allocators here, under the stock rows' locks, before anything is posted.
  */
@@ -61,6 +62,23 @@ const batchProjection: Projection = {
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, stockMessages.batchShort);
   },
+  /** The batches whose quantity or amount differs from the sum of their movements. */
+  async check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
+    let q = db
+      .selectFrom("stock_batch as b")
+      .leftJoin(
+        db.selectFrom("stock_line").select(["tenant_id", "batch_id", sql<number>`sum(quantity)`.as("q"), sql<number>`sum(amount)`.as("a")]).groupBy(["tenant_id", "batch_id"]).as("l"),
+        (join) => join.onRef("l.tenant_id", "=", "b.tenant_id").onRef("l.batch_id", "=", "b.id"),
+      )
+      .select(["b.tenant_id", "b.id", "b.quantity", "b.amount", "l.q", "l.a"])
+      .where((eb) => eb.or([eb("b.quantity", "!=", eb.fn.coalesce("l.q", sql.lit(0))), eb("b.amount", "!=", eb.fn.coalesce("l.a", sql.lit(0)))]));
+    if (tenantId !== undefined) q = q.where("b.tenant_id", "=", tenantId);
+    return ((await q.execute()) as Row[]).flatMap((r) => {
+      const drift = (measure: "quantity" | "amount", balance: unknown, lines: unknown): LedgerDrift[] =>
+        Number(balance) === Number(lines ?? 0) ? [] : [{ tenantId: Number(r.tenant_id), key: { batchId: Number(r.id) }, measure, balance: Number(balance), lines: Number(lines ?? 0) }];
+      return [...drift("quantity", r.quantity, r.q), ...drift("amount", r.amount, r.a)];
+    });
+  },
   async recount(db: AnyDb, tenantId?: number) {
     const ofTenant = tenantId === undefined ? sql`1 = 1` : sql`b.tenant_id = ${tenantId}`;
     await sql`update stock_batch set
@@ -107,24 +125,6 @@ export const stockLedger = defineLedger({
   // The allocators refuse a shortage first, naming the goods and what is there; this is the last guard.
   messages: { insufficient: "库存不足", zero: stockMessages.zero },
 });
-
-/** Every key (warehouse × goods) and batch whose stock differs from the sum of its movements: empty when all hold. */
-export async function checkStock(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
-  const drifts = await stockLedger.check(db, tenantId);
-  let q = db
-    .selectFrom("stock_batch as b")
-    .leftJoin(
-      db.selectFrom("stock_line").select(["tenant_id", "batch_id", sql<number>`sum(quantity)`.as("q"), sql<number>`sum(amount)`.as("a")]).groupBy(["tenant_id", "batch_id"]).as("l"),
-      (join) => join.onRef("l.tenant_id", "=", "b.tenant_id").onRef("l.batch_id", "=", "b.id"),
-    )
-    .select(["b.tenant_id", "b.id", "b.quantity", "b.amount", "l.q", "l.a"])
-    .where((eb) => eb.or([eb("b.quantity", "!=", eb.fn.coalesce("l.q", sql.lit(0))), eb("b.amount", "!=", eb.fn.coalesce("l.a", sql.lit(0)))]));
-  if (tenantId !== undefined) q = q.where("b.tenant_id", "=", tenantId);
-  for (const r of (await q.execute()) as Row[]) {
-    drifts.push({ tenantId: Number(r.tenant_id), key: { batchId: Number(r.id) }, measure: "quantity", balance: Number(r.quantity), lines: Number(r.q ?? 0) });
-  }
-  return drifts;
-}
 
 const isPostgres = (trx: AnyDb) => trx.getExecutor().adapter instanceof PostgresAdapter;
 
