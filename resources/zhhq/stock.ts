@@ -279,7 +279,6 @@ export const warehouseLedger = defineResource({
       label: "单据类型",
       type: "text",
       required: true,
-      filter: "eq",
       max: 40,
       show: (value) => stockDocuments.find((d) => d.docType === value)?.title ?? String(value ?? ""),
     },
@@ -288,7 +287,7 @@ export const warehouseLedger = defineResource({
     { name: "operatorId", label: "操作人", type: "number", list: false, hidden: true, plain: true },
     { name: "operatorName", label: "操作人", type: "text", max: 50 },
     { name: "remark", label: "备注", type: "text", max: 500, list: false },
-    { name: "occurredAt", label: "发生时间", type: "datetime", required: true, list: false },
+    { name: "occurredAt", label: "发生时间", type: "datetime", required: true, sortable: true },
   ]),
 });
 

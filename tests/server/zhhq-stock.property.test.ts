@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chinaDay, DAY_MS } from "../../resources/chinaTime";
-import { checkStock } from "../../server/modules/zhhq/stock";
+import { stockLedger } from "../../server/modules/zhhq/stock";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { stockClient, type Row, type StockClient } from "../helpers/stock";
@@ -152,7 +152,7 @@ for (const dialect of dialects) {
             }
           }
           // The server agrees with the model, batch by batch and per goods, and with itself: balances = Σ movements.
-          expect(await checkStock(db, tenant.tenantId)).toEqual([]);
+          expect(await stockLedger.check(db, tenant.tenantId)).toEqual([]);
           for (const [g, goodsId] of goodsIds.entries()) {
             const shown = new Map((await api.batches(warehouseId, goodsId)).map((b) => [b.batchNo, b]));
             for (const b of batches.filter((x) => x.goods === g)) {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { checkStock } from "../../server/modules/zhhq/stock";
+import { stockLedger } from "../../server/modules/zhhq/stock";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { stockClient, type StockClient } from "../helpers/stock";
@@ -29,7 +29,7 @@ for (const dialect of dialects) {
       api = stockClient(app, () => tenant.token);
     }, 60_000);
     afterEach(async () => {
-      expect(await checkStock(db)).toEqual([]);
+      expect(await stockLedger.check(db)).toEqual([]);
     });
     afterAll(async () => {
       await app?.close();

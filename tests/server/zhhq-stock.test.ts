@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { chinaDay, DAY_MS } from "../../resources/chinaTime";
-import { checkStock } from "../../server/modules/zhhq/stock";
+import { stockLedger } from "../../server/modules/zhhq/stock";
 import { adminToken, createTestApp, expectField, loginAs, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { stockClient, type Row, type StockClient } from "../helpers/stock";
@@ -35,7 +35,7 @@ for (const dialect of dialects) {
       api = stockClient(app, () => tenant.token);
     }, 60_000);
     afterEach(async () => {
-      expect(await checkStock(db)).toEqual([]);
+      expect(await stockLedger.check(db)).toEqual([]);
     });
     afterAll(async () => {
       await app?.close();
@@ -235,6 +235,12 @@ for (const dialect of dialects) {
         expectField(await api.post("warehouseOut/create", { warehouseId, lines: [{ goodsId, quantity }] }), "lines.0.quantity", message);
       }
       expectField(await api.post("warehouseIn/create", { warehouseId, lines: [{ goodsId, quantity: 1, price: 1.5 }] }), "lines.0.price", /整数|分/);
+      // The document date may be earlier than today, never later.
+      expectField(await api.post("warehouseIn/create", { warehouseId, docDate: day(1), lines: [{ goodsId, quantity: 1, price: 1 }] }), "docDate", "单据日期不能晚于今天");
+      expect(await api.create("warehouseIn", { warehouseId, docDate: day(-3), lines: [{ goodsId, quantity: 1, price: 1 }] })).toMatchObject({ docDate: day(-3) });
+      // A value outside a dictionary, and a warehouse that is not one, are named too.
+      expectField(await api.post("warehouseOut/create", { warehouseId, outKind: "9", lines: [{ goodsId, quantity: 1 }] }), "outKind", /出库类型/);
+      expectField(await api.post("warehouseOut/create", { warehouseId: goodsId, lines: [{ goodsId, quantity: 1 }] }), "warehouseId", /仓库/);
     });
 
     test("tenants: another tenant's documents, stock and movements are invisible and untouchable", async () => {
@@ -289,6 +295,27 @@ for (const dialect of dialects) {
       const nobody = await signIn(`stnobody${dialect}`, []);
       expect((await api.get("warehouseOut/findPage", {}, nobody)).status).toBe(403);
       expect((await api.get("warehouseOut/getInfo", { id: doc.id }, nobody)).status).toBe(403);
+    });
+
+    test("the ledger's check names a warehouse × goods and a batch whose stock differs from its movements", async () => {
+      const warehouseId = await api.warehouse();
+      const goodsId = await api.goods();
+      await api.approved("warehouseIn", { warehouseId, lines: [{ goodsId, quantity: 2, price: 100, batchNo: "DRIFT" }] });
+      const batch = await db.selectFrom("stock_batch").select(["id", "quantity"]).where("goods_id", "=", goodsId).executeTakeFirstOrThrow();
+      const real = await db.selectFrom("stock_real").select(["quantity"]).where("goods_id", "=", goodsId).executeTakeFirstOrThrow();
+      await db.updateTable("stock_batch").set({ quantity: 1 }).where("id", "=", batch.id).execute();
+      await db.updateTable("stock_real").set({ amount: 7 }).where("goods_id", "=", goodsId).execute();
+      try {
+        expect(await stockLedger.check(db, tenant.tenantId)).toEqual(
+          expect.arrayContaining([
+            { tenantId: tenant.tenantId, key: { warehouseId, goodsId }, measure: "amount", balance: 7, lines: 200 },
+            { tenantId: tenant.tenantId, key: { batchId: batch.id }, measure: "quantity", balance: 1, lines: 2000 },
+          ]),
+        );
+      } finally {
+        await db.updateTable("stock_batch").set({ quantity: batch.quantity }).where("id", "=", batch.id).execute();
+        await db.updateTable("stock_real").set({ amount: 200, quantity: real.quantity }).where("goods_id", "=", goodsId).execute();
+      }
     });
   });
 }

@@ -13,7 +13,8 @@ import type { Row } from "../resource/rows";
 /**
  * The stock ledger and the rules of the stock documents (issue 40, decision 068). The ledger's balances are the
  * stock per warehouse × goods (`stock_real`, the 库存查询 screen), its lines the movements (`stock_line`, each naming
- * its batch), and the batches (`stock_batch`) a projection counted in the same transaction with a floor of their own.
+ * its batch), and the batches (`stock_batch`) a projection counted in the same transaction with a floor of their own
+ * (its `check` joins the ledger's, so `npm run ledger:check` covers the batches too).
  * What a document posts is its declaration's (resources/zhhq/stock.ts); which batches a line moves is decided by the
  * allocators here, under the stock rows' locks, before anything is posted.
  */
@@ -34,7 +35,7 @@ export const stockMessages = {
   outReturnOver: (line: number, left: number, unit: string) => `第 ${line} 行退库数量超过可退数量 ${formatQuantity(left)}${unit}`,
   notApproved: (title: string) => `${title}尚未审核，不能退`,
   notOfDocument: (title: string) => `该明细不属于所选${title}`,
-  goodsMissing: "物资不存在",
+  futureDate: "单据日期不能晚于今天",
 };
 
 /** Thousandths as the screens write a quantity: 12.5, 3. */
@@ -60,6 +61,23 @@ const batchProjection: Projection = {
       .where(sql<boolean>`quantity + ${line.quantity} >= 0 and amount + ${line.amount ?? 0} >= 0`)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, stockMessages.batchShort);
+  },
+  /** The batches whose quantity or amount differs from the sum of their movements. */
+  async check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
+    let q = db
+      .selectFrom("stock_batch as b")
+      .leftJoin(
+        db.selectFrom("stock_line").select(["tenant_id", "batch_id", sql<number>`sum(quantity)`.as("q"), sql<number>`sum(amount)`.as("a")]).groupBy(["tenant_id", "batch_id"]).as("l"),
+        (join) => join.onRef("l.tenant_id", "=", "b.tenant_id").onRef("l.batch_id", "=", "b.id"),
+      )
+      .select(["b.tenant_id", "b.id", "b.quantity", "b.amount", "l.q", "l.a"])
+      .where((eb) => eb.or([eb("b.quantity", "!=", eb.fn.coalesce("l.q", sql.lit(0))), eb("b.amount", "!=", eb.fn.coalesce("l.a", sql.lit(0)))]));
+    if (tenantId !== undefined) q = q.where("b.tenant_id", "=", tenantId);
+    return ((await q.execute()) as Row[]).flatMap((r) => {
+      const drift = (measure: "quantity" | "amount", balance: unknown, lines: unknown): LedgerDrift[] =>
+        Number(balance) === Number(lines ?? 0) ? [] : [{ tenantId: Number(r.tenant_id), key: { batchId: Number(r.id) }, measure, balance: Number(balance), lines: Number(lines ?? 0) }];
+      return [...drift("quantity", r.quantity, r.q), ...drift("amount", r.amount, r.a)];
+    });
   },
   async recount(db: AnyDb, tenantId?: number) {
     const ofTenant = tenantId === undefined ? sql`1 = 1` : sql`b.tenant_id = ${tenantId}`;
@@ -107,24 +125,6 @@ export const stockLedger = defineLedger({
   // The allocators refuse a shortage first, naming the goods and what is there; this is the last guard.
   messages: { insufficient: "库存不足", zero: stockMessages.zero },
 });
-
-/** Every key (warehouse × goods) and batch whose stock differs from the sum of its movements: empty when all hold. */
-export async function checkStock(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
-  const drifts = await stockLedger.check(db, tenantId);
-  let q = db
-    .selectFrom("stock_batch as b")
-    .leftJoin(
-      db.selectFrom("stock_line").select(["tenant_id", "batch_id", sql<number>`sum(quantity)`.as("q"), sql<number>`sum(amount)`.as("a")]).groupBy(["tenant_id", "batch_id"]).as("l"),
-      (join) => join.onRef("l.tenant_id", "=", "b.tenant_id").onRef("l.batch_id", "=", "b.id"),
-    )
-    .select(["b.tenant_id", "b.id", "b.quantity", "b.amount", "l.q", "l.a"])
-    .where((eb) => eb.or([eb("b.quantity", "!=", eb.fn.coalesce("l.q", sql.lit(0))), eb("b.amount", "!=", eb.fn.coalesce("l.a", sql.lit(0)))]));
-  if (tenantId !== undefined) q = q.where("b.tenant_id", "=", tenantId);
-  for (const r of (await q.execute()) as Row[]) {
-    drifts.push({ tenantId: Number(r.tenant_id), key: { batchId: Number(r.id) }, measure: "quantity", balance: Number(r.quantity), lines: Number(r.q ?? 0) });
-  }
-  return drifts;
-}
 
 const isPostgres = (trx: AnyDb) => trx.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -444,14 +444,16 @@ async function refuseLineOf(db: AnyDb, tenantId: number, source: DocumentDef, do
   if (!row) throw fieldError(field, stockMessages.notOfDocument(source.title));
 }
 
-/** The date a document's `docDate` takes when it is not given: today in China. */
+/** A document's date: today in China when not given; it may be earlier than today (a late entry), never later. */
 function defaultDocDate(ctx: SessionContext, header: Row) {
-  if (header.docDate === undefined || header.docDate === null || header.docDate === "") header.docDate = chinaDay(ctx.now);
+  const today = chinaDay(ctx.now);
+  if (header.docDate === undefined || header.docDate === null || header.docDate === "") header.docDate = today;
+  else if (String(header.docDate) > today) throw fieldError("docDate", stockMessages.futureDate);
 }
 
 /** A stock-in line's amount and expiry, as far as what it gives lets them be known before approval. */
 async function fillWarehouseIn(ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) {
-  if (!current) defaultDocDate(ctx, header);
+  if (!current || header.docDate) defaultDocDate(ctx, header);
   const docDate = (header.docDate ?? current?.doc_date ?? null) as string | null;
   const shelfLives = new Map<number, number | null>();
   for (const line of lines) {
@@ -471,7 +473,7 @@ async function fillWarehouseIn(ctx: SessionContext, db: AnyDb, header: Row, line
 function fillReturn(source: DocumentDef, sourceField: string, lineField: string, copied: string[]) {
   const sourceColumn = sourceField.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   return async (ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) => {
-    if (!current) defaultDocDate(ctx, header);
+    if (!current || header.docDate) defaultDocDate(ctx, header);
     const given = header[sourceField] ?? current?.[sourceColumn];
     if (given === undefined || given === null) return;
     const tenantId = ctx.session.tenantId;
@@ -526,7 +528,10 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
     ledgers,
     allocators,
     fill: async (ctx, _db, header, _lines, current) => {
-      if (current) return;
+      if (current) {
+        if (header.docDate) defaultDocDate(ctx, header);
+        return;
+      }
       defaultDocDate(ctx, header);
       // An API client that does not say is taking goods for use (领用出库), as the form's default says.
       if (header.outKind === undefined || header.outKind === null) header.outKind = String(warehouseOut.header.fields.find((f) => f.name === "outKind")?.defaultValue);
