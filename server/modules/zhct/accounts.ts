@@ -64,10 +64,10 @@ const BUILT_IN_CHANNELS = new Set<string>(TOP_UP_CHANNELS.map((c) => c.channelCo
  */
 export const topUpChannelService: ResourceService = {
   beforeUpdate(_ctx, values, current) {
-    if (values.channelCode !== undefined && values.channelCode !== current.channelCode) throw fieldError("channelCode", channelMessages.codeFixed);
+    if (values.channelCode !== undefined && values.channelCode !== current.channel_code) throw fieldError("channelCode", channelMessages.codeFixed);
   },
   async beforeDelete(ctx, current) {
-    const code = String(current.channelCode);
+    const code = String(current.channel_code);
     if (BUILT_IN_CHANNELS.has(code)) throw new ApiError(Status.CONFLICT, channelMessages.builtIn);
     const used = await ctx.services.db.selectFrom("user_account_charge").select("id").where("tenant_id", "=", ctx.session.tenantId).where("channel", "=", code).limit(1).executeTakeFirst();
     if (used) throw new ApiError(Status.CONFLICT, channelMessages.used);
