@@ -148,7 +148,7 @@ async function cached(db: Db, session: AuthSession): Promise<{ menus: Promise<Me
 export async function shellOf(db: Db, session: AuthSession): Promise<ShellOf> {
   const entry = await cached(db, session);
   const [menus, dicts, own] = await Promise.all([entry.menus, entry.dictionaries(), entry.tenantDictionaries()]);
-  return { menuTreeList: menus.value, dictItemList: [...dicts.value, ...own.value], shellVersion: `${menus.hash}${dicts.hash}${own.hash}` };
+  return { menuTreeList: menus.value, dictItemList: [...dicts.value, ...own.value], shellVersion: `${menus.hash}${hashOf(dicts.hash + own.hash)}` };
 }
 
 /** Permission codes the user holds (its pages' view and its buttons), from the same cache as its menus. */
