@@ -193,7 +193,8 @@ export const userAccountCharge = defineResource({
     { name: "busiType", label: "业务类型", type: "enum", dict: "busiType", required: true, filter: "eq" },
     { name: "amount", label: "金额（元）", type: "money", required: true, sortable: true },
     { name: "balanceAfter", label: "变动后余额（元）", type: "money", required: true, min: -1_000_000_000 },
-    { name: "payFlag", label: "支付方式", type: "enum", dict: "userAccountFlag", required: true, filter: "eq" },
+    // A consumption method (IC卡, 刷脸…) says nothing of how a top-up was paid: kept for the API's filter, not shown.
+    { name: "payFlag", label: "支付方式", type: "enum", dict: "userAccountFlag", required: true, list: false, filter: "eq" },
     { name: "channel", label: "充值渠道", type: "enum", dict: "topUpChannel", filter: "eq" },
     { name: "ledgerId", label: "流水", type: "relation", relation: "zhct/userAccountLedger", required: true, list: false },
     { name: "reversalOf", label: "冲正原单", type: "relation", relation: "zhct/userAccountCharge", list: false },

@@ -58,8 +58,9 @@ export default function DateCalendar({ input, onShown, size, ...field }: Calenda
         yearLabelFormat="YYYY年"
         monthsListFormat="MMMM"
         weekdayFormat="ddd"
-        nextLabel="下一个"
-        previousLabel="上一个"
+        getDayAriaLabel={(day) => dayjs(day).format("YYYY年M月D日")}
+        nextLabel="下一页"
+        previousLabel="上一页"
       />
     </DatesProvider>
   );
