@@ -31,7 +31,8 @@ export function DateField(props: TextInputProps & { name: string }) {
   return (
     <>
       {calendar}
-      <TextInput {...props} ref={ref} type="date" display={hidden ? "none" : undefined} />
+      {/* Hidden, it keeps the value and the name; its label, help and message are the calendar's to show. */}
+      <TextInput {...props} {...(hidden ? { label: undefined, description: undefined, error: undefined } : {})} ref={ref} type="date" display={hidden ? "none" : undefined} />
     </>
   );
 }
