@@ -53,6 +53,7 @@ export default function DateCalendar({ input, onShown, size, ...field }: Calenda
         valueFormat={FORMAT}
         dateParser={parse}
         clearable
+        clearButtonProps={{ "aria-label": "清除日期" }}
         placeholder="年-月-日"
         monthLabelFormat="YYYY年M月"
         yearLabelFormat="YYYY年"
