@@ -43,7 +43,6 @@ export const zhctScreens = {
     { path: "zhct/useraccountcharge/:kind", file: "routes/zhct/charge-form.tsx", id: "zhct/userAccountCharge:form" },
     { path: "zhct/useraccountcharge/receipt/:id", file: "routes/zhct/charge-receipt.tsx" },
     { path: "zhct/useraccountcharge/reverse/:id", file: "routes/zhct/charge-reverse.tsx" },
-    { path: "zhct/usericcard/:op/:id", file: "routes/zhct/card-action.tsx" },
     { path: "zhct/userinfo/account/:id", file: "routes/zhct/userinfo-account.tsx" },
     { path: "zhct/userinfo/audit/:id", file: "routes/zhct/userinfo-audit.tsx" },
     { path: "zhct/autochargesetting/run/:id", file: "routes/zhct/autocharge-run.tsx" },
