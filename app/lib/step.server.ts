@@ -81,6 +81,6 @@ export async function takeStep(request: Request, context: AppLoadContext, id: st
     if (Object.keys(typed).some((name) => fieldErrors[name])) return data({ error: null, reasonError: null, reason, fieldErrors, typed }, { status: 400 });
     return refusalOf(result, reason);
   }
-  const done = fillTemplate(step.done ?? "{label}成功", { ...result.data, label: step.label });
+  const done = fillTemplate(step.done ?? "{title}成功", { ...result.data, label: step.label, title: stepTitle(step) });
   return redirect(listPathOf(def), { headers: { "Set-Cookie": flashCookie(done) } });
 }

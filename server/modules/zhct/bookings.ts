@@ -15,6 +15,7 @@ import type { Row } from "../resource/rows";
 import { formatInstant, nextRecord } from "../sys/rules";
 import { startLeasedJob } from "../../kernel/leasedJob";
 import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "../../kernel/idempotency";
+import { runResourceStep } from "../../kernel/transitions";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import { type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
@@ -578,23 +579,10 @@ export async function pickUp(ctx: SessionContext, id: number) {
 /** Marks a reservation picked up (and paid by `orderId`, when it was paid just now), only while it is 已预约. */
 async function handOver(trx: Trx, ctx: SessionContext, id: number, orderId: number | null) {
   const at = ctx.now;
-  const done = await trx
-    .updateTable("ordering_food")
-    .set({
-      reserve_status: AppointmentStatus.COMPLETED,
-      picked_up_at: at,
-      updated_at: at,
-      updated_by: ctx.session.userId,
-      ...(orderId === null ? {} : { order_id: orderId, paid_at: at }),
-    })
-    .where("tenant_id", "=", ctx.session.tenantId)
-    .where("id", "=", id)
-    .where("reserve_status", "=", AppointmentStatus.RESERVED)
-    .executeTakeFirst();
-  if (Number(done.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, bookingMessages.notReserved("已变更", "取餐"));
-  await recordOperation(trx, ctx, orderingFood, id, "pickUp", {
-    reserveStatus: [String(AppointmentStatus.RESERVED), String(AppointmentStatus.COMPLETED)],
-    orderId,
+  await runResourceStep(trx, ctx, orderingFood, "pickUp", {
+    id,
+    set: { picked_up_at: at, ...(orderId === null ? {} : { order_id: orderId, paid_at: at }) },
+    effect: async () => ({ orderId }),
   });
 }
 
@@ -618,23 +606,7 @@ export async function cancelReservation(ctx: SessionContext, id: number) {
       reason: "取消特色菜预订",
     });
   } else {
-    await inWriteTransaction(ctx.services.db, ctx.services.dialect, async (trx) => {
-      const done = await trx
-        .updateTable("ordering_food")
-        .set({
-          reserve_status: AppointmentStatus.CANCELLED,
-          updated_at: ctx.now,
-          updated_by: ctx.session.userId,
-        })
-        .where("tenant_id", "=", ctx.session.tenantId)
-        .where("id", "=", id)
-        .where("reserve_status", "=", AppointmentStatus.RESERVED)
-        .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, bookingMessages.notReserved("已变更", "取消"));
-      await recordOperation(trx, ctx, orderingFood, id, "cancel", {
-        reserveStatus: [String(AppointmentStatus.RESERVED), String(AppointmentStatus.CANCELLED)],
-      });
-    });
+    await inWriteTransaction(ctx.services.db, ctx.services.dialect, (trx) => runResourceStep(trx, ctx, orderingFood, "cancel", { id }));
   }
   return getInfo(ctx, orderingFood, id, findResource);
 }
