@@ -195,6 +195,13 @@ export interface ResourceTransition extends TransitionDef {
   color?: "red" | "orange" | "blue";
   /** The screen sends an Idempotency-Key drawn for the page (a step that moves money, pressed twice, moves it once). */
   idempotent?: boolean;
+  /**
+   * The step's screen is the module's own (审批: one page deciding between two steps), not the generic step screen:
+   * no route, and no row link, is made for it.
+   */
+  screen?: false;
+  /** The workflow action whose permission code the step needs, when it shares another's (驳回 under 审批). */
+  permission?: string;
 }
 
 export interface ResourceWorkflow {
@@ -292,11 +299,12 @@ export function defineResource<const D extends ResourceDef>(def: D): D {
   const steps = def.workflow.transitions;
   const own = def.rowLinks ?? [];
   const stepLinks = steps
-    .filter((t) => !own.some((link) => link.action === t.name))
+    .filter((t) => t.screen !== false && !own.some((link) => link.action === t.name))
     .map((t) => ({ action: t.name, path: `${t.name}/:id`, when: { field: def.workflow?.field as string, values: [...t.from] } }));
   return {
     ...def,
-    workflowActions: { ...def.workflowActions, ...Object.fromEntries(steps.map((t) => [t.name, t.label])) },
+    // A button the declaration names itself keeps its name (审批 for the step 审批通过).
+    workflowActions: { ...Object.fromEntries(steps.filter((t) => !t.permission).map((t) => [t.name, t.label])), ...def.workflowActions },
     rowLinks: [...own, ...stepLinks],
   };
 }

@@ -82,7 +82,7 @@ function generatedScreens(def: ResourceDef): ScreenRoute[] {
     ...(def.actions.includes("create") && !def.indexOnly ? [{ path: `${base}/create`, file: "routes/resource/form.tsx", id: `${key}:create` }] : []),
     ...(def.actions.includes("update") && !def.indexOnly ? [{ path: `${base}/edit/:id`, file: "routes/resource/form.tsx", id: `${key}:edit` }] : []),
     // Each step of its workflow: the one step screen (decision 070), at the path its row link names.
-    ...(def.workflow?.transitions ?? []).map((t) => ({ path: `${base}/${t.name}/:id`, file: "routes/step/step.tsx", id: `${key}:step:${t.name}` })),
+    ...(def.workflow?.transitions ?? []).filter((t) => t.screen !== false).map((t) => ({ path: `${base}/${t.name}/:id`, file: "routes/step/step.tsx", id: `${key}:step:${t.name}` })),
   ];
 }
 

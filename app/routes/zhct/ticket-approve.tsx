@@ -4,6 +4,7 @@ import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Textarea, T
 import { IconArrowLeft, IconCheck, IconX } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { permissionCode } from "../../../resources/define";
+import { allowedFrom, resourceTransition } from "../../../resources/workflow";
 import { mealTicket as def } from "../../../resources/zhct/tickets";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/ticket-approve";
@@ -70,7 +71,9 @@ export function meta() {
   return [{ title: `审批餐券 - ${t.appTitle}` }];
 }
 
-const statusColor: Record<string, string> = { "-1": "orange", "0": "red", "1": "green" };
+/** The statuses' colours and the statuses a decision starts from are the declaration's (decision 070). */
+const statusColor: Readonly<Record<string, string>> = def.workflow.colors;
+const approveStep = resourceTransition(def, "approve");
 
 export default function TicketApprove({ loaderData, actionData }: Route.ComponentProps) {
   const { ticket } = loaderData;
@@ -83,7 +86,7 @@ export default function TicketApprove({ loaderData, actionData }: Route.Componen
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const focusOnRefusal = useFocusOnRefusal(actionData);
-  const pending = ticket.approvedStatus === "-1";
+  const pending = approveStep !== undefined && allowedFrom(approveStep, ticket.approvedStatus);
   const busy = navigation.state === "submitting";
   return (
     <Stack gap="md">
