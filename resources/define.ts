@@ -200,8 +200,11 @@ export interface ResourceTransition extends TransitionDef {
    * no route, and no row link, is made for it.
    */
   screen?: false;
-  /** The workflow action whose permission code the step needs, when it shares another's (驳回 under 审批). */
-  permission?: string;
+  /**
+   * The workflow action whose permission code the step needs, when it shares another's (驳回 under 审批); `null`
+   * when its endpoint decides who may take it (the complainant's 撤销). Either way it adds no button of its own.
+   */
+  permission?: string | null;
 }
 
 export interface ResourceWorkflow {
@@ -304,7 +307,7 @@ export function defineResource<const D extends ResourceDef>(def: D): D {
   return {
     ...def,
     // A button the declaration names itself keeps its name (审批 for the step 审批通过).
-    workflowActions: { ...Object.fromEntries(steps.filter((t) => !t.permission).map((t) => [t.name, t.label])), ...def.workflowActions },
+    workflowActions: { ...Object.fromEntries(steps.filter((t) => t.permission === undefined).map((t) => [t.name, t.label])), ...def.workflowActions },
     rowLinks: [...own, ...stepLinks],
   };
 }

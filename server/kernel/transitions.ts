@@ -291,6 +291,8 @@ export interface ResourceStep {
   guard?: (row: Row) => Promise<void> | void;
   /** Work of the step after the status moved, in the same transaction; what it answers joins the operation log. */
   effect?: (row: Row, reason: string | null) => Promise<Row | void>;
+  /** The operation log's action when the API names the step otherwise (处理 upholding or dismissing: `process`). */
+  logAs?: string;
 }
 
 /** A resource's status by its Chinese name, as its dictionary says it (正常, 挂失). */
@@ -334,6 +336,6 @@ export async function runResourceStep(trx: AnyDb, ctx: SessionContext, def: Reso
   if (!moved) throw refusal(await read());
   const more = (await step.effect?.(row, reason)) ?? {};
   const changes = { [workflow.field]: [String(from), transition.to], ...more, ...(reason !== null ? { reason } : {}) };
-  await recordOperation(trx, ctx, def, step.id, name, changes);
+  await recordOperation(trx, ctx, def, step.id, step.logAs ?? name, changes);
   return { row, reason, changes };
 }
