@@ -1,4 +1,4 @@
-import type { ResourceDef, ResourceTransition, ResourceWorkflow } from "./define";
+import type { ResourceDef, ResourceTransition, ResourceWorkflow, StatusColor } from "./define";
 
 /**
  * Reading a resource's workflow (decision 070): the steps a status allows and the texts its screen and its refusals
@@ -18,6 +18,11 @@ export function resourceTransition(def: ResourceDef, name: string): ResourceTran
 /** Whether `step` may start from the stored or answered `status` (compared as the dictionary's string values). */
 export function allowedFrom(step: Pick<ResourceTransition, "from">, status: unknown): boolean {
   return status !== null && status !== undefined && (step.from as readonly string[]).includes(String(status));
+}
+
+/** A status's badge colour as the workflow declares it; gray for a value it does not name. */
+export function statusColor(workflow: Pick<ResourceWorkflow, "colors">, status: unknown): StatusColor {
+  return (workflow.colors as Readonly<Record<string, StatusColor>>)[String(status)] ?? "gray";
 }
 
 /** The step screen's path under the resource's (`/zhct/usericcard/reportLoss/7`): the row link's and the route's. */

@@ -285,14 +285,14 @@ export interface ResourceStep {
   id: number;
   /** The body's reason: required when the step says so (after not found and the status's 409, as decision 055). */
   reason?: unknown;
-  /** Columns set with the status (when it was released, when it is sent next). */
-  set?: Row;
+  /** Columns set with the status (when it was released, when it is sent next), or made from the row as read, after the guard. */
+  set?: Row | ((row: Row) => Row);
   /** A rule of the step beyond its from-statuses, on the row as stored; it refuses by throwing. */
   guard?: (row: Row) => Promise<void> | void;
   /** Work of the step after the status moved, in the same transaction; what it answers joins the operation log. */
   effect?: (row: Row, reason: string | null) => Promise<Row | void>;
   /** The operation log's action when the API names the step otherwise (处理 upholding or dismissing: `process`). */
-  logAs?: string;
+  logAs?: string | ((row: Row) => string);
 }
 
 /** A resource's status by its Chinese name, as its dictionary says it (正常, 挂失). */
@@ -331,11 +331,11 @@ export async function runResourceStep(trx: AnyDb, ctx: SessionContext, def: Reso
     id: step.id,
     column: statusColumn,
     from: transition.from.map(stored),
-    set: { ...step.set, [statusColumn]: stored(transition.to), updated_at: Math.max(ctx.now, Number(row.updated_at) + 1), updated_by: ctx.session.userId },
+    set: { ...(typeof step.set === "function" ? step.set(row) : step.set), [statusColumn]: stored(transition.to), updated_at: Math.max(ctx.now, Number(row.updated_at) + 1), updated_by: ctx.session.userId },
   });
   if (!moved) throw refusal(await read());
   const more = (await step.effect?.(row, reason)) ?? {};
   const changes = { [workflow.field]: [String(from), transition.to], ...more, ...(reason !== null ? { reason } : {}) };
-  await recordOperation(trx, ctx, def, step.id, step.logAs ?? name, changes);
+  await recordOperation(trx, ctx, def, step.id, (typeof step.logAs === "function" ? step.logAs(row) : step.logAs) ?? name, changes);
   return { row, reason, changes };
 }

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
-import { allowedFrom, fillTemplate } from "../../../resources/workflow";
+import { allowedFrom, fillTemplate, statusColor } from "../../../resources/workflow";
 import { ConfirmAction, type ConfirmRefusal } from "~/components/ConfirmAction";
 import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { Fact } from "~/components/resource/Fact";
@@ -70,7 +70,7 @@ export default function Step() {
             </Fact>
           ))}
           <Fact label={status.label}>
-            <Badge variant="light" color={status.colors[String(record[status.name])] ?? "gray"} data-testid={testIdOf(status.name)}>
+            <Badge variant="light" color={statusColor(status, record[status.name])} data-testid={testIdOf(status.name)}>
               {statusLabel}
             </Badge>
           </Fact>

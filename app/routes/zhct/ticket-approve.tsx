@@ -4,7 +4,7 @@ import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Textarea, T
 import { IconArrowLeft, IconCheck, IconX } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { permissionCode } from "../../../resources/define";
-import { allowedFrom, resourceTransition } from "../../../resources/workflow";
+import { allowedFrom, resourceTransition, statusColor } from "../../../resources/workflow";
 import { mealTicket as def } from "../../../resources/zhct/tickets";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/ticket-approve";
@@ -72,7 +72,6 @@ export function meta() {
 }
 
 /** The statuses' colours and the statuses a decision starts from are the declaration's (decision 070). */
-const statusColor: Readonly<Record<string, string>> = def.workflow.colors;
 const approveStep = resourceTransition(def, "approve");
 
 export default function TicketApprove({ loaderData, actionData }: Route.ComponentProps) {
@@ -109,7 +108,7 @@ export default function TicketApprove({ loaderData, actionData }: Route.Componen
           <Fact label="申请人">{ticket.applicantName}</Fact>
           <Fact label="申请时间">{formatTime(ticket.appliedAt)}</Fact>
           <Fact label="审批状态">
-            <Badge color={statusColor[ticket.approvedStatus] ?? "gray"} variant="light" data-testid="ticket-status">
+            <Badge color={statusColor(def.workflow, ticket.approvedStatus)} variant="light" data-testid="ticket-status">
               {dictLabel(dicts, "approvedStatus", ticket.approvedStatus)}
             </Badge>
           </Fact>
@@ -122,7 +121,7 @@ export default function TicketApprove({ loaderData, actionData }: Route.Componen
           {ticket.reason}
         </Text>
         {!pending && (
-          <Alert mt="md" color={statusColor[ticket.approvedStatus]} variant="light" title={`${ticket.approverName ?? ""} · ${formatTime(ticket.approvedAt)}`}>
+          <Alert mt="md" color={statusColor(def.workflow, ticket.approvedStatus)} variant="light" title={`${ticket.approverName ?? ""} · ${formatTime(ticket.approvedAt)}`}>
             {ticket.approveRemark || dictLabel(dicts, "approvedStatus", ticket.approvedStatus)}
           </Alert>
         )}
