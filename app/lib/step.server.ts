@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { apiPath, listFields, type FieldDef, type ResourceDef } from "../../resources/define";
+import { apiPath, listFields, permissionCode, type FieldDef, type ResourceDef } from "../../resources/define";
 import { resources } from "../../resources/index";
 import { fillTemplate, stepPath, stepTitle, type WorkflowResource } from "../../resources/workflow";
 import { apiCall } from "./api.server";
@@ -56,6 +56,8 @@ export async function loadStep(request: Request, context: AppLoadContext, id: st
       color: step.color ?? "blue",
       reasonLabel: step.reasonRequired ? `${step.label}原因` : null,
       input: (step.input ?? []).map(fieldView),
+      // The button the user must hold (the API refuses without it all the same); none when the endpoint decides.
+      permission: step.permission === null ? null : permissionCode(def, step.permission ?? step.name),
     },
     // A step that moves money sends a key drawn for this page: pressed twice, it moves the money once.
     idempotencyKey: step.idempotent ? crypto.randomUUID() : null,

@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import type { ReactNode } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
 import { dictLabel } from "../../../resources/dicts";
 import { allowedFrom, fillTemplate, statusColor } from "../../../resources/workflow";
 import { ConfirmAction, type ConfirmRefusal } from "~/components/ConfirmAction";
 import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { Fact } from "~/components/resource/Fact";
+import { Permission } from "~/components/shell/Permission";
 import { FieldValue } from "~/components/resource/cells";
 import { useDicts } from "~/lib/dicts";
 import { t } from "~/lib/messages";
@@ -24,6 +26,9 @@ export function meta({ loaderData }: { loaderData: Awaited<ReturnType<typeof loa
 
 /** A refusal of the step's own fields (补卡's new card number), with what was typed. */
 type FieldsRefusal = ConfirmRefusal & { fieldErrors?: Record<string, string[] | undefined>; typed?: Record<string, string> };
+
+/** The step for a user who holds its button (or any user, when its endpoint decides who may take it). */
+const Allowed = ({ code, children }: { code: string | null; children: ReactNode }) => (code ? <Permission code={code}>{children}</Permission> : <>{children}</>);
 
 /** `bindStatus` → `bind-status`: the status badge's test id, named by its field. */
 const testIdOf = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -82,34 +87,36 @@ export default function Step() {
         </Alert>
       )}
       {allowedFrom(step, record[status.name]) ? (
-        <Card withBorder radius="md" padding="lg">
-          <Group justify="space-between" wrap="nowrap" gap="md">
-            <Text size="sm" c="dimmed">
-              {step.note}
-            </Text>
-            {step.confirm || step.reasonLabel ? (
-              <ConfirmAction
-                name={step.name}
-                title={step.title}
-                confirmLabel={`确认${step.title}`}
-                color={step.color}
-                reasonLabel={step.reasonLabel ?? undefined}
-                refusal={answer}
-                hidden={hidden}
-                summary={fillTemplate(step.confirm ?? "{label}：{note}", values)}
-              >
-                {inputs.length > 0 && inputs}
-              </ConfirmAction>
-            ) : (
-              <Form method="post">
-                {idempotencyKey && <input type="hidden" name="idempotencyKey" value={idempotencyKey} />}
-                <Button type="submit" color={step.color} leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>
-                  确认{step.title}
-                </Button>
-              </Form>
-            )}
-          </Group>
-        </Card>
+        <Allowed code={step.permission}>
+          <Card withBorder radius="md" padding="lg">
+            <Group justify="space-between" wrap="nowrap" gap="md">
+              <Text size="sm" c="dimmed">
+                {step.note}
+              </Text>
+              {step.confirm || step.reasonLabel ? (
+                <ConfirmAction
+                  name={step.name}
+                  title={step.title}
+                  confirmLabel={`确认${step.title}`}
+                  color={step.color}
+                  reasonLabel={step.reasonLabel ?? undefined}
+                  refusal={answer}
+                  hidden={hidden}
+                  summary={fillTemplate(step.confirm ?? "{label}：{note}", values)}
+                >
+                  {inputs.length > 0 && inputs}
+                </ConfirmAction>
+              ) : (
+                <Form method="post">
+                  {idempotencyKey && <input type="hidden" name="idempotencyKey" value={idempotencyKey} />}
+                  <Button type="submit" color={step.color} leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>
+                    确认{step.title}
+                  </Button>
+                </Form>
+              )}
+            </Group>
+          </Card>
+        </Allowed>
       ) : (
         <Alert color="gray" variant="light">
           {fillTemplate(refusal, { status: statusLabel, action: step.label })}。
