@@ -295,7 +295,7 @@ export function listView(def: ResourceDef): ResourceDef {
 }
 
 /** Keeps the declaration's literal types, so its table's row type can be derived from it (server/db/declared.ts). */
-export function defineResource<const D extends ResourceDef>(def: D): D {
+export function defineResource<const D extends ResourceDef>(def: D): D & Pick<ResourceDef, "rowLinks" | "workflowActions"> {
   if (!def.workflow) return def;
   // A step's button (permission code) and its row link, offered only from the statuses it starts from, come from
   // the workflow: the screen, the list and the API read the same from-statuses.

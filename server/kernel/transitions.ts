@@ -302,6 +302,17 @@ function resourceStatusLabel(def: ResourceDef, stored: unknown): string {
 }
 
 /**
+ * The workflow's 409 when the row (as stored) holds a status the step does not start from. The step checks it
+ * itself; a module calls it first when the step has refusals of its own that must come after it (a pick-up's day).
+ */
+export function assertStepFrom(def: ResourceDef, name: string, row: Row): void {
+  const transition = resourceTransition(def, name);
+  if (!def.workflow || !transition) throw new Error(`${def.module}/${def.entity}: no step ${name} declared`);
+  const stored = row[column(def.fields, def.workflow.field)];
+  if (!(transition.from as readonly string[]).includes(String(stored))) throw new ApiError(Status.CONFLICT, refusalText(def.workflow, resourceStatusLabel(def, stored), transition));
+}
+
+/**
  * Takes a declared step of a resource's workflow (decision 070) in the caller's transaction: loads the row in the
  * caller's tenant (the workflow's 404), refuses a status the step does not start from (the workflow's 409, naming the
  * status), requires the reason, runs the guard, moves the status with the one conditional update (0 rows: the row
@@ -320,7 +331,7 @@ export async function runResourceStep(trx: AnyDb, ctx: SessionContext, def: Reso
   const row = await read();
   if (!row) throw refusal(row);
   const from = row[statusColumn];
-  if (!(transition.from as readonly string[]).includes(String(from))) throw refusal(row);
+  assertStepFrom(def, name, row);
   const reason = transition.reasonRequired ? requireReason(step.reason, `${transition.label}原因`) : textOrNull(step.reason);
   await step.guard?.(row);
   // The column's values as it stores them (a number for a numeric dictionary), so both databases compare alike.
