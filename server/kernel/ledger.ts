@@ -15,7 +15,7 @@ import { ApiError, Status } from "../http/envelope";
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+export type AnyDb = Kysely<any>;
 
 /** One posting. `quantity` is the first measure (money: fen; points: points; stock: thousandths), signed. */
 export interface LedgerEntry {

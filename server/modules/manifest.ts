@@ -1,5 +1,6 @@
 import type { ModuleDeclaration } from "../../resources/modules";
 import type { Endpoint } from "../http/endpoint";
+import type { Ledger } from "../kernel/ledger";
 import type { DocumentRules } from "../kernel/transitions";
 import type { ResourceService } from "./resource/engine";
 import type { PaymentHooks } from "./zhct/payments";
@@ -17,8 +18,8 @@ export interface ServerModule {
   endpoints: readonly Endpoint[];
   /** The server side of its documents (guards, effects, the ledgers their postings name), by document type. */
   documentRules: Readonly<Record<string, DocumentRules>>;
-  /** Its ledgers (issue 34 item 2): filled when `defineLedger` arrives. */
-  ledgers: readonly unknown[];
+  /** Its ledgers (decision 059): what the ledger check (`npm run ledger:check`) and the migrations' recounts read. */
+  ledgers: readonly Ledger[];
   /** Its parts in a payment, in the order they run; modules' hooks run in the modules' order. */
   paymentHooks: readonly PaymentHooks[];
 }

@@ -24,7 +24,8 @@ import { mealOrderComplaintsService } from "./mealOrderComplaints";
 import { monthSettleEndpoints } from "./monthSettle";
 import { outboxEndpoints } from "./outbox";
 import { paymentEndpoints } from "./payments";
-import { pointsEndpoints, pointsPaymentHooks } from "./points";
+import { pointsEndpoints, pointsLedger, pointsPaymentHooks } from "./points";
+import { moneyLedger } from "./ledger";
 import { reportEndpoints } from "./reports";
 import { surveyEndpoints } from "./surveys";
 
@@ -59,7 +60,7 @@ export const zhctManifest: ServerModule = {
     ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints,
   ],
   documentRules: {},
-  ledgers: [],
+  ledgers: [moneyLedger, pointsLedger],
   /**
    * In this order: a disabled payment method is refused before anything is taken; a ticket pays before the ledger
    * would; plates and tables are released, the delivery slot and the booking's quota taken; points are earned last,
