@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
-import { pick, untilHydrated } from "./support/shell";
+import { dateField, pick, untilHydrated } from "./support/shell";
 
 const { cashier } = e2eUsers;
 
@@ -46,9 +46,15 @@ test("a diner from creation to a lost card: issue a card, top up 100.00, refund 
   await expect(page.getByText("金额最多两位小数")).toBeVisible();
   await expect(amount).toHaveValue("100.001");
   await amount.fill("100.00");
+  // The top-up's channels (decision 064): the tenant's dictionary, not the consumption methods (刷脸, 自动扣款…).
+  const channel = page.getByRole("combobox", { name: "充值渠道" });
+  await expect(channel.locator("option")).toHaveText(["现金", "银行卡/POS", "微信", "支付宝", "银行转账", "其他"]);
+  await expect(channel).toHaveValue("cash");
+  await channel.selectOption({ label: "微信" });
   await page.getByRole("button", { name: "确认充值" }).click();
   await expect(page).toHaveURL(/\/zhct\/useraccountcharge\/receipt\/\d+$/);
   await expect(page.getByRole("heading", { name: "充值回单" })).toBeVisible();
+  await expect(receiptField(page, "充值渠道")).toHaveText("微信");
   await expect(receiptField(page, "金额")).toHaveText("100.00 元");
   await expect(receiptField(page, "变动后余额")).toHaveText("100.00 元");
   await expect(receiptField(page, "人员")).toHaveText("王小明（E2E-001）");
@@ -93,10 +99,19 @@ test("a diner from creation to a lost card: issue a card, top up 100.00, refund 
   await expect(lines.nth(0)).toContainText("多充退回（退还现金）");
   await expect(lines.nth(1)).toContainText("+100.00");
 
-  // The top-up and refund list, and the card reported lost from its row.
+  // The top-up and refund list, its channel column and filter, and the card reported lost from its row.
   await page.goto("/zhct/useraccountcharge/index");
   await expect(page.getByRole("link", { name: "充值", exact: true })).toBeVisible();
   await expect(page.getByRole("cell", { name: "王小明" }).first()).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "充值渠道" })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "支付方式" })).toHaveCount(0);
+  await page.getByRole("search").getByRole("combobox", { name: "充值渠道" }).selectOption({ label: "微信" });
+  await page.getByRole("search").getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/channel=wechat/);
+  const wechat = page.getByRole("row").filter({ hasText: "王小明" });
+  await expect(wechat).toHaveCount(1);
+  await expect(wechat).toContainText("微信");
+  await expect(wechat).toContainText("100.00");
   await page.goto("/zhct/usericcard/index");
   const row = page.getByRole("row").filter({ hasText: "E2E0001" });
   await row.getByRole("link", { name: "挂失" }).click();
@@ -174,5 +189,33 @@ test("the top-up form works before JavaScript: a plain form post tops up once an
   await expect(receiptField(bare, "变动后余额")).toHaveText("12.34 元");
   const accounts = await api.get(`/api/v1/zhct/userAccount/findPage?userInfoId=${diner.data.id}&accountType=cash`);
   expect(accounts.data.records[0].balance).toBe(1234);
+  await context.close();
+});
+
+test("a browser in English gets the Chinese calendar over a date field, and the day picked is what the filter sends", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  await signInFresh(page, cashier.userName, cashier.password);
+  await page.goto("/zhct/useraccountcharge/index");
+  await untilHydrated(page);
+  const from = dateField(page, "时间起");
+  await expect(from).toHaveAttribute("placeholder", "年-月-日");
+  await from.click();
+  // The calendar's weeks start on 周一, and the days are named in Chinese.
+  await expect(page.getByRole("columnheader", { name: /^周/ })).toHaveText(["周一", "周二", "周三", "周四", "周五", "周六", "周日"]);
+  await page.screenshot({ path: "test-results/date-calendar-month.png" });
+  // The year's months, in Chinese whatever the browser's language.
+  const year = new Date().getFullYear();
+  await page.getByRole("button", { name: new RegExp(`^${year}年\\d+月$`) }).click();
+  await expect(page.getByRole("button", { name: "一月", exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "十二月", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "一月", exact: true }).click();
+  await page.getByRole("button", { name: `${year}年1月15日` }).click();
+  await expect(from).toHaveValue(`${year}-01-15`);
+  await page.getByRole("search").getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(new RegExp(`chargedAtBegin=${year}-01-15(&|$)`));
+  // The filter comes back with the day in the calendar.
+  await untilHydrated(page);
+  await expect(dateField(page, "时间起")).toHaveValue(`${year}-01-15`);
   await context.close();
 });

@@ -150,6 +150,17 @@ export interface ResourceDef {
   indexes?: string[][];
   /** Keys of several fields unique within the tenant; the message names the conflict. */
   uniqueKeys?: Array<{ fields: string[]; message: string }>;
+  /**
+   * The tenant's rows are a dictionary (`code`) that other entities' enum fields name as their `dict`: each row in
+   * use (status 1) is an item, `value` and `text` its fields; the tenant extends it by adding rows (decision 064).
+   * Its items travel with the shell's dictionaries, and the server checks and names values by the tenant's rows.
+   */
+  dictionary?: { code: string; value: string; text: string };
+  /**
+   * Rows every tenant starts with, by field name: the seed writes them for the first tenant, a tenant's create for
+   * the new one, and the migration that brought the table for the tenants before it.
+   */
+  tenantRows?: ReadonlyArray<Record<string, string | number>>;
 }
 
 /** What the shell needs to name a resource's screens (its tags and breadcrumbs), without the whole declaration. */

@@ -102,7 +102,9 @@ const table = {
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;
 
-export type DictCode = keyof typeof table;
+/** The dictionaries whose items are rows of a tenant's own table (a declaration's `dictionary`, decision 064). */
+export type TenantDictCode = "topUpChannel";
+export type DictCode = keyof typeof table | TenantDictCode;
 
 export const builtInDicts: Record<string, { name: string; options: DictOption[] }> = Object.fromEntries(
   Object.entries(table as DictTable).map(([code, { name, items }]) => [

@@ -85,4 +85,8 @@ export async function pick(page: Page, label: string, option: string, within: Pa
 }
 
 /** A form's date field (the browser's own, type=date) by its label; `fill` takes YYYY-MM-DD. */
-export const dateField = (page: Page, label: string) => page.getByLabel(label).and(page.locator('input[type="date"]'));
+/**
+ * A date field by its label: the browser's own input until the page's scripts put the Chinese calendar over it
+ * (decision 065), then the calendar's text input; either takes YYYY-MM-DD typed.
+ */
+export const dateField = (page: Page, label: string) => page.getByLabel(label).and(page.locator("input")).filter({ visible: true });

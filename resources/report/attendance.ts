@@ -1,4 +1,4 @@
-import { defineReport, department, diner, MEAL_TYPES, mealType, payFlag, period, restaurant, stall, type ReportColumn, type ReportDef } from "./define";
+import { defineReport, department, diner, MEAL_TYPES, mealType, payFlag, period, restaurant, stall, topUpChannel, type ReportColumn, type ReportDef } from "./define";
 
 /**
  * Attendance reports (decision 033): who ate, where and how often — card swipes, no-swipes, delivery, bookings,
@@ -100,11 +100,12 @@ export const chargeMachine = defineReport({
   entity: "chargeMachine",
   screen: "chargemachine",
   title: "充值机汇总",
-  description: "期间内每台充值设备、每位操作人的充值、退款与冲正（笔数与金额，净额 = 充值 − 退款 − 冲正）。设备按充值时终端上送的设备编号（已登记的显示设备名称）；未带设备的记在「后台」。",
-  filters: [period, payFlag],
+  description: "期间内每台充值设备、每位操作人、每个充值渠道的充值、退款与冲正（笔数与金额，净额 = 充值 − 退款 − 冲正）。设备按充值时终端上送的设备编号（已登记的显示设备名称）；未带设备的记在「后台」。",
+  filters: [period, topUpChannel],
   columns: [
     { key: "device", label: "充值设备", kind: "text" },
     { key: "operatorName", label: "操作人", kind: "text" },
+    { key: "channel", label: "充值渠道", kind: "enum", dict: "topUpChannel" },
     { key: "topUpCount", label: "充值笔数", kind: "count", total: true },
     { key: "topUp", label: "充值金额", kind: "money", total: true },
     { key: "refundCount", label: "退款笔数", kind: "count", total: true },

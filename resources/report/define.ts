@@ -62,6 +62,7 @@ export const stall = { name: "stallId", kind: "org", label: "档口", orgType: "
 export const department = { name: "deptId", kind: "org", label: "部门", orgType: "department" } as const;
 export const mealType = { name: "mealType", kind: "enum", label: "餐别", dict: "foodMenuType" } as const;
 export const payFlag = { name: "payFlag", kind: "enum", label: "支付方式", dict: "userAccountFlag" } as const;
+export const topUpChannel = { name: "channel", kind: "enum", label: "充值渠道", dict: "topUpChannel" } as const;
 export const accountType = { name: "accountType", kind: "enum", label: "账户类型", dict: "accountType" } as const;
 export const diner = { name: "userCode", kind: "diner", label: "人员编号" } as const;
 export const months = { name: "fromMonth", kind: "monthRange", label: "月份" } as const;

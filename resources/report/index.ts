@@ -122,11 +122,11 @@ export const chargeDailyReport = defineReport({
   entity: "chargeDailyReport",
   screen: "chargedailyreport",
   title: "充值日报",
-  description: "每天、支付方式、操作人的充值、退款与冲正（退款与冲正为负数，净额 = 充值 + 退款 + 冲正）。",
+  description: "每天、充值渠道、操作人的充值、退款与冲正（退款与冲正为负数，净额 = 充值 + 退款 + 冲正）。",
   filters: [period],
   columns: [
     { key: "day", label: "日期", kind: "text" },
-    { key: "payFlag", label: "支付方式", kind: "enum", dict: "userAccountFlag" },
+    { key: "channel", label: "充值渠道", kind: "enum", dict: "topUpChannel" },
     { key: "operatorName", label: "操作人", kind: "text" },
     { key: "topUpCount", label: "充值笔数", kind: "count", total: true },
     { key: "topUp", label: "充值金额", kind: "money", total: true },

@@ -69,6 +69,56 @@ export const userAccount = defineResource({
   ],
 });
 
+/** The channels every tenant starts with (decision 064): their codes are what the API and old rows carry. */
+export const TOP_UP_CHANNELS = [
+  { channelCode: "cash", channelName: "现金", sort: 1, status: 1 },
+  { channelCode: "pos", channelName: "银行卡/POS", sort: 2, status: 1 },
+  { channelCode: "wechat", channelName: "微信", sort: 3, status: 1 },
+  { channelCode: "alipay", channelName: "支付宝", sort: 4, status: 1 },
+  { channelCode: "transfer", channelName: "银行转账", sort: 5, status: 1 },
+  { channelCode: "other", channelName: "其他", sort: 6, status: 1 },
+] as const;
+
+/**
+ * How a top-up's money came in (issue 38, decision 064): not the consumption methods of `userAccountFlag` but the
+ * tenant's own dictionary `topUpChannel`, seeded with six and extended by adding rows; one stopped (status 0) is no
+ * longer offered or accepted, and old top-ups keep it.
+ */
+export const topUpChannel = defineResource({
+  module: "zhct",
+  entity: "topUpChannel",
+  screen: "topupchannel",
+  screenBase: "/zhct",
+  table: "top_up_channel",
+  title: "充值渠道",
+  scope: "tenant",
+  labelField: "channelName",
+  defaultSort: { field: "sort", dir: "asc" },
+  actions: ["create", "update", "delete", "export"],
+  indexOnly: true,
+  // Its items are in every user's shell (the top-up form, lists and reports name channels by them).
+  shellData: true,
+  dictionary: { code: "topUpChannel", value: "channelCode", text: "channelName" },
+  tenantRows: TOP_UP_CHANNELS,
+  fields: [
+    { name: "channelName", label: "渠道名称", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 20 },
+    {
+      name: "channelCode",
+      label: "渠道代码",
+      type: "text",
+      required: true,
+      unique: true,
+      filter: "eq",
+      max: 20,
+      pattern: { regex: /^[a-z][a-z0-9_]{0,19}$/, message: "渠道代码应以小写字母开头，由小写字母、数字或下划线组成" },
+      description: "充值接口的 channel 传此代码；创建后不能修改",
+    },
+    { name: "sort", label: "排序", type: "number", min: 0, max: 9999, sortable: true },
+    { name: "status", label: "状态", type: "enum", dict: "status", required: true, filter: "eq", defaultValue: "1" },
+    { name: "remark", label: "备注", type: "text", max: 200 },
+  ],
+});
+
 /**
  * The ledger: one line per movement of one account, never edited or deleted. A mistaken line is undone by a line
  * of the opposite sign whose `reversalOf` names it.
@@ -97,6 +147,8 @@ export const userAccountLedger = defineResource({
     { name: "amount", label: "金额（元）", type: "money", required: true, min: -1_000_000_000 },
     { name: "balanceAfter", label: "变动后余额（元）", type: "money", required: true, min: -1_000_000_000 },
     { name: "payFlag", label: "支付方式", type: "enum", dict: "userAccountFlag", required: true, filter: "eq" },
+    // A top-up's, refund's or reversal's channel (decision 064); none on other lines.
+    { name: "channel", label: "充值渠道", type: "enum", dict: "topUpChannel", filter: "eq" },
     { name: "operatorId", label: "操作人 ID", type: "number", list: false, min: 0, max: Number.MAX_SAFE_INTEGER },
     { name: "operatorName", label: "操作人", type: "text", filter: "like", max: 100 },
     { name: "docType", label: "单据类型", type: "text", list: false, max: 20 },
@@ -141,7 +193,9 @@ export const userAccountCharge = defineResource({
     { name: "busiType", label: "业务类型", type: "enum", dict: "busiType", required: true, filter: "eq" },
     { name: "amount", label: "金额（元）", type: "money", required: true, sortable: true },
     { name: "balanceAfter", label: "变动后余额（元）", type: "money", required: true, min: -1_000_000_000 },
-    { name: "payFlag", label: "支付方式", type: "enum", dict: "userAccountFlag", required: true, filter: "eq" },
+    // A consumption method (IC卡, 刷脸…) says nothing of how a top-up was paid: kept for the API's filter, not shown.
+    { name: "payFlag", label: "支付方式", type: "enum", dict: "userAccountFlag", required: true, list: false, filter: "eq" },
+    { name: "channel", label: "充值渠道", type: "enum", dict: "topUpChannel", filter: "eq" },
     { name: "ledgerId", label: "流水", type: "relation", relation: "zhct/userAccountLedger", required: true, list: false },
     { name: "reversalOf", label: "冲正原单", type: "relation", relation: "zhct/userAccountCharge", list: false },
     { name: "operatorName", label: "操作人", type: "text", filter: "like", max: 100 },

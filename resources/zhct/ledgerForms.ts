@@ -21,7 +21,8 @@ export const chargeFormSchema = z.object({
       return z.NEVER;
     }),
   accountType: z.enum(["cash", "subsidy"], { error: "请选择账户" }),
-  payFlag: z.string({ error: "请选择支付方式" }).regex(/^\d{1,4}$/, "请选择支付方式"),
+  // A code of the tenant's 充值渠道 (decision 064); the API refuses one it does not use.
+  channel: z.string({ error: "请选择充值渠道" }).regex(/^[a-z][a-z0-9_]{0,19}$/, "请选择充值渠道"),
   remark: z.string().trim().max(200, "备注不能超过 200 个字符").optional(),
   idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,100}$/, "请刷新页面后重试"),
 });

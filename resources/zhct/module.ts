@@ -3,7 +3,7 @@ import { mealOrderComplaints } from "./mealOrderComplaints";
 import { bowls, deviceFood, food, foodNutrition, foodType } from "./catalogue";
 import { userInfoSendMessage } from "./messages";
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./settings";
-import { userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./ledger";
+import { topUpChannel, userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./ledger";
 import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./settle";
 import { cashierMealOrder, mealOrder, mealOrderItem } from "./orders";
 import { payType, userAccountIntegralDetail, userIntegralAccount } from "./points";
@@ -19,7 +19,7 @@ import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, 
 export const zhctResources = [
   bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
   mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
-  userInfo, userAccount, userAccountLedger, userAccountCharge, userIcCard,
+  userInfo, userAccount, topUpChannel, userAccountLedger, userAccountCharge, userIcCard,
   autoChargeSetting, autoChargeRun, autoChargeGrant, userAccountMonthSettle,
   payLimitConfig, onlinePayRule, merchantDivide, integralStrategy, userInfoSendMessage,
   mealOrder, mealOrderItem,

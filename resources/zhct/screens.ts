@@ -29,7 +29,7 @@ export const zhctScreens = {
           screens: ["appointmentperiod", "appointmentdetail", "appointmentdetailfororder", "orderingplan", "userorderdefault", "userorderdefaultleave", "userorderdefaultgenerate", "userorderdefaultgeneratedetail", "userorderdefaultpc", "room", "roomreservation", "deliverypoint", "deliverytime", "mealorderdelivery"],
         },
         { title: "满意度与通知", screens: ["satisfactionsurve", "satisfactionsurvequestion", "satisfactionsurveoption", "satisfactionsurveanswer", "satisfactionsurveansweritem", "satisfactionsurvestatics", "userinfosendmessage"] },
-        { title: "设置", screens: ["paytype", "paylimitconfig", "onlinepayrule", "merchantdivide", "integralstrategy", "mealticketsetting"] },
+        { title: "设置", screens: ["paytype", "topupchannel", "paylimitconfig", "onlinepayrule", "merchantdivide", "integralstrategy", "mealticketsetting"] },
       ],
     },
   ],

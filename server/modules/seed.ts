@@ -6,6 +6,7 @@ import { actionLabels } from "../../resources/modules";
 import { hashPassword, randomPassword } from "../auth/password";
 import { newId, type Db } from "../db/index";
 import { bumpShellGeneration } from "./auth/shellCache";
+import { writeTenantRows } from "./resource/tenantRows";
 
 export const DEFAULT_TENANT_ID = 1;
 export const ADMIN_USER_ID = 1;
@@ -133,6 +134,8 @@ export async function seed(db: Db, options: { adminPassword?: string } = {}): Pr
     .values({ tenant_id: DEFAULT_TENANT_ID, id: ADMIN_ROLE_ID, role_code: "admin", role_name: "超级管理员", role_type: "super", status: 1, ...audit })
     .onConflict((oc) => oc.columns(["tenant_id", "id"]).doNothing())
     .execute();
+
+  await writeTenantRows(db, DEFAULT_TENANT_ID, now, null);
 
   const admin = await db.selectFrom("login_name").select("user_id").where("user_name", "=", "admin").executeTakeFirst();
   if (!admin) {

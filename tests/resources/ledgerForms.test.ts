@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { chargeFormSchema } from "../../resources/zhct/ledgerForms";
 
-const base = { userInfoId: "123", accountType: "cash", payFlag: "0", idempotencyKey: "k-1" };
+const base = { userInfoId: "123", accountType: "cash", channel: "cash", idempotencyKey: "k-1" };
 const amountError = (amount: string) => {
   const parsed = chargeFormSchema.safeParse({ ...base, amount });
   return parsed.success ? null : parsed.error.issues.map((i) => i.message).join();

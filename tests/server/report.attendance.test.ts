@@ -191,11 +191,13 @@ for (const dialect of dialects) {
     test("充值机汇总: top-ups, refunds and reversals per device and operator; net equals the ledger", async () => {
       const charges = await report("chargeMachine");
       expect(charges.rows).toEqual([
-        { device: "后台", operatorName: t.adminUserName, topUpCount: 5, topUp: 20500, refundCount: 1, refund: 1000, reversalCount: 1, reversal: 500, net: 19000 },
+        { device: "后台", operatorName: t.adminUserName, channel: "cash", topUpCount: 5, topUp: 20500, refundCount: 1, refund: 1000, reversalCount: 1, reversal: 500, net: 19000 },
       ]);
       expect(charges.totals).toEqual({ device: "合计", topUpCount: 5, topUp: 20500, refundCount: 1, refund: 1000, reversalCount: 1, reversal: 500, net: 19000 });
       expect(await ledgerSum("charge")).toBe(19000);
-      expect((await report("chargeMachine", { payFlag: "2" })).rows).toEqual([]);
+      // By top-up channel (decision 064): these were sent without one, and their payment flag 0 is 现金.
+      expect((await report("chargeMachine", { channel: "wechat" })).rows).toEqual([]);
+      expect((await report("chargeMachine", { channel: "cash" })).totals).toMatchObject({ topUpCount: 5, net: 19000 });
       expect((await report("chargeMachine", { from: tomorrow, to: tomorrow })).totals).toMatchObject({ topUpCount: 0, net: 0 });
     });
 
@@ -252,7 +254,7 @@ for (const dialect of dialects) {
       expectField(await get(`${R}/canteenCounts`, { stallId: "abc" }), "stallId", /档口/);
       expectField(await get(`${R}/deptBooking`, { deptId: ids.ra }), "deptId", "所选部门不存在");
       expectField(await get(`${R}/deliveryCount`, { mealType: "brunch" }), "mealType", "餐别不是可选的值");
-      expectField(await get(`${R}/chargeMachine`, { payFlag: "99" }), "payFlag", "支付方式不是可选的值");
+      expectField(await get(`${R}/chargeMachine`, { channel: "bitcoin" }), "channel", "充值渠道不是可选的值");
       expectField(await get(`${R}/userFood`, { userCode: "nobody" }), "userCode", "该人员编号不存在");
       expect((await get(`${R}/chargeMachine`, { deptId: ids.d1 })).status).toBe(400);
       expect((await get(`${R}/personalDining/export`, { from: "x" })).status).toBe(400);
@@ -268,7 +270,7 @@ for (const dialect of dialects) {
     });
 
     test("the XLSX holds exactly what the screen shows: headers, rows, totals, yuan as numbers", async () => {
-      const labels: Record<string, string> = { lunch: "午餐", dinner: "晚餐" };
+      const labels: Record<string, string> = { lunch: "午餐", dinner: "晚餐", cash: "现金" };
       for (const [name, query] of [["cardSwipe", {}], ["chargeMachine", {}], ["personalDining", { to: tomorrow }], ["noSwipe", { to: tomorrow }]] as const) {
         const answer = await report(name, query);
         const params = new URLSearchParams({ from: today, to: today, ...query });

@@ -1,5 +1,6 @@
 import { Input } from "@mantine/core";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState, type Ref } from "react";
+import { useDateCalendar } from "~/components/dates/DateField";
 import { IconRefresh, IconSearch } from "~/components/icons";
 import { Form } from "react-router";
 import { filterFields, type ResourceDef } from "../../../resources/define";
@@ -84,14 +85,29 @@ function RelationFilter({ name, label, relation }: { name: string; label: string
  * A filter's label and input as plain elements with Mantine's input classes (size sm): a list page renders several,
  * and each Mantine `TextInput` is four components with their own inline variables (issue 17).
  */
-function FilterInput({ label, name, value, type = "text", placeholder, width }: { label: string; name: string; value?: string; type?: string; placeholder?: string; width: number }) {
+function FilterInput(props: { label: string; name: string; value?: string; type?: string; placeholder?: string; width: number }) {
+  return props.type === "date" ? <FilterDate {...props} /> : <PlainFilterInput {...props} />;
+}
+
+/** A day of a range filter: the plain input, then the Chinese calendar over it (decision 065). */
+function FilterDate(props: { label: string; name: string; value?: string; width: number }) {
+  const { ref, hidden, calendar } = useDateCalendar({ label: props.label, w: props.width, size: "sm" });
   return (
-    <div className={classes.field} style={{ width }}>
+    <>
+      {calendar}
+      <PlainFilterInput {...props} type="date" inputRef={ref} hidden={hidden} />
+    </>
+  );
+}
+
+function PlainFilterInput({ label, name, value, type = "text", placeholder, width, inputRef, hidden }: { label: string; name: string; value?: string; type?: string; placeholder?: string; width: number; inputRef?: Ref<HTMLInputElement>; hidden?: boolean }) {
+  return (
+    <div className={classes.field} style={{ width, display: hidden ? "none" : undefined }}>
       <label className={Input.classes.label} htmlFor={`filter-${name}`}>
         {label}
       </label>
       <div className={Input.classes.wrapper} data-variant="default">
-        <input className={Input.classes.input} data-variant="default" type={type} id={`filter-${name}`} name={name} defaultValue={value ?? ""} placeholder={placeholder} />
+        <input ref={inputRef} className={Input.classes.input} data-variant="default" type={type} id={`filter-${name}`} name={name} defaultValue={value ?? ""} placeholder={placeholder} />
       </div>
     </div>
   );

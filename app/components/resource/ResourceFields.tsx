@@ -2,6 +2,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Checkbox, NativeSelect, SimpleGrid, Textarea, TextInput } from "@mantine/core";
 import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
+import { DateField } from "../dates/DateField";
 import { ImageUpload } from "./ImageUpload";
 import { RelationSelect } from "./RelationSelect";
 import type { RelationSource } from "./relation-search";
@@ -43,10 +44,11 @@ function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef;
           mt="lg"
         />
       );
-    case "date":
+    case "date": {
       // The browser's own date field: it submits YYYY-MM-DD as typed or picked, also before the page's scripts arrive
-      // (a slow terminal), as the report filters and the time fields do.
-      return <TextInput {...getInputProps(meta, { type: "date" })} {...common} />;
+      // (a slow terminal), as the report filters and the time fields do; then a Chinese calendar over it (decision 065).
+      return <DateField {...getInputProps(meta, { type: "date" })} name={meta.name} {...common} />;
+    }
     case "datetime":
       // The browser's own field (China wall clock, seconds shown): it posts before the scripts arrive, like dates.
       return <TextInput {...getInputProps(meta, { type: "datetime-local" })} {...common} step={1} />;

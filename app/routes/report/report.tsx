@@ -11,6 +11,7 @@ import { findReport, monthDays, reportForPath, reportParams, reportPath, type Re
 import type { Route } from "./+types/report";
 import { apiCall } from "~/lib/api.server";
 import { requirePermitted } from "~/lib/api-answer.server";
+import { DateField } from "~/components/dates/DateField";
 import { useDicts } from "~/lib/dicts";
 import { formatCount, formatFen } from "~/lib/format";
 import { hrefWith } from "~/lib/list-url";
@@ -169,8 +170,9 @@ function Filters({ def, query, answer, options, fieldErrors, dicts, pageSize }: 
           switch (f.kind) {
             case "dayRange":
               return [
-                <TextInput key="from" type="date" name="from" label="开始日期" defaultValue={value("from")} error={error("from")} w={170} />,
-                <TextInput key="to" type="date" name="to" label="结束日期" defaultValue={value("to")} error={error("to")} w={170} />,
+                // The browser's own fields, then the Chinese calendar over them (decision 065).
+                <DateField key="from" name="from" label="开始日期" defaultValue={value("from")} error={error("from")} w={170} />,
+                <DateField key="to" name="to" label="结束日期" defaultValue={value("to")} error={error("to")} w={170} />,
               ];
             case "monthRange":
               return [

@@ -13,7 +13,7 @@ import { requireUserInfo } from "~/lib/session.server";
 type Report = {
   from: string;
   to: string;
-  records: Array<{ day: string; payFlag: string; operatorName: string; topUpCount: number; topUp: number; refundCount: number; refund: number; reversal: number; net: number }>;
+  records: Array<{ day: string; channel: string; operatorName: string; topUpCount: number; topUp: number; refundCount: number; refund: number; reversal: number; net: number }>;
   totals: { topUpCount: number; topUp: number; refundCount: number; refund: number; reversal: number; net: number };
 };
 
@@ -67,7 +67,7 @@ export default function ChargeDailyReport({ loaderData }: Route.ComponentProps) 
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>日期</Table.Th>
-                  <Table.Th>支付方式</Table.Th>
+                  <Table.Th>充值渠道</Table.Th>
                   <Table.Th>操作人</Table.Th>
                   <Table.Th ta="right">充值笔数</Table.Th>
                   <Table.Th ta="right">充值金额</Table.Th>
@@ -88,9 +88,9 @@ export default function ChargeDailyReport({ loaderData }: Route.ComponentProps) 
                   </Table.Tr>
                 )}
                 {report.records.map((r) => (
-                  <Table.Tr key={`${r.day}-${r.payFlag}-${r.operatorName}`}>
+                  <Table.Tr key={`${r.day}-${r.channel}-${r.operatorName}`}>
                     <Table.Td>{r.day}</Table.Td>
-                    <Table.Td>{dictLabel(dicts, "userAccountFlag", r.payFlag)}</Table.Td>
+                    <Table.Td>{r.channel ? dictLabel(dicts, "topUpChannel", r.channel) : "未记录"}</Table.Td>
                     <Table.Td>{r.operatorName || "系统"}</Table.Td>
                     <Table.Td ta="right">{r.topUpCount}</Table.Td>
                     <Table.Td ta="right">{formatFen(r.topUp)}</Table.Td>

@@ -101,7 +101,7 @@ export default function ChargeForm({ loaderData, actionData }: Route.ComponentPr
   const [form, fields] = useForm({
     id: `charge-${kind}`,
     lastResult: actionData,
-    defaultValue: { userInfoId: chosen, accountType: "cash", payFlag: "0", idempotencyKey },
+    defaultValue: { userInfoId: chosen, accountType: "cash", channel: dicts.topUpChannel?.[0]?.value ?? "", idempotencyKey },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: chargeFormSchema }),
@@ -126,7 +126,8 @@ export default function ChargeForm({ loaderData, actionData }: Route.ComponentPr
             <RelationSelect name={fields.userInfoId.name} label="人员" source={DINER_SOURCE} defaultValue={String(fields.userInfoId.initialValue ?? "")} initialOptions={diners} required error={fields.userInfoId.errors?.[0]} />
             <TextInput {...getInputProps(fields.amount, { type: "text" })} label={`${title}金额`} withAsterisk inputMode="decimal" rightSection="元" placeholder="0.00" error={fields.amount.errors?.[0]} description="最多两位小数" />
             <NativeSelect {...getSelectProps(fields.accountType)} label="账户" withAsterisk data={dicts.accountType ?? []} error={fields.accountType.errors?.[0]} />
-            <NativeSelect {...getSelectProps(fields.payFlag)} label="支付方式" withAsterisk data={dicts.userAccountFlag ?? []} error={fields.payFlag.errors?.[0]} />
+            {/* How the money came in (a refund: went out): the tenant's channels in use, not the consumption methods. */}
+            <NativeSelect {...getSelectProps(fields.channel)} label={kind === "refund" ? "退款渠道" : "充值渠道"} withAsterisk data={dicts.topUpChannel ?? []} error={fields.channel.errors?.[0]} />
             <TextInput {...getInputProps(fields.remark, { type: "text" })} label="备注" error={fields.remark.errors?.[0]} />
             <Group justify="flex-end">
               <Button type="submit" color={kind === "refund" ? "orange" : undefined} leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>

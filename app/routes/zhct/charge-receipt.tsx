@@ -45,7 +45,8 @@ export default function ChargeReceipt({ loaderData }: Route.ComponentProps) {
     ["账户", dictLabel(dicts, "accountType", charge.accountType)],
     ["金额", `${formatFen(Number(charge.amount))} 元`],
     ["变动后余额", `${formatFen(Number(charge.balanceAfter))} 元`],
-    ["支付方式", dictLabel(dicts, "userAccountFlag", charge.payFlag)],
+    // How the money came in or went out (decision 064); a document written before channels shows its payment flag.
+    charge.channel ? ["充值渠道", dictLabel(dicts, "topUpChannel", charge.channel)] : ["支付方式", dictLabel(dicts, "userAccountFlag", charge.payFlag)],
     ["操作人", receipt.operatorName ?? ""],
     ["时间", formatTime(Number(charge.chargedAt))],
     ["备注", String(charge.remark ?? "")],

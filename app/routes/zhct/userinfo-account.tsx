@@ -142,7 +142,7 @@ export default function UserInfoAccount({ loaderData }: Route.ComponentProps) {
               <Table.Th>业务类型</Table.Th>
               <Table.Th ta="right">金额（元）</Table.Th>
               <Table.Th ta="right">变动后余额（元）</Table.Th>
-              <Table.Th>支付方式</Table.Th>
+              <Table.Th>支付方式或渠道</Table.Th>
               <Table.Th>操作人</Table.Th>
               <Table.Th>备注</Table.Th>
             </Table.Tr>
@@ -167,7 +167,8 @@ export default function UserInfoAccount({ loaderData }: Route.ComponentProps) {
                   {formatFen(Number(l.amount))}
                 </Table.Td>
                 <Table.Td ta="right">{formatFen(Number(l.balanceAfter))}</Table.Td>
-                <Table.Td>{dictLabel(dicts, "userAccountFlag", l.payFlag)}</Table.Td>
+                {/* A top-up's, refund's or reversal's channel (decision 064); a payment's method. */}
+                <Table.Td>{l.channel ? dictLabel(dicts, "topUpChannel", l.channel) : dictLabel(dicts, "userAccountFlag", l.payFlag)}</Table.Td>
                 <Table.Td>{String(l.operatorName ?? "")}</Table.Td>
                 <Table.Td>{String(l.remark ?? "")}</Table.Td>
               </Table.Tr>

@@ -5,6 +5,7 @@ import type { MenuRow } from "../../db/schema";
 import type { AuthSession } from "../../http/endpoint";
 import { buildTree, menuRowsFor } from "../sys/menu";
 import { isAdmin, isSuper } from "./session";
+import { tenantDictItems } from "../resource/tenantRows";
 
 /**
  * What a user's shell shows — the menu tree of their roles and the dictionaries — built once per change instead of
@@ -28,6 +29,8 @@ interface ShellCache {
   generation: number;
   menuTrees: Map<string, Promise<MenuEntry>>;
   dictionaries: Promise<Cached<DictItems>> | null;
+  /** Each tenant's own dictionaries (decision 064: its top-up channels), by the tenant the user works in. */
+  tenantDictionaries: Map<number, Promise<Cached<DictItems>>>;
 }
 const caches = new WeakMap<Db, ShellCache>();
 
@@ -79,6 +82,10 @@ function loadDictionaries(db: Db): Promise<Cached<DictItems>> {
     });
 }
 
+function loadTenantDictionaries(db: Db, tenantId: number): Promise<Cached<DictItems>> {
+  return tenantDictItems(db, tenantId).then((value) => ({ value, hash: hashOf(value) }));
+}
+
 /** A failed load is not kept: the next page tries again. */
 function remember<T>(load: Promise<T>, forget: () => void): Promise<T> {
   load.catch(forget);
@@ -103,17 +110,17 @@ function menuEntry(rows: MenuRow[]): MenuEntry {
 }
 
 /** The user's menu entry and the dictionaries, from this instance's cache while the generation holds. */
-async function cached(db: Db, session: AuthSession): Promise<{ menus: Promise<MenuEntry>; dictionaries: () => Promise<Cached<DictItems>> }> {
+async function cached(db: Db, session: AuthSession): Promise<{ menus: Promise<MenuEntry>; dictionaries: () => Promise<Cached<DictItems>>; tenantDictionaries: () => Promise<Cached<DictItems>> }> {
   // Read from committed rows (readerOf): a request checks its permissions while a ledger group holds the writer.
   const from = readerOf(db);
   const [current, roleIds] = await Promise.all([generation(from), activeRoleIds(from, session)]);
   if (current < (caches.get(db)?.generation ?? -1)) {
     // Read before a write another request has already seen: build it afresh and keep nothing.
-    return { menus: menuRowsFor(from, session).then(menuEntry), dictionaries: () => loadDictionaries(from) };
+    return { menus: menuRowsFor(from, session).then(menuEntry), dictionaries: () => loadDictionaries(from), tenantDictionaries: () => loadTenantDictionaries(from, session.tenantId) };
   }
   let cache = caches.get(db);
   if (!cache || current > cache.generation) {
-    cache = { generation: current, menuTrees: new Map(), dictionaries: null };
+    cache = { generation: current, menuTrees: new Map(), dictionaries: null, tenantDictionaries: new Map() };
     caches.set(db, cache);
   }
   const held = cache;
@@ -125,14 +132,23 @@ async function cached(db: Db, session: AuthSession): Promise<{ menus: Promise<Me
     held.menuTrees.set(key, menus);
   }
   const dictionaries = () => (held.dictionaries ??= remember(loadDictionaries(from), () => (held.dictionaries = null)));
-  return { menus, dictionaries };
+  const tenantDictionaries = () => {
+    let own = held.tenantDictionaries.get(session.tenantId);
+    if (!own) {
+      if (held.tenantDictionaries.size >= MAX_MENU_TREES) held.tenantDictionaries.delete(held.tenantDictionaries.keys().next().value as number);
+      own = remember(loadTenantDictionaries(from, session.tenantId), () => held.tenantDictionaries.delete(session.tenantId));
+      held.tenantDictionaries.set(session.tenantId, own);
+    }
+    return own;
+  };
+  return { menus, dictionaries, tenantDictionaries };
 }
 
 /** The user's menu tree and the dictionaries, built once per change of either. */
 export async function shellOf(db: Db, session: AuthSession): Promise<ShellOf> {
   const entry = await cached(db, session);
-  const [menus, dicts] = await Promise.all([entry.menus, entry.dictionaries()]);
-  return { menuTreeList: menus.value, dictItemList: dicts.value, shellVersion: `${menus.hash}${dicts.hash}` };
+  const [menus, dicts, own] = await Promise.all([entry.menus, entry.dictionaries(), entry.tenantDictionaries()]);
+  return { menuTreeList: menus.value, dictItemList: [...dicts.value, ...own.value], shellVersion: `${menus.hash}${hashOf(dicts.hash + own.hash)}` };
 }
 
 /** Permission codes the user holds (its pages' view and its buttons), from the same cache as its menus. */

@@ -294,11 +294,12 @@ async function orderPlaces(db: Db, tenantId: number, f: Filters): Promise<PlaceP
 const chargeMachine: ReportQuery = async (db, tenantId, f) => {
   const of = (type: number, what: "count" | "amount") => sumOf(sql`case when busi_type = ${sql.lit(type)} then ${what === "amount" ? sql.ref("amount") : sql.lit(1)} else 0 end`);
   let q = db.selectFrom("user_account_charge").where("tenant_id", "=", tenantId).where("charged_at", ">=", f.start).where("charged_at", "<", f.end);
-  if (f.payFlag !== undefined) q = q.where("pay_flag", "=", Number(f.payFlag));
+  if (f.channel !== undefined) q = q.where("channel", "=", f.channel);
   const rows = await q
     .select([
       sql<string>`coalesce(device_code, '')`.as("device"),
       sql<string>`coalesce(operator_name, '')`.as("operator"),
+      sql<string>`coalesce(channel, '')`.as("channel"),
       of(BusiType.TOP_UP, "count").as("topUpCount"),
       of(BusiType.TOP_UP, "amount").as("topUp"),
       of(BusiType.REFUND, "count").as("refundCount"),
@@ -306,7 +307,7 @@ const chargeMachine: ReportQuery = async (db, tenantId, f) => {
       of(BusiType.REVERSAL, "count").as("reversalCount"),
       of(BusiType.REVERSAL, "amount").as("reversal"),
     ])
-    .groupBy([sql`coalesce(device_code, '')`, sql`coalesce(operator_name, '')`])
+    .groupBy([sql`coalesce(device_code, '')`, sql`coalesce(operator_name, '')`, sql`coalesce(channel, '')`])
     .execute();
   // A terminal by its registered name (its code when it is not registered); a top-up without one was the back office's.
   const codes = [...new Set(rows.map((r) => r.device).filter(Boolean))];
@@ -317,6 +318,7 @@ const chargeMachine: ReportQuery = async (db, tenantId, f) => {
     return {
       device: r.device ? (deviceNames.get(r.device) ?? r.device) : BACK_OFFICE,
       operatorName: r.operator,
+      channel: r.channel,
       topUpCount: Number(r.topUpCount),
       topUp,
       refundCount: Number(r.refundCount),
@@ -329,7 +331,7 @@ const chargeMachine: ReportQuery = async (db, tenantId, f) => {
   });
   // The back office first, then the terminals, each by its operators.
   const terminal = (r: Row) => (r.device === BACK_OFFICE ? "" : String(r.device));
-  records.sort((a, b) => zhOrder(terminal(a), terminal(b)) || zhOrder(String(a.operatorName), String(b.operatorName)));
+  records.sort((a, b) => zhOrder(terminal(a), terminal(b)) || zhOrder(String(a.operatorName), String(b.operatorName)) || String(a.channel).localeCompare(String(b.channel)));
   return { rows: records };
 };
 

@@ -18,6 +18,8 @@ export interface Filters {
   deptId?: number;
   mealType?: string;
   payFlag?: string;
+  /** A top-up channel's code (decision 064). */
+  channel?: string;
   accountType?: string;
   userCode?: string;
   userInfoId?: number;

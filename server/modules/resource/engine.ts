@@ -14,6 +14,7 @@ import { recordOperation } from "./operationLog";
 import { columnValue, recordValue, toColumns, toRecord, type Row } from "./rows";
 import { isUniqueViolation } from "../../db/faults";
 import { bumpShellGeneration } from "../auth/shellCache";
+import { isTenantDict, tenantDictItems } from "./tenantRows";
 
 // The engine builds queries for any declared table, so it works below Kysely's table typing.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -254,14 +255,16 @@ export async function checkRelations(ctx: SessionContext, def: ResourceDef, valu
 
 /**
  * An enum's value is an item of its dictionary (compared as strings, spec §3): the server's items, which an admin
- * may extend, or the built-in list while the server has none.
+ * may extend, or the built-in list while the server has none; a tenant's own dictionary is its rows in use (decision 064).
  */
 export async function checkDictionaries(ctx: SessionContext, def: ResourceDef, values: Row) {
   for (const field of def.fields) {
     const value = values[field.name];
     if (field.type !== "enum" || !field.dict || value === undefined || value === null) continue;
-    const items = await db(ctx).selectFrom("dict_item").select("item_value").where("dict_code", "=", field.dict).execute();
-    const allowed = items.length ? items.map((i: Row) => String(i.item_value)) : builtInDicts[field.dict]?.options.map((o) => o.value);
+    const items = isTenantDict(field.dict)
+      ? (await tenantDictItems(db(ctx), ctx.session.tenantId, [field.dict])).map((i) => ({ item_value: i.itemValue }))
+      : await db(ctx).selectFrom("dict_item").select("item_value").where("dict_code", "=", field.dict).execute();
+    const allowed = items.length || isTenantDict(field.dict) ? items.map((i: Row) => String(i.item_value)) : builtInDicts[field.dict]?.options.map((o) => o.value);
     if (allowed && !allowed.includes(String(value))) throw fieldError(field.name, messages.notInDict(field));
   }
 }

@@ -7,6 +7,7 @@ import { findResource } from "../../../resources/index";
 import type { SessionContext } from "../../http/endpoint";
 import { chinaCalendar } from "../../../resources/chinaTime";
 import { findPage, type PageQuery } from "./engine";
+import { isTenantDict, tenantDictItems } from "./tenantRows";
 import type { Row } from "./rows";
 import { DATE_FORMAT, DATETIME_FORMAT, MONEY_FORMAT } from "./sheet";
 
@@ -96,6 +97,14 @@ export async function loadDicts(ctx: SessionContext, codes?: readonly string[]):
     fromServer.get(item.dict_code)?.set(item.item_value, item.item_text);
   }
   for (const [code, map] of fromServer) dicts.set(code, map);
+  // The tenant's own dictionaries (decision 064) name every row, stopped ones too: old records keep their channel.
+  const own = codes ? codes.filter(isTenantDict) : undefined;
+  if (!own || own.length) {
+    for (const item of await tenantDictItems(ctx.services.db, ctx.session.tenantId, own, true)) {
+      if (!dicts.has(item.dictCode)) dicts.set(item.dictCode, new Map());
+      dicts.get(item.dictCode)?.set(item.itemValue, item.itemText);
+    }
+  }
   return dicts;
 }
 

@@ -9,6 +9,8 @@ import { endpoint, publicAccess, sessionAccess, type Endpoint, type RequestConte
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { authenticate, endSessions, isSuper } from "../auth/session";
 import type { ResourceService } from "../resource/engine";
+import { writeTenantRows } from "../resource/tenantRows";
+import { resources } from "../../../resources/index";
 import { messages } from "../messages";
 
 export const tenantMessages = {
@@ -25,7 +27,10 @@ export const ROOT_ORG_TYPE = "org";
 export const TENANT_ADMIN_ROLE = { role_code: "admin", role_name: "管理员", role_type: "admin" } as const;
 
 export const tenantService: ResourceService = {
-  /** A new tenant starts with its root org and an `admin` role, so its first user can be created and manage the rest. */
+  /**
+   * A new tenant starts with its root org and an `admin` role, so its first user can be created and manage the rest,
+   * and with the rows the declarations give every tenant (its top-up channels).
+   */
   async afterCreate(ctx, trx, record) {
     const audit = { created_at: ctx.now, created_by: ctx.session.userId, updated_at: ctx.now, updated_by: ctx.session.userId };
     await trx
@@ -36,6 +41,7 @@ export const tenantService: ResourceService = {
       .insertInto("role")
       .values({ tenant_id: record.id, id: newId(), ...TENANT_ADMIN_ROLE, status: 1, ...audit })
       .execute();
+    await writeTenantRows(trx, record.id as number, ctx.now, ctx.session.userId);
   },
   beforeUpdate(ctx, values, current) {
     if (values.status !== undefined && String(values.status) !== "1" && current.id === ctx.session.homeTenantId) {
@@ -51,9 +57,9 @@ export const tenantService: ResourceService = {
     const user = await ctx.services.db.selectFrom("user").select("id").where("tenant_id", "=", current.id as number).limit(1).executeTakeFirst();
     if (user) throw new ApiError(Status.CONFLICT, tenantMessages.hasUsers);
   },
-  /** What a tenant without users still holds from its creation (orgs, roles and their menus); any other data refuses the delete. */
+  /** What a tenant without users still holds from its creation (orgs, roles and their menus, its starting rows); any other data refuses the delete. */
   async onDelete(_ctx, trx, current) {
-    for (const table of ["role_menu", "role"]) {
+    for (const table of ["role_menu", "role", ...resources.filter((r) => r.tenantRows?.length).map((r) => r.table)]) {
       await trx.deleteFrom(table).where("tenant_id", "=", current.id).execute();
     }
     await trx.deleteFrom("org").where("tenant_id", "=", current.id).execute();

@@ -2,7 +2,7 @@ import { permissionCode, type FieldDef } from "../../../resources/define";
 import { builtInDicts } from "../../../resources/dicts";
 import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
-import { userAccountCharge, userIcCard, userInfo } from "../../../resources/zhct/ledger";
+import { TOP_UP_CHANNELS, userAccountCharge, userIcCard, userInfo } from "../../../resources/zhct/ledger";
 import { newId, type Db } from "../../db";
 import { insertRow, preparedQuery } from "../../db/prepared";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
@@ -19,6 +19,7 @@ export const accountMessages = {
   dinerMissing: ledgerMessages.dinerMissing,
   amountRange: (min: number, max: number) => `金额应在 ${yuan(min)} 元到 ${yuan(max)} 元之间`,
   payFlag: "支付方式不是可选的值",
+  channel: "充值渠道不是可选的值",
   chargeMissing: "充值记录不存在",
   notTopUp: "只有充值可以冲正",
   reversed: "该充值已冲正",
@@ -47,6 +48,32 @@ export const userInfoService: ResourceService = {
   },
 };
 
+// ---- Top-up channels (decision 064) ---------------------------------------------------------------------------
+
+export const channelMessages = {
+  codeFixed: "渠道代码创建后不能修改",
+  builtIn: "预置的充值渠道不能删除，不再使用可将其停用",
+  used: "该充值渠道已有充值记录，不能删除，不再使用可将其停用",
+};
+
+const BUILT_IN_CHANNELS = new Set<string>(TOP_UP_CHANNELS.map((c) => c.channelCode));
+
+/**
+ * A channel's code is what the top-ups and their ledger lines keep: it cannot change, and a channel in use or one of
+ * the six every tenant starts with (the API's and the old rows' codes) is stopped, not deleted.
+ */
+export const topUpChannelService: ResourceService = {
+  beforeUpdate(_ctx, values, current) {
+    if (values.channelCode !== undefined && values.channelCode !== current.channel_code) throw fieldError("channelCode", channelMessages.codeFixed);
+  },
+  async beforeDelete(ctx, current) {
+    const code = String(current.channel_code);
+    if (BUILT_IN_CHANNELS.has(code)) throw new ApiError(Status.CONFLICT, channelMessages.builtIn);
+    const used = await ctx.services.db.selectFrom("user_account_charge").select("id").where("tenant_id", "=", ctx.session.tenantId).where("channel", "=", code).limit(1).executeTakeFirst();
+    if (used) throw new ApiError(Status.CONFLICT, channelMessages.used);
+  },
+};
+
 // ---- Top-up, refund, reversal ---------------------------------------------------------------------------------
 
 const field = (name: string, label: string, type: FieldDef["type"], extra: Partial<FieldDef> = {}) => fieldSchema({ name, label, type, ...extra }, false);
@@ -55,7 +82,10 @@ export const chargeBody = z.strictObject({
   userInfoId: field("userInfoId", "人员", "relation", { required: true, min: 1 }),
   amount: field("amount", "金额", "money", { required: true, min: 1 }),
   accountType: z.enum(["cash", "subsidy"], { error: "账户类型只能是 cash（现金）或 subsidy（补贴）" }).optional(),
+  // Kept for the clients written before channels (decision 064): without `channel` it tells the channel.
   payFlag: field("payFlag", "支付方式", "enum", { dict: "userAccountFlag" }),
+  /** How the money came in (or a refund's went out): a code of the tenant's 充值渠道 in use. */
+  channel: field("channel", "充值渠道", "enum", { dict: "topUpChannel" }),
   remark: field("remark", "备注", "text", { max: 200 }),
   // A charge machine or counter terminal sends its device code, as a cashier terminal does with a payment.
   deviceCode: field("deviceCode", "设备编号", "text", { max: 64 }),
@@ -84,11 +114,45 @@ export async function checkPayFlag(ctx: SessionContext, payFlag: string, db: Db 
 }
 
 /** Compiled once: every top-up and refund checks its payment method. */
-const payFlagItems = preparedQuery("dict items userAccountFlag", (db: Db | Trx) => db.selectFrom("dict_item").select("item_value").where("dict_code", "=", "userAccountFlag"));
+const payFlagItems = preparedQuery("dict items userAccountFlag", (db: Db | Trx) => db.selectFrom("dict_item").select(["item_value", "item_text"]).where("dict_code", "=", "userAccountFlag"));
+
+/** Compiled once: every top-up and refund checks its channel among the tenant's in use. */
+const channelsInUse = preparedQuery("top-up channels in use", (db: Db | Trx, tenantId: number) =>
+  db.selectFrom("top_up_channel").select("channel_code").where("tenant_id", "=", tenantId).where("status", "=", 1),
+);
+
+/**
+ * The channel a payment flag tells, for a client that sends only `payFlag` (the form and the API before decision
+ * 064), by the rule migration 0059 filled the old top-ups with: 0 (the counter's default) and any method named with
+ * 现金 are 现金, 100 社交应用支付 is 微信, 101 钱包应用支付 is 支付宝, anything else 其他.
+ */
+function channelOfFlag(payFlag: string, flagItems: Array<{ item_value: string; item_text: string }>): string {
+  if (payFlag === "0" || flagItems.some((i) => String(i.item_value) === payFlag && i.item_text.includes("现金"))) return "cash";
+  return { "100": "wechat", "101": "alipay" }[payFlag] ?? "other";
+}
+
+/** The payment flag a channel's ledger line carries when a client sends only `channel`: the online wallets' own, else 0 as before. */
+const FLAG_OF_CHANNEL: Record<string, string> = { wechat: "100", alipay: "101" };
+
+/**
+ * A top-up's or refund's channel and payment flag: the channel sent (400 naming the field unless it is one of the
+ * tenant's in use), else the one its payment flag tells if the tenant uses it, else none; the flag sent, else the
+ * channel's. Read in the movement's transaction, as the payment flag's check.
+ */
+async function channelAndFlag(ctx: SessionContext, trx: Trx, input: ChargeInput): Promise<{ channel: string | null; payFlag: string }> {
+  const inUse = new Set((await channelsInUse(trx, ctx.session.tenantId)).map((r) => r.channel_code));
+  const sent = (input.channel as string | null | undefined) ?? null;
+  if (sent !== null && !inUse.has(sent)) throw fieldError("channel", accountMessages.channel);
+  const payFlag = input.payFlag !== undefined && input.payFlag !== null ? String(input.payFlag) : sent !== null ? (FLAG_OF_CHANNEL[sent] ?? "0") : "0";
+  await checkPayFlag(ctx, payFlag, trx);
+  if (sent !== null) return { channel: sent, payFlag };
+  const told = channelOfFlag(payFlag, await payFlagItems(trx));
+  return { channel: inUse.has(told) ? told : null, payFlag };
+}
 
 const CHARGE_PREFIX: Record<number, string> = { [BusiType.TOP_UP]: "CZ", [BusiType.REFUND]: "TK", [BusiType.REVERSAL]: "CX" };
 
-async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: { userInfoId: number; accountType: AccountType; busiType: number; amount: number; balanceAfter: number; payFlag: number; ledgerId: number; reversalOf?: number | null; remark?: string | null; deviceCode?: string | null }) {
+async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: { userInfoId: number; accountType: AccountType; busiType: number; amount: number; balanceAfter: number; payFlag: number; channel: string | null; ledgerId: number; reversalOf?: number | null; remark?: string | null; deviceCode?: string | null }) {
   await insertRow(trx, "user_account_charge", {
     tenant_id: ctx.session.tenantId,
     id,
@@ -99,6 +163,7 @@ async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: {
     amount: values.amount,
     balance_after: values.balanceAfter,
     pay_flag: values.payFlag,
+    channel: values.channel,
     ledger_id: values.ledgerId,
     reversal_of: values.reversalOf ?? null,
     operator_name: ctx.session.userName,
@@ -117,7 +182,6 @@ async function insertCharge(ctx: SessionContext, trx: Trx, id: number, values: {
 export async function charge(ctx: SessionContext, input: ChargeInput, kind: "charge" | "refund") {
   const tenantId = ctx.session.tenantId;
   const amount = input.amount as number;
-  const payFlag = String(input.payFlag ?? "0");
   const accountType = (input.accountType ?? "cash") as AccountType;
   const busiType = kind === "charge" ? BusiType.TOP_UP : BusiType.REFUND;
   const remark = kind === "refund" ? refundRemark(requireReason(input.reason, REFUND_REASON), input.remark as string | null | undefined) : ((input.remark as string | null | undefined) ?? null);
@@ -126,7 +190,7 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
     // Checked in the movement's transaction: a refusal here undoes its savepoint, the idempotency key's row with it.
     const settings = await ledgerSettings(trx, tenantId);
     if (amount < settings.minAmount || amount > settings.maxAmount) throw fieldError("amount", accountMessages.amountRange(settings.minAmount, settings.maxAmount));
-    await checkPayFlag(ctx, payFlag, trx);
+    const { channel, payFlag } = await channelAndFlag(ctx, trx, input);
     const id = newId();
     const line = await post(trx, {
       tenantId,
@@ -135,6 +199,7 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
       amount: kind === "charge" ? amount : -amount,
       busiType,
       payFlag: Number(payFlag),
+      channel,
       operatorId: ctx.session.userId,
       operatorName: ctx.session.userName,
       docType: "charge",
@@ -146,7 +211,7 @@ export async function charge(ctx: SessionContext, input: ChargeInput, kind: "cha
       if (error instanceof ApiError && error.message === ledgerMessages.accountMissing) throw fieldError("userInfoId", accountMessages.dinerMissing);
       throw error;
     });
-    await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), ledgerId: line.id, remark, deviceCode: (input.deviceCode as string | null | undefined) ?? null });
+    await insertCharge(ctx, trx, id, { userInfoId: input.userInfoId as number, accountType, busiType, amount, balanceAfter: line.balanceAfter, payFlag: Number(payFlag), channel, ledgerId: line.id, remark, deviceCode: (input.deviceCode as string | null | undefined) ?? null });
     return { id, balance: line.balanceAfter };
   });
 }
@@ -178,7 +243,7 @@ export async function reverseCharge(ctx: SessionContext, input: z.output<typeof 
         if (error instanceof ApiError && error.message === ledgerMessages.insufficient) throw new ApiError(Status.CONFLICT, accountMessages.cannotReverse);
         throw error;
       });
-      const values = { userInfoId: original.user_info_id, accountType: original.account_type as AccountType, busiType: BusiType.REVERSAL, amount: original.amount, balanceAfter: line.balanceAfter, payFlag: Number(original.pay_flag), ledgerId: line.id, reversalOf: original.id, remark: reason };
+      const values = { userInfoId: original.user_info_id, accountType: original.account_type as AccountType, busiType: BusiType.REVERSAL, amount: original.amount, balanceAfter: line.balanceAfter, payFlag: Number(original.pay_flag), channel: original.channel === null ? null : String(original.channel), ledgerId: line.id, reversalOf: original.id, remark: reason };
       await insertCharge(ctx, trx, id, values);
       return { id, balance: line.balanceAfter };
     });
@@ -329,7 +394,7 @@ export const accountEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${C}/userAccountCharge/create`,
-    summary: "充值（金额以分计；accountType 默认 cash，payFlag 默认 0；充值机等终端带 deviceCode，不带为后台）→ { id, balance }；支持 Idempotency-Key 请求头",
+    summary: "充值（金额以分计；accountType 默认 cash；channel 为租户充值渠道的代码（如 cash、pos、wechat、alipay、transfer、other），不带时按 payFlag 对应（0 为现金，100 微信，101 支付宝，其余为其他），二者都不带为现金；充值机等终端带 deviceCode，不带为后台）→ { id, balance }；支持 Idempotency-Key 请求头",
     access: permission(permissionCode(userAccountCharge, "charge")),
     body: chargeBody,
     handle: (ctx, { body }) => charge(session(ctx), body, "charge"),
@@ -345,7 +410,7 @@ export const accountEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${C}/userAccountCharge/refund`,
-    summary: "退款：须填写原因 reason（记为退款流水和单据的备注，备注 remark 附在其后；未填为 400）；超过余额返回 409 余额不足 → { id, balance }；支持 Idempotency-Key 请求头",
+    summary: "退款（channel 为退回的渠道，规则同充值）：须填写原因 reason（记为退款流水和单据的备注，备注 remark 附在其后；未填为 400）；超过余额返回 409 余额不足 → { id, balance }；支持 Idempotency-Key 请求头",
     access: permission(permissionCode(userAccountCharge, "refund")),
     body: refundBody,
     handle: (ctx, { body }) => charge(session(ctx), body, "refund"),

@@ -13,6 +13,7 @@ import { recountPointsOrderDays } from "./pointsOrderDays";
 import { dayOf, dayStart, monthRange } from "./months";
 import { generateMonth, makeFormal } from "./monthSettle";
 import { TENANT_ADMIN_ROLE } from "../sys/tenant";
+import { writeTenantRows } from "../resource/tenantRows";
 import { ID_EPOCH, type Db } from "../../db";
 import type { Database } from "../../db/schema";
 import { chinaCalendar, chinaDayNo } from "../../../resources/chinaTime";
@@ -390,19 +391,21 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
 
   // ---- Money: every movement is a ledger line with the balance after it ----
   let ledgerLines = 0;
-  const line = (at: number, i: number, type: "cash" | "subsidy", amount: number, busi: number, payFlag: number, doc: [string, number] | null, remark: string | null, by: { operator_id: number | null; operator_name: string } = operator) => {
+  const line = (at: number, i: number, type: "cash" | "subsidy", amount: number, busi: number, payFlag: number, doc: [string, number] | null, remark: string | null, by: { operator_id: number | null; operator_name: string } = operator, channel: string | null = null) => {
     const balances = type === "cash" ? cash : subsidy;
     balances[i] += amount;
     const id = ids.next(at);
-    b.add("user_account_ledger", { tenant_id: tenantId, id, user_info_id: dinerId[i], account_id: type === "cash" ? cashId[i] : subsidyId[i], account_type: type, busi_type: busi, amount, balance_after: balances[i], pay_flag: payFlag, ...by, doc_type: doc?.[0] ?? null, doc_id: doc?.[1] ?? null, idempotency_key: null, reversal_of: null, remark, occurred_at: at, ...audit(at) });
+    b.add("user_account_ledger", { tenant_id: tenantId, id, user_info_id: dinerId[i], account_id: type === "cash" ? cashId[i] : subsidyId[i], account_type: type, busi_type: busi, amount, balance_after: balances[i], pay_flag: payFlag, channel, ...by, doc_type: doc?.[0] ?? null, doc_id: doc?.[1] ?? null, idempotency_key: null, reversal_of: null, remark, occurred_at: at, ...audit(at) });
     ledgerLines++;
     return { id, balance: balances[i] };
   };
+  // The channel the money came in by (decision 064): the app's wallets, or the counter's cash desk and card terminal.
   const topUp = (at: number, i: number, amount: number, payFlag: number, kind: "CZ" | "TK" = "CZ") => {
     const id = ids.next(at);
     const busi = kind === "CZ" ? BusiType.TOP_UP : BusiType.REFUND;
-    const l = line(at, i, "cash", kind === "CZ" ? amount : -amount, busi, payFlag, ["charge", id], kind === "CZ" ? null : "离职退款");
-    b.add("user_account_charge", { tenant_id: tenantId, id, charge_no: `${kind}${id}`, user_info_id: dinerId[i], account_type: "cash", busi_type: busi, amount, balance_after: l.balance, pay_flag: payFlag, ledger_id: l.id, reversal_of: null, operator_name: userName, remark: null, charged_at: at, ...audit(at) });
+    const channel = payFlag === 100 ? "wechat" : payFlag === 101 ? "alipay" : kind === "CZ" && amount >= 20_000 && i % 3 === 0 ? "pos" : "cash";
+    const l = line(at, i, "cash", kind === "CZ" ? amount : -amount, busi, payFlag, ["charge", id], kind === "CZ" ? null : "离职退款", operator, channel);
+    b.add("user_account_charge", { tenant_id: tenantId, id, charge_no: `${kind}${id}`, user_info_id: dinerId[i], account_type: "cash", busi_type: busi, amount, balance_after: l.balance, pay_flag: payFlag, channel, ledger_id: l.id, reversal_of: null, operator_name: userName, remark: null, charged_at: at, ...audit(at) });
   };
 
   /** A points line (postPoints): the balance after it kept in memory, the account written at the end. */
@@ -428,7 +431,11 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoR
 
   // Opening balances: the cash each diner brought in before the period, at the cashier.
   for (let i = 0; i < n; i++) topUp(t0 + i, i, rnd.int(5, 30) * 1000, 0);
-  await db.transaction().execute(async (trx) => b.flush(trx, TABLES));
+  await db.transaction().execute(async (trx) => {
+    await b.flush(trx, TABLES);
+    // The rows every tenant starts with (its top-up channels), as a tenant's create writes them.
+    await writeTenantRows(trx, tenantId, t0, null);
+  });
 
   // ---- Day by day: events in time order ----
   interface Event { at: number; run: () => void }

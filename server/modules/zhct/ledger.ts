@@ -56,6 +56,8 @@ export interface Posting {
   amount: number;
   busiType: BusiTypeValue;
   payFlag: number;
+  /** How a top-up's money came in, or a refund's went out: a code of the tenant's `topUpChannel` (decision 064). */
+  channel?: string | null;
   operatorId?: number | null;
   operatorName?: string | null;
   /** The document the line belongs to (a charge, an order, a grant run). */
@@ -130,11 +132,11 @@ export const moneyLedger = defineLedger({
   },
   key: { userInfoId: "user_info_id", accountType: "account_type" },
   quantity: { balance: "balance", line: "amount", after: "balance_after" },
-  extra: { busiType: "busi_type", payFlag: "pay_flag" },
+  extra: { busiType: "busi_type", payFlag: "pay_flag", channel: "channel" },
   floor: (entry) => -Math.max(0, entry.creditLimit ?? 0),
   lockedPeriod: formalMonthOf,
   lockFirst: (trx, entry) => lockDiner(trx, entry.tenantId, Number(entry.key.userInfoId)),
-  reversalExtra: (extra) => ({ busiType: BusiType.REVERSAL, payFlag: Number(extra.payFlag) }),
+  reversalExtra: (extra) => ({ busiType: BusiType.REVERSAL, payFlag: Number(extra.payFlag), channel: extra.channel ?? null }),
   projections: [
     { name: "dinerMonthsLedger", apply: (trx, line) => countLedgerMonth(trx, counted(line)), recount: recountLedgerMonths },
     { name: "ledgerDays", apply: (trx, line) => countLedgerDay(trx, counted(line)), recount: recountLedgerDays },
@@ -173,7 +175,7 @@ const entryOf = (posting: Posting): LedgerEntry => ({
   idempotencyKey: posting.idempotencyKey,
   reversalOf: posting.reversalOf,
   creditLimit: posting.creditLimit,
-  extra: { busiType: posting.busiType, payFlag: posting.payFlag },
+  extra: { busiType: posting.busiType, payFlag: posting.payFlag, channel: posting.channel ?? null },
 });
 
 /** The one way a balance changes: a line of `moneyLedger`. Call inside `inWriteTransaction`. */

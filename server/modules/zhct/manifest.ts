@@ -6,8 +6,8 @@ import type { ServerModule } from "../manifest";
 import { foodMenu, foodMenuItem, foodMenuTemplate, foodMenuType, foodMenuTypeTemplate, mealTimes } from "../../../resources/zhct/menus";
 import { foodService, mealTimesService, menuTypeService } from "./catalogue";
 import { settingsServices } from "./settings";
-import { userIcCard, userInfo } from "../../../resources/zhct/ledger";
-import { accountEndpoints, userIcCardService, userInfoService } from "./accounts";
+import { topUpChannel, userIcCard, userInfo } from "../../../resources/zhct/ledger";
+import { accountEndpoints, topUpChannelService, userIcCardService, userInfoService } from "./accounts";
 import { autoChargeSetting } from "../../../resources/zhct/settle";
 import { autoChargeEndpoints, autoChargeService } from "./autoCharge";
 import { foodMenuItemService, foodMenuService, foodMenuTemplateService, menuEndpoints } from "./menus";
@@ -43,6 +43,7 @@ export const zhctManifest: ServerModule = {
     [resourceKey(foodMenuTemplate)]: foodMenuTemplateService,
     [resourceKey(userInfo)]: userInfoService,
     [resourceKey(userIcCard)]: userIcCardService,
+    [resourceKey(topUpChannel)]: topUpChannelService,
     [resourceKey(autoChargeSetting)]: autoChargeService,
     ...settingsServices,
     ...payTypeServices,

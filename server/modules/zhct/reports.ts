@@ -25,7 +25,8 @@ const DAY_MS = 86_400_000;
 
 export interface DailyRow {
   day: string;
-  payFlag: string;
+  /** The top-up channel's code (decision 064); empty for lines written without one. */
+  channel: string;
   operatorName: string;
   topUpCount: number;
   topUp: number;
@@ -56,7 +57,7 @@ export function parsePeriod(input: { from?: string; to?: string }, now: number) 
   return { from, to, start: dayStart(from), end: dayStart(to) + DAY_MS };
 }
 
-/** Top-ups, refunds and reversals per China day, payment method and operator, from `from` to `to` (days, inclusive). */
+/** Top-ups, refunds and reversals per China day, top-up channel and operator, from `from` to `to` (days, inclusive). */
 export async function chargeDaily(db: Db, tenantId: number, input: { from?: string; to?: string }, now: number) {
   const { from, to, start, end } = parsePeriod(input, now);
   const dayNo = ledgerDayNo;
@@ -65,7 +66,7 @@ export async function chargeDaily(db: Db, tenantId: number, input: { from?: stri
     .selectFrom("user_account_ledger")
     .select([
       dayNo.as("day_no"),
-      "pay_flag",
+      sql<string>`coalesce(channel, '')`.as("channel"),
       sql<string>`coalesce(operator_name, '')`.as("operator"),
       of(BusiType.TOP_UP, "count").as("top_up_count"),
       of(BusiType.TOP_UP, "amount").as("top_up"),
@@ -77,7 +78,7 @@ export async function chargeDaily(db: Db, tenantId: number, input: { from?: stri
     .where("occurred_at", ">=", start)
     .where("occurred_at", "<", end)
     .where("busi_type", "in", [BusiType.TOP_UP, BusiType.REFUND, BusiType.REVERSAL])
-    .groupBy([dayNo, "pay_flag", sql`coalesce(operator_name, '')`])
+    .groupBy([dayNo, sql`coalesce(channel, '')`, sql`coalesce(operator_name, '')`])
     .execute();
   const records: DailyRow[] = rows
     .map((r) => {
@@ -86,7 +87,7 @@ export async function chargeDaily(db: Db, tenantId: number, input: { from?: stri
       const reversal = Number(r.reversal);
       return {
         day: dayOfNo(r.day_no),
-        payFlag: String(r.pay_flag),
+        channel: r.channel,
         operatorName: r.operator,
         topUpCount: Number(r.top_up_count),
         topUp,
@@ -96,7 +97,7 @@ export async function chargeDaily(db: Db, tenantId: number, input: { from?: stri
         net: topUp + refund + reversal,
       };
     })
-    .sort((a, b) => b.day.localeCompare(a.day) || a.payFlag.localeCompare(b.payFlag) || a.operatorName.localeCompare(b.operatorName));
+    .sort((a, b) => b.day.localeCompare(a.day) || a.channel.localeCompare(b.channel) || a.operatorName.localeCompare(b.operatorName));
   const total = (key: "topUpCount" | "topUp" | "refundCount" | "refund" | "reversal" | "net") => records.reduce((s, r) => s + r[key], 0);
   return {
     from,
@@ -154,7 +155,7 @@ export const reportEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/zhct/chargeDailyReport/findPage",
-    summary: "充值日报：from–to（含，默认最近 30 天，按北京时间分日）每日、支付方式、操作人的充值、退款与冲正合计（分）",
+    summary: "充值日报：from–to（含，默认最近 30 天，按北京时间分日）每日、充值渠道（channel，渠道代码）、操作人的充值、退款与冲正合计（分）",
     access: permission(permissionCode(chargeDailyReport, "view")),
     query: dayQuery,
     handle: (ctx, { query }) => chargeDaily(ctx.services.db, (ctx as SessionContext).session.tenantId, query, ctx.now),
