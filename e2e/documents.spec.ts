@@ -30,7 +30,10 @@ function planFor(doc: DocumentDef): Plan | null {
   return reject && approve ? { doc, submit, reject, approve } : null;
 }
 
-const plan = documents.map(planFor).find((p): p is Plan => p !== null);
+// A document whose header needs a row of another entity (a stock-in's warehouse) needs master data the e2e seed does
+// not hold: its journey is its module's own spec (e2e/zhhq-stock, decision 068).
+const needsMasterData = (doc: DocumentDef) => formFields(doc.header).some((f) => f.required && f.type === "relation");
+const plan = documents.filter((doc) => !needsMasterData(doc)).map(planFor).find((p): p is Plan => p !== null);
 const admin = e2eUsers.operator;
 const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/documents-${name}.png`, fullPage: true });
@@ -94,7 +97,7 @@ async function history(page: Page): Promise<Locator> {
 test.describe.configure({ mode: "serial" });
 
 test("a document is entered in the grid by keyboard, edited, submitted, rejected with a reason, submitted and approved", async ({ page }) => {
-  test.skip(!plan, "no declared document has a submit, reject and approve workflow yet");
+  test.skip(!plan, "no declared document without master data has a submit, reject and approve workflow yet");
   test.setTimeout(120_000);
   const { doc, submit, reject, approve } = plan as Plan;
   const base = `${doc.screenBase}/${doc.screen}`;
@@ -162,7 +165,7 @@ test("a document is entered in the grid by keyboard, edited, submitted, rejected
 });
 
 test("without JavaScript the editor is a form of blank rows: 增加行 keeps what was typed, a bad cell is named, the save creates the lines", async ({ browser, request }) => {
-  test.skip(!plan, "no declared document has a submit, reject and approve workflow yet");
+  test.skip(!plan, "no declared document without master data has a submit, reject and approve workflow yet");
   test.setTimeout(90_000);
   const { doc } = plan as Plan;
   const base = `${doc.screenBase}/${doc.screen}`;
@@ -205,7 +208,7 @@ test("without JavaScript the editor is a form of blank rows: 增加行 keeps wha
 });
 
 test("a step the user holds no permission for is refused by the server, whatever the page was sent", async ({ request }) => {
-  test.skip(!plan, "no declared document has a submit, reject and approve workflow yet");
+  test.skip(!plan, "no declared document without master data has a submit, reject and approve workflow yet");
   const { doc, approve } = plan as Plan;
   const base = `${doc.screenBase}/${doc.screen}`;
   const owner = await apiAs(request, admin.userName, admin.password);

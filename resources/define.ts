@@ -125,7 +125,8 @@ export interface ResourceDef {
   /** Workflow steps beyond the five verbs (action → button label); each gets a permission code and a button menu entry. */
   workflowActions?: Record<string, string>;
   /**
-   * Row links to workflow screens (`setting/:id` under the resource's path), named by their workflow action. A link
+   * Row links to workflow screens (`setting/:id` under the resource's path; any `:field` takes the row's value, so a
+   * drill-down may name a list and its filters), named by their workflow action. A link
    * to another entity's workflow screen names that `entity` (of the same module: its permission code and its
    * action's label) and an absolute `path`. `when` offers it only on rows whose field holds one of the values (the
    * states the step may start from, as its API allows them: a card's 解挂 only when 挂失).

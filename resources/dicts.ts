@@ -95,6 +95,9 @@ const table = {
   defaultGenerateResult: { name: "默认订餐生成结果", items: [[1, "已生成"], [2, "跳过"], [3, "失败"]] },
   accompanyPayBy: { name: "陪餐支付方", items: [[1, "个人支付"], [2, "部门支付"]] },
   accompanyStatus: { name: "陪餐状态", items: [[1, "已下单"], [2, "已取消"]] },
+  /** The workflow statuses of every stock document (issue 40; resources/zhhq/stock.ts declares them with colours). */
+  docStatus: { name: "单据状态", items: [[0, "草稿"], [1, "待审核"], [2, "已审核"], [3, "已驳回"]] },
+  warehouseOutKind: { name: "出库类型", items: [[1, "领用出库"], [2, "维修出库"]] },
   deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;

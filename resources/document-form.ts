@@ -13,7 +13,7 @@ import { z } from "./z";
 type Raw = Record<string, unknown>;
 
 /** What the editor's form reads of a declaration (the page sends it to the browser as data). */
-export type DocumentForm = Pick<DocumentDef, "header" | "lines" | "linesTitle" | "minLines" | "maxLines">;
+export type DocumentForm = Pick<DocumentDef, "header" | "lines" | "linesTitle" | "minLines" | "maxLines" | "totals">;
 
 /** Blank rows a form without scripts offers, and how many more each 增加行 adds. */
 export const BLANK_LINE_ROWS = 5;
@@ -126,7 +126,11 @@ export function formRows(doc: DocumentForm, lines: ReadonlyArray<Record<string, 
   return [...lines.slice(0, total), ...Array.from({ length: total - Math.min(lines.length, total) }, () => blankLine(doc))];
 }
 
-/** The fields whose column sums on the editor, the detail page and the print view (money, and quantities). */
+/**
+ * The fields whose column sums on the editor, the detail page and the print view: the declaration's `totals`, or
+ * else every money and quantity field.
+ */
 export function totalledFields(doc: DocumentForm): FieldDef[] {
+  if (doc.totals) return doc.lines.fields.filter((f) => doc.totals?.includes(f.name));
   return doc.lines.fields.filter((f) => f.type === "money" || (f.type as string) === "quantity");
 }

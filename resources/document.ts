@@ -1,4 +1,5 @@
 import { defineResource, permissionCode, resourceKey, type FieldDef, type ResourceDef, type StatusColor, type TransitionDef } from "./define";
+import { builtInDicts } from "./dicts";
 
 /**
  * A document: a header with lines and a number, moved along a status workflow whose steps may post to a ledger
@@ -41,6 +42,26 @@ export interface PostingDef {
   /** Signed, in the ledger's unit (stock in thousandths, money in fen). */
   quantity: PostingValue;
   amount?: PostingValue;
+  /**
+   * A posting a plain row per line cannot say (stock: which batches a stock-out consumes, first expiry first): the
+   * name of a server function (`DocumentRules.allocators`) that turns the line's entry, as the fields above make it,
+   * into the ledger lines it posts — several for one document line, each with its own amount and extra columns
+   * (a batch), or none. It runs in the step's transaction and may refuse the step.
+   */
+  allocate?: string;
+}
+
+/**
+ * A second list of a document's headers that shows only some of them (出库审核: the stock-outs waiting for approval;
+ * 维修出库: the repairs'): its own screen and menu entry, the document's API, pages and permissions. Every list of it
+ * holds `filter`, whatever its URL asks.
+ */
+export interface DocumentListView {
+  /** `${screenBase}/${screen}/index` is the view's list. */
+  screen: string;
+  title: string;
+  /** Header field → the value its rows hold (a declared filter of the header). */
+  filter: Readonly<Record<string, string>>;
 }
 
 /** What a module writes: `defineDocument` turns it into a `DocumentDef`. */
@@ -69,6 +90,11 @@ export interface DocumentSpec<V extends string = string> {
     min?: number;
     /** At most this many lines (500 by default: a body is at most 1 MB). */
     max?: number;
+    /**
+     * The line fields whose column sums on the screens; every money and quantity field unless given (a unit price
+     * or the kilos of different goods add up to nothing).
+     */
+    totals?: readonly string[];
   };
   /** `RK20261128-0001`: the prefix, the China-time day of creation, a sequence per tenant, document type and day. */
   numbering: { prefix: string; digits?: number };
@@ -79,8 +105,16 @@ export interface DocumentSpec<V extends string = string> {
     /** Statuses in which `update` may change the header and the lines. */
     editable: readonly NoInfer<V>[];
     transitions: readonly TransitionDef<NoInfer<V>>[];
+    /**
+     * A built-in dictionary (resources/dicts.ts) whose items are exactly these statuses (values and labels), for
+     * documents that share one (the stock documents' `docStatus`, numbers as the API sends them): the status column
+     * then holds its values as that dictionary's other columns do (integers). Without it the dictionary is the
+     * declaration's own (`statusDictCode`) and the column holds the values as text.
+     */
+    dict?: string;
   };
   postings?: readonly PostingDef[];
+  views?: readonly DocumentListView[];
 }
 
 export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
@@ -93,6 +127,8 @@ export interface DocumentDef<V extends string = string> extends Omit<DocumentSpe
   linesTitle: string;
   minLines: number;
   maxLines: number;
+  /** The line fields summed on the screens (`lines.totals`), or undefined for every money and quantity field. */
+  totals?: readonly string[];
   /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
   status: { readonly [K in V]: K };
 }
@@ -126,7 +162,18 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
   for (const posting of spec.postings ?? []) {
     for (const name of [posting.on, posting.reversedBy ?? posting.on]) if (!names.has(name)) throw problem(`posting: no transition ${name}`);
   }
+  const dict = spec.workflow.dict;
+  if (dict) {
+    const items = builtInDicts[dict]?.options ?? [];
+    const same = items.length === statuses.length && statuses.every((s) => items.some((o) => o.value === s.value && o.label === s.label));
+    if (!same) throw problem(`the statuses are not dictionary ${dict}'s items`);
+  }
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
+  for (const view of spec.views ?? []) {
+    for (const name of Object.keys(view.filter)) {
+      if (name !== DOC_STATUS && !spec.header.fields.some((f) => f.name === name && f.filter === "eq")) throw problem(`view ${view.screen}: ${name} is not an eq filter of the header`);
+    }
+  }
   const header = defineResource({
     module: spec.module,
     entity: spec.entity,
@@ -147,7 +194,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
         name: DOC_STATUS,
         label: "状态",
         type: "enum",
-        dict: statusDictCode(docType),
+        dict: dict ?? statusDictCode(docType),
         required: true,
         readOnly: true,
         filter: "eq",
@@ -183,6 +230,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     linesTitle: spec.lines.title ?? "明细",
     minLines: spec.lines.min ?? 0,
     maxLines: spec.lines.max ?? 500,
+    ...(spec.lines.totals ? { totals: spec.lines.totals } : {}),
     status: Object.fromEntries(statuses.map((s) => [s.value, s.value])) as DocumentDef<V>["status"],
   };
 }
@@ -279,6 +327,8 @@ export interface PostingEntry {
   key: Record<string, unknown>;
   quantity: number;
   amount?: number;
+  /** The posting's allocator, which turns this entry into the lines it posts. */
+  allocate?: string;
 }
 
 /** What a document posts when `transition` succeeds: one entry per line and posting declared on it. */
@@ -296,6 +346,7 @@ export function postingsOf(
         key: Object.fromEntries(Object.entries(p.key).map(([name, value]) => [name, postingValue(value, header, line)])),
         quantity: Number(postingValue(p.quantity, header, line)),
         ...(p.amount !== undefined ? { amount: Number(postingValue(p.amount, header, line)) } : {}),
+        ...(p.allocate ? { allocate: p.allocate } : {}),
         line,
       })),
     );

@@ -100,6 +100,14 @@ function documentScreens(doc: DocumentDef): ScreenRoute[] {
     { path: `${base}/edit/:id`, file: "routes/document/editor.tsx", id: `${key}:edit` },
     { path: `${base}/detail/:id`, file: "routes/document/detail.tsx", id: `${key}:detail` },
     { path: `${base}/print/:id`, file: "routes/document/print.tsx", id: `${key}:print`, bare: true },
+    // A view is one more list of the same headers; its rows open the document's own pages.
+    ...(doc.views ?? []).flatMap((view): ScreenRoute[] => {
+      const viewBase = `${doc.screenBase}/${view.screen}`.replace(/^\//, "");
+      return [
+        { path: viewBase, file: "routes/resource/home.tsx", id: `${key}:${view.screen}:home` },
+        { path: `${viewBase}/index`, file: "routes/document/list.tsx", id: `${key}:${view.screen}:list` },
+      ];
+    }),
   ];
 }
 

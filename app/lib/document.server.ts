@@ -12,6 +12,7 @@ import {
   transitionPermission,
   transitionsFrom,
   type DocumentDef,
+  type DocumentListView,
 } from "../../resources/document";
 import { ADDED_LINE_ROWS, BLANK_LINE_ROWS, documentBase, documentFormSchema, filledRows, formFieldErrors, MAX_FORM_ROWS } from "../../resources/document-form";
 import { documents, findResource } from "../../resources/index";
@@ -24,9 +25,16 @@ import { flashCookie, requireUserInfo } from "./session.server";
 
 type Row = Record<string, unknown>;
 
-/** The document whose screens live under this path (`/zhhq/warehousein/detail/7` → 入库单). */
+const under = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
+
+/** The document whose screens live under this path (`/zhhq/warehousein/detail/7` → 入库单), or one of its views'. */
 export function documentForPath(pathname: string): DocumentDef | undefined {
-  return documents.find((doc) => pathname === documentBase(doc) || pathname.startsWith(`${documentBase(doc)}/`));
+  return documents.find((doc) => under(pathname, documentBase(doc)) || (doc.views ?? []).some((view) => under(pathname, `${doc.screenBase}/${view.screen}`)));
+}
+
+/** The view of a document whose list this path is (`/zhhq/warehouseoutaudit/index` → 出库审核), if it is one. */
+export function documentListViewForPath(doc: DocumentDef, pathname: string): DocumentListView | undefined {
+  return (doc.views ?? []).find((view) => under(pathname, `${doc.screenBase}/${view.screen}`));
 }
 
 export function requireDocument(request: Request): DocumentDef {
@@ -54,6 +62,7 @@ export function documentView(doc: DocumentDef, form = false) {
     lines: form ? asData(doc.lines) : listView(doc.lines),
     minLines: doc.minLines,
     maxLines: doc.maxLines,
+    totals: doc.totals,
     statuses: doc.workflow.statuses.map((s) => ({ value: s.value as string, label: s.label, color: s.color })),
     editable: [...doc.workflow.editable] as string[],
   };

@@ -100,6 +100,8 @@ export function pageTitle(pathname: string, allMenus: MenuNode[], screens: Scree
     if (step) return rest === `/${step[0]}` ? step[1] : `${step[1]}${screen.title}`;
     if (rest.startsWith("/create")) return `新增${screen.title}`;
     if (rest.startsWith("/edit/")) return `编辑${screen.title}`;
+    if (rest.startsWith("/detail/")) return `${screen.title}详情`;
+    if (rest.startsWith("/print/")) return `打印${screen.title}`;
     return screen.menuTitle ?? screen.title;
   }
   return pathname;

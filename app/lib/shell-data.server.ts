@@ -2,10 +2,15 @@ import { createHash } from "node:crypto";
 import type { AppLoadContext } from "react-router";
 import type { UserInfo } from "../../resources/auth";
 import { screenNames } from "../../resources/define";
-import { reportScreens, resources } from "../../resources/index";
+import { documents, reportScreens, resources } from "../../resources/index";
 import type { PageUser, ShellData } from "./shell-data";
 
-const screens = [...resources.map(screenNames), ...reportScreens.map((r) => ({ base: `${r.screenBase}/${r.screen}`, title: r.title }))];
+// A document's pages are named by its title (新增入库单, 入库单详情); its steps have no page of their own.
+const screens = [
+  ...resources.map(screenNames),
+  ...reportScreens.map((r) => ({ base: `${r.screenBase}/${r.screen}`, title: r.title })),
+  ...documents.map((d) => ({ ...screenNames(d.header), steps: undefined })),
+];
 
 /** Screen names are part of the build, so their share of the version is computed once. */
 const screensHash = createHash("sha256").update(JSON.stringify(screens)).digest("base64url").slice(0, 16);

@@ -1,15 +1,20 @@
 import type { ModuleDeclaration } from "../modules";
 import { zhhqMasterResources } from "./master";
+import { stockDocuments, stockViews } from "./stock";
 
-/** The logistics module's tables (decision 067), declared once: their migrations are written from these (decision 014). */
+/**
+ * The logistics module's master tables (decision 067), typed into the database's schema (server/db/schema.ts). The
+ * stock views' tables are the stock ledger's, which reads and writes them by its declaration's names (decision 068).
+ */
 export const zhhqResources = [...zhhqMasterResources] as const;
 
 /**
- * 智慧后勤 (spec §2 /zhhq, issue 40): the warehouse's master data so far. A section lists only screens that exist
- * (decision 053): 库存 and the stock documents' sections come with them.
+ * 智慧后勤 (spec §2 /zhhq, issue 40): the warehouse's master data, its stock views and its stock documents
+ * (decision 068). A section lists only screens that exist (decision 053).
  */
 export const zhhqModule = {
   name: "zhhq",
-  resources: [...zhhqResources],
+  resources: [...zhhqResources, ...stockViews],
   reports: [],
+  documents: [...stockDocuments],
 } as const satisfies ModuleDeclaration<"zhhq">;

@@ -1,8 +1,8 @@
 import type { ModuleScreens } from "../modules";
 
 /**
- * 智慧后勤's menu groups (decision 062, issue 40): the warehouse's master data so far. A section lists only screens
- * that exist (decision 053): 库存 and the stock documents' sections come with them.
+ * 智慧后勤's menu groups (decision 062, issue 40): the warehouse's master data, its stock documents and stock views
+ * (decision 068). A section lists only screens that exist (decision 053).
  */
 export const zhhqScreens = {
   menuGroups: [
@@ -16,6 +16,8 @@ export const zhhqScreens = {
       sections: [
         { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
         { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
+        { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
+        { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
       ],
     },
   ],

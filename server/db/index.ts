@@ -27,6 +27,7 @@ import * as migration0027 from "./migrations/0027_zhct_rooms";
 import * as migration0028 from "./migrations/0028_zhct_recognition_surveys";
 import * as migration0032 from "./migrations/0032_charge_device";
 import * as migration0056 from "./migrations/0056_zhhq_master";
+import * as migration0057 from "./migrations/0057_zhhq_stock";
 import * as migration0059 from "./migrations/0059_top_up_channels";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
@@ -105,6 +106,7 @@ const migrations: Record<string, Migration> = {
   "0046_projection_recount": projectionRecount,
   "0047_document_tables": documentTables,
   "0056_zhhq_master": migration0056,
+  "0057_zhhq_stock": migration0057,
   "0059_top_up_channels": migration0059,
 };
 

@@ -59,6 +59,11 @@ export interface Projection {
   apply(trx: AnyDb, line: PostedLine): Promise<void>;
   /** Counts afresh from the lines, one tenant's or all. */
   recount(db: AnyDb, tenantId?: number): Promise<void>;
+  /**
+   * The kept rows that differ from their lines, for a projection that must always agree with them (stock's batches,
+   * decision 068): the ledger's `check` adds them to its own.
+   */
+  check?(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]>;
 }
 
 /** A measure's column in the balance table and in the line table (and the line's "after" column, if kept). */
@@ -125,7 +130,7 @@ export interface Ledger {
   post(trx: AnyDb, entry: LedgerEntry): Promise<PostedLine>;
   reverse(trx: AnyDb, tenantId: number, lineId: number, by?: ReversalBy): Promise<PostedLine>;
   reverseDocument(trx: AnyDb, tenantId: number, docType: string, docId: number, by?: ReversalBy): Promise<PostedLine[]>;
-  /** The keys whose balance differs from the sum of their lines: empty when all hold. */
+  /** The keys whose balance differs from the sum of their lines, and the projections' rows that do: empty when all hold. */
   check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]>;
   /** One key's balance and the sum of its lines (first measure). */
   compare(db: AnyDb, tenantId: number, key: Record<string, string | number>): Promise<{ balance: number; ledger: number }>;
@@ -332,6 +337,7 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
         });
       }
     }
+    for (const projection of projections) if (projection.check) drifts.push(...(await projection.check(db, tenantId)));
     return drifts;
   }
 

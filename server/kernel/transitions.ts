@@ -13,6 +13,7 @@ import {
   STATUS_HISTORY_TABLE,
   statusLabel,
   type DocumentDef,
+  type PostingEntry,
   type TransitionDef,
 } from "../../resources/document";
 import { columnOf, type FieldDef, type ResourceDef } from "../../resources/define";
@@ -65,11 +66,41 @@ export type Guard = (run: TransitionRun, trx: AnyDb) => Promise<void> | void;
 /** Work of the step in its transaction, after the status moved (a row of another table, a message). */
 export type Effect = (run: TransitionRun, trx: AnyDb) => Promise<void>;
 
-/** The server side of a document: its named guards and effects, and the ledgers its postings name. */
+/** One ledger line an allocator makes of a posting's entry: the entry's key completed or changed, its own measures. */
+export interface AllocatedPosting {
+  key: Record<string, string | number>;
+  quantity: number;
+  amount?: number;
+  /** The ledger's own line columns (stock: the batch). */
+  extra?: Record<string, unknown>;
+  /** The document line it belongs to (the entry's, unless the allocator says another). */
+  lineId: number;
+}
+
+/** The entries a step posts with one allocator, each with its document line, in the lines' order. */
+export type AllocationInput = Array<PostingEntry & { line: Readonly<Row> }>;
+
+/**
+ * Turns a document's entries for one posting into the ledger lines it makes (decision 068: stock's FEFO, its
+ * batches): all the document's entries at once, so it can take its locks in one order and count what earlier lines
+ * of the same document consumed. Runs in the step's transaction, before anything is posted; refuses by throwing.
+ */
+export type Allocator = (run: TransitionRun, trx: AnyDb, entries: AllocationInput) => Promise<AllocatedPosting[]>;
+
+/** The server side of a document: its named guards, effects and allocators, and the ledgers its postings name. */
 export interface DocumentRules {
   guards?: Record<string, Guard>;
   effects?: Record<string, Effect>;
+  allocators?: Record<string, Allocator>;
   ledgers?: Record<string, DocumentLedger>;
+  /**
+   * Fills what a create or an update derives from what it was given (a line's amount, a return line's goods), on
+   * the values the schema read, before they are checked and written; `current` is the stored header of an update.
+   * It reads; it may refuse with a field's 400.
+   */
+  fill?: (ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) => Promise<void>;
+  /** Adds to `getInfo`'s answer what the tables of the document do not hold (a stock-out line's allocations). */
+  describe?: (ctx: SessionContext, db: AnyDb, document: Row) => Promise<void>;
 }
 
 /** A declaration whose names the server cannot resolve stops the start, not the first request that needs one. */
@@ -80,6 +111,7 @@ export function checkDocumentRules(doc: DocumentDef, rules: DocumentRules): void
       ...(t.effect && !rules.effects?.[t.effect] ? [`effect ${t.effect}`] : []),
     ]),
     ...(doc.postings ?? []).filter((p) => !rules.ledgers?.[p.ledger]).map((p) => `ledger ${p.ledger}`),
+    ...(doc.postings ?? []).filter((p) => p.allocate && !rules.allocators?.[p.allocate]).map((p) => `allocator ${p.allocate}`),
   ];
   if (missing.length) throw new Error(`${doc.docType}: ${missing.join(", ")} not provided`);
 }
@@ -234,22 +266,41 @@ export async function runTransition(
   });
 }
 
-/** The postings this step makes, and the reversals it takes back (a void of a document that has posted). */
+/** The postings this step makes (through their allocators, when they name one), and the reversals it takes back. */
 async function post(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, rules: DocumentRules, run: TransitionRun, from: string) {
   const by = { operatorId: ctx.session.userId, operatorName: ctx.session.userName };
-  for (const entry of postingsOf(doc, run.transition.name, run.header, run.lines)) {
-    await (rules.ledgers?.[entry.ledger] as DocumentLedger).post(trx, {
-      tenantId: ctx.session.tenantId,
-      key: entry.key as Record<string, string | number>,
-      quantity: entry.quantity,
-      ...(entry.amount !== undefined ? { amount: entry.amount } : {}),
-      docType: doc.docType,
-      docId: run.header.id as number,
-      docLineId: entry.line.id as number,
-      occurredAt: ctx.now,
-      ...by,
-      remark: run.reason,
-    });
+  const entries = postingsOf(doc, run.transition.name, run.header, run.lines);
+  // Entries of one posting declaration share its ledger and allocator: group them, keeping the declarations' order.
+  const groups = new Map<string, AllocationInput>();
+  for (const entry of entries) {
+    const group = `${entry.ledger}\u0000${entry.allocate ?? ""}`;
+    groups.set(group, [...(groups.get(group) ?? []), entry]);
+  }
+  for (const group of groups.values()) {
+    const { ledger, allocate } = group[0] as PostingEntry;
+    const lines: AllocatedPosting[] = allocate
+      ? await (rules.allocators?.[allocate] as Allocator)(run, trx, group)
+      : group.map((entry) => ({
+          key: entry.key as Record<string, string | number>,
+          quantity: entry.quantity,
+          ...(entry.amount !== undefined ? { amount: entry.amount } : {}),
+          lineId: entry.line.id as number,
+        }));
+    for (const line of lines) {
+      await (rules.ledgers?.[ledger] as DocumentLedger).post(trx, {
+        tenantId: ctx.session.tenantId,
+        key: line.key,
+        quantity: line.quantity,
+        ...(line.amount !== undefined ? { amount: line.amount } : {}),
+        ...(line.extra ? { extra: line.extra } : {}),
+        docType: doc.docType,
+        docId: run.header.id as number,
+        docLineId: line.lineId,
+        occurredAt: ctx.now,
+        ...by,
+        remark: run.reason,
+      });
+    }
   }
   for (const posting of doc.postings ?? []) {
     if (posting.reversedBy !== run.transition.name || !postedStatuses(doc, posting).has(from)) continue;

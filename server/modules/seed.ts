@@ -1,6 +1,6 @@
 import { builtInDicts } from "../../resources/dicts";
 import { permissionCode } from "../../resources/define";
-import { reportScreens, resources } from "../../resources/index";
+import { documents, reportScreens, resources } from "../../resources/index";
 import { menuGroups } from "../../resources/screens";
 import { actionLabels } from "../../resources/modules";
 import { hashPassword, randomPassword } from "../auth/password";
@@ -76,6 +76,14 @@ export function seedMenus(): SeedMenu[] {
         .filter((r) => r.screenBase === group.path)
         .map((r) => ({ def: r, title: r.menuTitle ?? r.title, buttons: [...r.actions.map((action): [string, string] => [action, actionLabels[action]]), ...Object.entries(r.workflowActions ?? {})] })),
       ...reportScreens.filter((r) => r.screenBase === group.path).map((r) => ({ def: r, title: r.title, buttons: Object.entries(r.buttons ?? {}) })),
+      // A document's page is its header's list; its buttons are the header's actions and the workflow's steps.
+      ...documents
+        .filter((d) => d.screenBase === group.path)
+        .flatMap((d) => [
+          { def: d.header, title: d.menuTitle ?? d.title, buttons: [...d.header.actions.map((action): [string, string] => [action, actionLabels[action]]), ...Object.entries(d.header.workflowActions ?? {})] },
+          // A view's page is read with the document's own view permission; its steps are the document's buttons.
+          ...(d.views ?? []).map((view) => ({ def: { ...d.header, screen: view.screen }, title: view.title, buttons: [] as Array<[string, string]> })),
+        ]),
     ];
     screens.forEach(({ def, title, buttons }, index) => {
       const path = `${def.screenBase}/${def.screen}/index`;

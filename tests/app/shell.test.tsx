@@ -6,7 +6,7 @@ import { ServerShellData, type PageUser } from "../../app/lib/shell-data";
 import { defaultSettings } from "../../resources/auth";
 import { Permission, PermissionCodeMissing } from "../../app/components/shell/Permission";
 import { screenNames } from "../../resources/define";
-import { resources } from "../../resources/index";
+import { documents, resources } from "../../resources/index";
 import { activeSubsystemFor, buttonPermissionsByMenu, menuForPath, pageTitle, routeAllowed, subsystemTree, visibleMenus } from "../../app/lib/menus";
 import { closeAllTags, closeOtherTags, closeTag, MAX_TAGS, openTag, parseTags, serializeTags } from "../../app/lib/tags";
 
@@ -56,6 +56,11 @@ describe("menus (spec §2, §6)", () => {
     expect(pageTitle("/zhct/mealordercomplaints/edit/7", [], screens)).toBe("编辑订餐申诉");
     expect(pageTitle("/zhct/mealordercomplaints/process/7", [], screens)).toBe("处理订餐申诉");
     expect(pageTitle("/admin/sys/tenant/index", [], screens)).toBe("租户");
+    // A document's pages (decision 068): its detail and print views are named by its title.
+    const withDocuments = [...screens, ...documents.map((d) => screenNames(d.header))];
+    expect(pageTitle("/zhhq/warehouseout/detail/7", [], withDocuments)).toBe("出库单详情");
+    expect(pageTitle("/zhhq/warehouseout/print/7", [], withDocuments)).toBe("打印出库单");
+    expect(pageTitle("/zhhq/warehousein/create", [], withDocuments)).toBe("新增入库单");
   });
 
   test("admin reaches every route; others those without a restriction or whose restriction matches", () => {

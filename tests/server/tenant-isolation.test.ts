@@ -112,7 +112,40 @@ for (const dialect of dialects) {
         const row = await sql<{ id: number }>`select id from user_account where tenant_id = ${tenants[who].tenantId} and user_info_id = ${diner} and account_type = 'cash'`.execute(app.database.db);
         return Number(row.rows[0].id);
       },
+      // The stock ledger's rows come from an approved stock-in (decision 068): its stock, its batch and its movement.
+      ...Object.fromEntries(
+        [
+          ["zhhq/warehouseReal", "stock_real"],
+          ["zhhq/warehouseRealDetail", "stock_batch"],
+          ["zhhq/warehouseLedger", "stock_line"],
+        ].map(([key, table]) => [
+          key,
+          async (who: Who) => {
+            const goodsId = await stockIn(who);
+            const row = await sql<{ id: number }>`select id from ${sql.table(table)} where tenant_id = ${tenants[who].tenantId} and goods_id = ${goodsId}`.execute(app.database.db);
+            return Number(row.rows[0].id);
+          },
+        ]),
+      ),
     };
+
+    /** One approved stock-in of `who`'s tenant (made once), through the API; answers its goods. */
+    async function stockIn(who: Who): Promise<number> {
+      if (!rows[who].has("stockIn")) {
+        const warehouseId = await ensureRow(findResource("zhhq/warehouse") as ResourceDef, who);
+        const goodsId = await ensureRow(findResource("zhhq/goods") as ResourceDef, who);
+        const step = async (action: string, body: Row) => {
+          const result = await app.call<{ id: number }>("POST", `/api/v1/zhhq/warehouseIn/${action}`, { token: tokenOf(who), body });
+          expect(result.body.status, `${action} ${JSON.stringify(result.body)}`).toBe(200);
+          return result.body.data;
+        };
+        const { id } = await step("create", { warehouseId, lines: [{ goodsId, quantity: 2.5, price: 300 }] });
+        await step("submit", { id });
+        await step("approve", { id });
+        rows[who].set("stockIn", goodsId);
+      }
+      return rows[who].get("stockIn") as number;
+    }
 
     async function restaurantWithStall(who: Who): Promise<Row> {
       const restaurantId = await idOverrides.restaurantId(who);

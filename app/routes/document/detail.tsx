@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFun
 import { DOC_NO, DOC_STATUS, DOC_VERSION } from "../../../resources/document";
 import { documentBase, totalledFields } from "../../../resources/document-form";
 import { ConfirmAction, type ConfirmRefusal } from "~/components/ConfirmAction";
-import { DocumentLines } from "~/components/document/DocumentLines";
+import { DocumentAllocations, DocumentLines, shownLineFields } from "~/components/document/DocumentLines";
 import { StatusBadge, statusIn } from "~/components/document/StatusBadge";
 import { Fact } from "~/components/resource/Fact";
 import { FieldValue } from "~/components/resource/cells";
@@ -50,7 +50,7 @@ export default function DocumentDetail() {
   const refusal = actionData as (ConfirmRefusal & { transition?: string }) | undefined;
   const version = String(record[DOC_VERSION]);
   const headerFields = doc.header.fields.filter((f) => !f.hidden && f.name !== DOC_NO && f.name !== DOC_STATUS);
-  const lineFields = doc.lines.fields.filter((f) => !f.hidden && !f.readOnly);
+  const lineFields = shownLineFields(doc.lines.fields);
   const history = (record.history as HistoryRow[] | undefined) ?? [];
   const plainSteps = transitions.filter((s) => !s.reasonRequired && !s.confirm);
   const plainRefusal = refusal?.error && plainSteps.some((s) => s.name === refusal.transition) ? refusal.error : null;
@@ -129,6 +129,14 @@ export default function DocumentDetail() {
         </Title>
         <DocumentLines fields={lineFields} lines={(record.lines as Record<string, unknown>[]) ?? []} totalled={totalledFields(doc).map((f) => f.name)} dicts={dicts} />
       </Card>
+      {((record.lines as Record<string, unknown>[]) ?? []).some((l) => (l.allocations as unknown[] | undefined)?.length) && (
+        <Card withBorder radius="md" padding="lg">
+          <Title order={5} mb="sm">
+            批次明细
+          </Title>
+          <DocumentAllocations lines={(record.lines as Record<string, unknown>[]) ?? []} />
+        </Card>
+      )}
       <Card withBorder radius="md" padding="lg">
         <Title order={5} mb="sm">
           审批记录

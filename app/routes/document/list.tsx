@@ -13,7 +13,7 @@ import { PlainButton } from "~/components/PlainButton";
 import { IconDownload, IconPlus } from "~/components/icons";
 import { apiCall } from "~/lib/api.server";
 import { useDicts } from "~/lib/dicts";
-import { documentView, requireDocument } from "~/lib/document.server";
+import { documentListViewForPath, documentView, requireDocument } from "~/lib/document.server";
 import { hrefWith, relativeTo } from "~/lib/list-url";
 import { t } from "~/lib/messages";
 import { useCurrentUser, usePermissions } from "~/lib/permissions";
@@ -28,17 +28,22 @@ interface Page {
   pageSize: number;
 }
 
-/** A document's list (decision 061): the resource list's table and filter bar over the headers, with the status. */
+/**
+ * A document's list (decision 061): the resource list's table and filter bar over the headers, with the status. A
+ * view of the document (出库审核) is the same list holding the view's filter, whatever the URL asks.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const doc = requireDocument(request);
   const url = new URL(request.url);
-  const query = listQuery(doc.header, url);
+  const view = documentListViewForPath(doc, url.pathname);
+  const query = { ...listQuery(doc.header, url), ...view?.filter };
   const result = await apiCall<Page>(request, context, "GET", documentPath(doc, "findPage"), { query });
   if (result.status === 403) throw data(null, { status: 401 });
   const exportQuery = new URLSearchParams(Object.entries(query).filter(([k]) => k !== "pageNum" && k !== "pageSize"));
   return data(
     {
       doc: documentView(doc),
+      view: view ? { title: view.title, filter: view.filter } : null,
       page: result.status === 200 ? { ...result.data, records: result.data.records.map(tableRow<Row>(doc.header)) } : { records: [], total: 0, pageNum: 1, pageSize: 20 },
       error: result.status === 200 ? null : result.message || "Error",
       params: Object.fromEntries(url.searchParams),
@@ -49,15 +54,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export function meta({ loaderData }: { loaderData: { doc: { title: string; menuTitle?: string } } | undefined }) {
+export function meta({ loaderData }: { loaderData: { doc: { title: string; menuTitle?: string }; view: { title: string } | null } | undefined }) {
   const doc = loaderData?.doc;
-  return [{ title: `${doc?.menuTitle ?? doc?.title ?? ""} - ${t.appTitle}` }];
+  return [{ title: `${loaderData?.view?.title ?? doc?.menuTitle ?? doc?.title ?? ""} - ${t.appTitle}` }];
 }
 
 export default function DocumentList() {
   const loaderData = useLoaderData<typeof loader>();
-  const { doc, page, params, relations, error, exportQuery } = loaderData;
-  const def = doc.header;
+  const { doc, view, page, params, relations, error, exportQuery } = loaderData;
+  // A view's fixed filters are not offered: its rows always hold them.
+  const def = view ? { ...doc.header, fields: doc.header.fields.map((f) => (f.name in view.filter ? { ...f, filter: undefined } : f)) } : doc.header;
   const location = useLocation();
   const can = usePermissions();
   const user = useCurrentUser();
@@ -67,7 +73,8 @@ export default function DocumentList() {
   const base = documentBase(doc);
   // The status filter offers the declared statuses (they are not rows of the dictionary table).
   const shared = useDicts();
-  const dicts = { ...shared, [statusDictCode(doc.docType)]: doc.statuses.map((s) => ({ value: s.value, label: s.label })) };
+  const statusDict = def.fields.find((f) => f.name === DOC_STATUS)?.dict ?? statusDictCode(doc.docType);
+  const dicts = { ...shared, [statusDict]: doc.statuses.map((s) => ({ value: s.value, label: s.label })) };
   const canUpdate = can(permissionCode(def, "update"));
   const detail = (id: unknown) => relativeTo(location.pathname, `${base}/detail/${id}`);
   const rowActions = (record: Row): RowAction[] => [
@@ -79,7 +86,7 @@ export default function DocumentList() {
   return (
     <div className={classes.page}>
       <div className={classes.head}>
-        <h3 className={classes.title}>{doc.menuTitle ?? doc.title}</h3>
+        <h3 className={classes.title}>{view?.title ?? doc.menuTitle ?? doc.title}</h3>
         <div className={classes.actions}>
           {can(permissionCode(def, "export")) && (
             <PlainButton href={exportHref("xlsx")} onClick={(e: React.MouseEvent<HTMLAnchorElement>) => exporter.start(e, `${doc.title}.xlsx`)} variant="default" leftSection={<IconDownload size={16} />}>

@@ -2,7 +2,7 @@ import { Anchor, Button, Group } from "@mantine/core";
 import { Link, useLoaderData, type LoaderFunctionArgs } from "react-router";
 import { DOC_NO, DOC_STATUS } from "../../../resources/document";
 import { documentBase, totalledFields } from "../../../resources/document-form";
-import { DocumentLines } from "~/components/document/DocumentLines";
+import { DocumentAllocations, DocumentLines, shownLineFields } from "~/components/document/DocumentLines";
 import { FieldValue } from "~/components/resource/cells";
 import { IconPrinter } from "~/components/icons";
 import { useDicts } from "~/lib/dicts";
@@ -39,7 +39,7 @@ export default function DocumentPrint() {
   const by = (action: string) => history.filter((h) => h.action === action).at(-1)?.operatorName ?? "";
   const headerFields = doc.header.fields.filter((f) => !f.hidden && f.name !== DOC_NO && f.name !== DOC_STATUS && f.type !== "longText");
   const notes = doc.header.fields.filter((f) => !f.hidden && f.type === "longText" && record[f.name]);
-  const lineFields = doc.lines.fields.filter((f) => !f.hidden && !f.readOnly);
+  const lineFields = shownLineFields(doc.lines.fields);
   return (
     <div className={classes.sheet} data-testid="document-print">
       <header className={classes.head}>
@@ -59,6 +59,7 @@ export default function DocumentPrint() {
         ))}
       </div>
       <DocumentLines fields={lineFields} lines={(record.lines as Record<string, unknown>[]) ?? []} totalled={totalledFields(doc).map((f) => f.name)} dicts={dicts} className={classes.table} />
+      <DocumentAllocations lines={(record.lines as Record<string, unknown>[]) ?? []} className={classes.table} />
       {notes.map((f) => (
         <p key={f.name} style={{ fontSize: 13 }}>
           {f.label}：{String(record[f.name])}

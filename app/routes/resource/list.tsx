@@ -113,6 +113,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: `${def?.menuTitle ?? def?.title ?? ""} - ${t.appTitle}` }];
 }
 
+/** A row link's path with the row's values for its `:name` parts (`:id`; a drill-down's `?goodsId=:goodsId`). */
+const fillPath = (path: string, record: Row) => path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(record[name] ?? "")));
+
 export default function ResourceList({ loaderData, actionData }: Route.ComponentProps) {
   const { def, page, params, relations, error, confirmDelete, exportQuery, editor, importOpen } = loaderData;
   const location = useLocation();
@@ -134,7 +137,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
       .map((link) => ({
         key: link.action,
         label: link.label ?? def.workflowActions?.[link.action] ?? link.action,
-        to: relativeTo(location.pathname, link.path.startsWith("/") ? link.path.replace(":id", String(id)) : `${base}/${link.path.replace(":id", String(id))}`),
+        to: relativeTo(location.pathname, link.path.startsWith("/") ? fillPath(link.path, { id, ...record }) : `${base}/${fillPath(link.path, { id, ...record })}`),
       })),
     ...(canUpdate ? [{ key: "edit", label: "编辑", to: relativeTo(location.pathname, def.indexOnly ? hrefFor({ edit: String(id), create: null, delete: null }) : `${base}/edit/${id}`) }] : []),
     ...(canDelete ? [{ key: "delete", label: "删除", to: relativeTo(location.pathname, hrefFor({ delete: String(id) })), danger: true }] : []),

@@ -122,8 +122,11 @@ function lineRow(ctx: SessionContext, doc: DocumentDef, docId: number, lineNo: n
   };
 }
 
-export async function createDocument(ctx: SessionContext, doc: DocumentDef, body: Row & { lines: Row[] }, raw: unknown): Promise<Row> {
-  const { lines, ...values } = body;
+export async function createDocument(ctx: SessionContext, doc: DocumentDef, body: Row & { lines: Row[] }, raw: unknown, rules: DocumentRules = {}): Promise<Row> {
+  const { lines: given, ...values } = body;
+  // Filled on copies: the body as sent is what the Idempotency-Key's hash compares.
+  const lines = given.map((line) => ({ ...line }));
+  await rules.fill?.(ctx, db(ctx), values, lines);
   await checkRelations(ctx, doc.header, values);
   await checkDictionaries(ctx, doc.header, values);
   await checkLines(ctx, doc, lines);
@@ -153,8 +156,16 @@ export async function createDocument(ctx: SessionContext, doc: DocumentDef, body
   });
 }
 
-export async function updateDocument(ctx: SessionContext, doc: DocumentDef, body: Row & { id: number; version: number; lines?: Row[] }, raw: unknown): Promise<Row> {
-  const { id, version, lines, ...values } = body;
+export async function updateDocument(
+  ctx: SessionContext,
+  doc: DocumentDef,
+  body: Row & { id: number; version: number; lines?: Row[] },
+  raw: unknown,
+  rules: DocumentRules = {},
+): Promise<Row> {
+  const { id, version, lines: given, ...values } = body;
+  const lines = given?.map((line) => ({ ...line }));
+  if (rules.fill) await rules.fill(ctx, db(ctx), values, lines ?? [], await loadHeader(db(ctx), doc, ctx.session.tenantId, id));
   const tenantId = ctx.session.tenantId;
   const statusColumn = column(doc.header.fields, DOC_STATUS);
   const versionColumn = column(doc.header.fields, DOC_VERSION);
@@ -221,12 +232,14 @@ export async function updateDocument(ctx: SessionContext, doc: DocumentDef, body
 }
 
 /** The header with its relations' labels, its lines (with theirs) and its status history. */
-export async function getDocument(ctx: SessionContext, doc: DocumentDef, id: number): Promise<Row> {
+export async function getDocument(ctx: SessionContext, doc: DocumentDef, id: number, rules: DocumentRules = {}): Promise<Row> {
   const lookup = documentLookup(doc);
   const header = await getInfo(ctx, doc.header, id, lookup);
   const lines = (await loadLines(db(ctx), doc, ctx.session.tenantId, id)).map((row) => toRecord(doc.lines, row));
   await withRelationLabels(ctx, doc.lines, lines, lookup);
-  return { ...header, lines, history: await statusHistory(db(ctx), doc, ctx.session.tenantId, id) };
+  const document = { ...header, lines, history: await statusHistory(db(ctx), doc, ctx.session.tenantId, id) };
+  await rules.describe?.(ctx, db(ctx), document);
+  return document;
 }
 
 /** Every endpoint of one document. `rules` must name every guard, effect and ledger the declaration does. */
@@ -251,7 +264,7 @@ export function documentEndpoints(doc: DocumentDef, rules: DocumentRules = {}): 
       summary: `${doc.title}详情：表头、${doc.linesTitle}与审批记录`,
       access: view,
       query: z.object({ id: recordId() }),
-      handle: (ctx, { query }) => getDocument(session(ctx), doc, query.id),
+      handle: (ctx, { query }) => getDocument(session(ctx), doc, query.id, rules),
     }),
     endpoint({
       method: "POST",
@@ -259,7 +272,7 @@ export function documentEndpoints(doc: DocumentDef, rules: DocumentRules = {}): 
       summary: `新增${doc.title}（表头与 lines，编号自动生成；支持 Idempotency-Key）`,
       access: permission(permissionCode(doc.header, "create")),
       body: schemas.create,
-      handle: (ctx, { body }) => createDocument(session(ctx), doc, body as Row & { lines: Row[] }, body),
+      handle: (ctx, { body }) => createDocument(session(ctx), doc, body as Row & { lines: Row[] }, body, rules),
     }),
     endpoint({
       method: "POST",
@@ -267,7 +280,7 @@ export function documentEndpoints(doc: DocumentDef, rules: DocumentRules = {}): 
       summary: `修改${doc.title}（仅可编辑的状态；带读取时的 version；lines 为完整的新明细）`,
       access: permission(permissionCode(doc.header, "update")),
       body: schemas.update,
-      handle: (ctx, { body }) => updateDocument(session(ctx), doc, body as Row & { id: number; version: number; lines?: Row[] }, body),
+      handle: (ctx, { body }) => updateDocument(session(ctx), doc, body as Row & { id: number; version: number; lines?: Row[] }, body, rules),
     }),
     ...doc.workflow.transitions.map((t) =>
       endpoint({

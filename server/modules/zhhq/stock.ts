@@ -1,0 +1,553 @@
+import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { chinaDay, chinaDayStart, DAY_MS } from "../../../resources/chinaTime";
+import { DOC_NO, LINE_NO, type DocumentDef } from "../../../resources/document";
+import { quantityToThousandths, thousandthsToQuantity } from "../../../resources/quantity";
+import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
+import { newId } from "../../db";
+import type { SessionContext } from "../../http/endpoint";
+import { ApiError, fieldError, Status } from "../../http/envelope";
+import { defineLedger, type LedgerDrift, type PostedLine, type Projection } from "../../kernel/ledger";
+import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules } from "../../kernel/transitions";
+import type { Row } from "../resource/rows";
+
+/**
+ * The stock ledger and the rules of the stock documents (issue 40, decision 068). The ledger's balances are the
+ * stock per warehouse × goods (`stock_real`, the 库存查询 screen), its lines the movements (`stock_line`, each naming
+ * its batch), and the batches (`stock_batch`) a projection counted in the same transaction with a floor of their own
+ * (its `check` joins the ledger's, so `npm run ledger:check` covers the batches too).
+ * What a document posts is its declaration's (resources/zhhq/stock.ts); which batches a line moves is decided by the
+ * allocators here, under the stock rows' locks, before anything is posted.
+ */
+
+// The ledger's tables are its own, named by its declaration.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+/** A source document a return names must be 已审核 (its lines then never change). */
+const APPROVED = warehouseIn.status["2"];
+
+export const stockMessages = {
+  insufficient: (goods: string, quantity: number, unit: string) => `库存不足：${goods} 仓库现有 ${formatQuantity(quantity)}${unit}`,
+  batchShort: "批次库存不足",
+  zero: "数量不能为 0",
+  expired: (batchNo: string, expiryDate: string) => `批次 ${batchNo} 已于 ${expiryDate} 过期，过期物资不能出库`,
+  inReturnOver: (line: number, left: number, unit: string) => `第 ${line} 行退货数量超过可退数量 ${formatQuantity(left)}${unit}`,
+  outReturnOver: (line: number, left: number, unit: string) => `第 ${line} 行退库数量超过可退数量 ${formatQuantity(left)}${unit}`,
+  notApproved: (title: string) => `${title}尚未审核，不能退`,
+  notOfDocument: (title: string) => `该明细不属于所选${title}`,
+  futureDate: "单据日期不能晚于今天",
+};
+
+/** Thousandths as the screens write a quantity: 12.5, 3. */
+function formatQuantity(thousandths: number): string {
+  return String(thousandthsToQuantity(thousandths));
+}
+
+/** Batches: a posting's batch moves with it, never below zero in quantity or amount (decision 068). */
+const batchProjection: Projection = {
+  name: "stockBatches",
+  async apply(trx: AnyDb, line: PostedLine) {
+    const batchId = line.extra?.batchId;
+    const moved = await trx
+      .updateTable("stock_batch")
+      .set({
+        quantity: sql`quantity + ${line.quantity}`,
+        amount: sql`amount + ${line.amount ?? 0}`,
+        updated_at: line.occurredAt,
+        updated_by: line.operatorId ?? null,
+      })
+      .where("tenant_id", "=", line.tenantId)
+      .where("id", "=", batchId)
+      .where(sql<boolean>`quantity + ${line.quantity} >= 0 and amount + ${line.amount ?? 0} >= 0`)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, stockMessages.batchShort);
+  },
+  /** The batches whose quantity or amount differs from the sum of their movements. */
+  async check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
+    let q = db
+      .selectFrom("stock_batch as b")
+      .leftJoin(
+        db.selectFrom("stock_line").select(["tenant_id", "batch_id", sql<number>`sum(quantity)`.as("q"), sql<number>`sum(amount)`.as("a")]).groupBy(["tenant_id", "batch_id"]).as("l"),
+        (join) => join.onRef("l.tenant_id", "=", "b.tenant_id").onRef("l.batch_id", "=", "b.id"),
+      )
+      .select(["b.tenant_id", "b.id", "b.quantity", "b.amount", "l.q", "l.a"])
+      .where((eb) => eb.or([eb("b.quantity", "!=", eb.fn.coalesce("l.q", sql.lit(0))), eb("b.amount", "!=", eb.fn.coalesce("l.a", sql.lit(0)))]));
+    if (tenantId !== undefined) q = q.where("b.tenant_id", "=", tenantId);
+    return ((await q.execute()) as Row[]).flatMap((r) => {
+      const drift = (measure: "quantity" | "amount", balance: unknown, lines: unknown): LedgerDrift[] =>
+        Number(balance) === Number(lines ?? 0) ? [] : [{ tenantId: Number(r.tenant_id), key: { batchId: Number(r.id) }, measure, balance: Number(balance), lines: Number(lines ?? 0) }];
+      return [...drift("quantity", r.quantity, r.q), ...drift("amount", r.amount, r.a)];
+    });
+  },
+  async recount(db: AnyDb, tenantId?: number) {
+    const ofTenant = tenantId === undefined ? sql`1 = 1` : sql`b.tenant_id = ${tenantId}`;
+    await sql`update stock_batch set
+        quantity = (select coalesce(sum(l.quantity), 0) from stock_line l where l.tenant_id = stock_batch.tenant_id and l.batch_id = stock_batch.id),
+        amount = (select coalesce(sum(l.amount), 0) from stock_line l where l.tenant_id = stock_batch.tenant_id and l.batch_id = stock_batch.id)
+      where id in (select b.id from stock_batch b where ${ofTenant})`.execute(db);
+  },
+};
+
+/** A warehouse × goods's average cost, in fen per unit (half up), from its amount and quantity as they stand. */
+const AVERAGE = sql`case when quantity > 0 then (amount * 1000 + quantity / 2) / quantity else 0 end`;
+
+const averagePrice: Projection = {
+  name: "stockAveragePrice",
+  async apply(trx: AnyDb, line: PostedLine) {
+    await trx
+      .updateTable("stock_real")
+      .set({ average_price: AVERAGE })
+      .where("tenant_id", "=", line.tenantId)
+      .where("warehouse_id", "=", line.key.warehouseId)
+      .where("goods_id", "=", line.key.goodsId)
+      .execute();
+  },
+  async recount(db: AnyDb, tenantId?: number) {
+    let q = db.updateTable("stock_real").set({ average_price: AVERAGE });
+    if (tenantId !== undefined) q = q.where("tenant_id", "=", tenantId);
+    await q.execute();
+  },
+};
+
+/** The stock ledger: thousandths of the goods' unit and fen, per warehouse × goods, never below zero. */
+export const stockLedger = defineLedger({
+  name: "stock",
+  balances: { table: "stock_real", id: "id", opens: true },
+  lines: {
+    table: "stock_line",
+    columns: { docType: "doc_type", docId: "doc_id", docLineId: "doc_line_id", operatorId: "operator_id", operatorName: "operator_name", remark: "remark" },
+  },
+  key: { warehouseId: "warehouse_id", goodsId: "goods_id" },
+  quantity: { balance: "quantity", line: "quantity", after: "quantity_after" },
+  amount: { balance: "amount", line: "amount", after: "amount_after" },
+  extra: { batchId: "batch_id", batchNo: "batch_no" },
+  projections: [batchProjection, averagePrice],
+  // The allocators refuse a shortage first, naming the goods and what is there; this is the last guard.
+  messages: { insufficient: "库存不足", zero: stockMessages.zero },
+});
+
+const isPostgres = (trx: AnyDb) => trx.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Takes the stock rows of these warehouse × goods, in one order (PostgreSQL; SQLite's writer holds the database):
+ * every stock posting of a key queues here, so an allocator's reads of its batches are what it then posts against,
+ * and two documents that share goods cannot each hold one and wait for the other.
+ */
+async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId: number; goodsId: number }>, now: number) {
+  if (!isPostgres(trx)) return;
+  const unique = [...new Map(keys.map((k) => [`${k.warehouseId}:${k.goodsId}`, k])).values()].sort((a, b) => a.warehouseId - b.warehouseId || a.goodsId - b.goodsId);
+  for (const { warehouseId, goodsId } of unique) {
+    await trx
+      .insertInto("stock_real")
+      .values({ tenant_id: tenantId, id: newId(), warehouse_id: warehouseId, goods_id: goodsId, quantity: 0, amount: 0, created_at: now, created_by: null, updated_at: now, updated_by: null })
+      .onConflict((oc) => oc.columns(["tenant_id", "warehouse_id", "goods_id"]).doNothing())
+      .execute();
+    await trx.selectFrom("stock_real").select("id").where("tenant_id", "=", tenantId).where("warehouse_id", "=", warehouseId).where("goods_id", "=", goodsId).forUpdate().execute();
+  }
+}
+
+const keyOf = (entry: AllocationInput[number]) => ({ warehouseId: Number(entry.key.warehouseId), goodsId: Number(entry.key.goodsId) });
+
+/** The goods' name and unit's name, for the messages. */
+async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<{ name: string; unit: string; shelfLifeDays: number | null }> {
+  const row = (await trx
+    .selectFrom("goods as g")
+    .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
+    .select(["g.goods_name", "u.unit_name", "g.shelf_life_days"])
+    .where("g.tenant_id", "=", tenantId)
+    .where("g.id", "=", goodsId)
+    .executeTakeFirst()) as Row | undefined;
+  return { name: String(row?.goods_name ?? goodsId), unit: String(row?.unit_name ?? ""), shelfLifeDays: row?.shelf_life_days == null ? null : Number(row.shelf_life_days) };
+}
+
+/** Quantity (thousandths) × price (fen per unit) in fen, half up, exact for any size the fields allow. */
+export function lineAmount(thousandths: number, price: number): number {
+  return Number((BigInt(thousandths) * BigInt(price) + 500n) / 1000n);
+}
+
+/** What `take` of a holding of `quantity` and `amount` carries: all of it when it is all, else its share, half up. */
+export function shareOf(take: number, quantity: number, amount: number): number {
+  if (take >= quantity) return amount;
+  return Number((BigInt(amount) * BigInt(take) * 2n + BigInt(quantity)) / (2n * BigInt(quantity)));
+}
+
+/** A production (or document) date plus a shelf life, as a date. */
+function addDays(day: string, days: number): string {
+  return chinaDay(chinaDayStart(day) + days * DAY_MS);
+}
+
+async function setLine(trx: AnyDb, doc: DocumentDef, tenantId: number, lineId: number, values: Row) {
+  await trx.updateTable(doc.lines.table).set(values).where("tenant_id", "=", tenantId).where("id", "=", lineId).execute();
+}
+
+/** Stock-in: each line becomes a batch (its number given or made from the document's), posted at its price × quantity. */
+const receiveBatches: Allocator = async (run, trx, entries) => {
+  const tenantId = run.ctx.session.tenantId;
+  await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
+  const out: AllocatedPosting[] = [];
+  for (const entry of entries) {
+    const line = entry.line;
+    const quantity = entry.quantity;
+    const price = Number(line.price);
+    const amount = lineAmount(quantity, price);
+    const batchNo = (line.batchNo as string | null) || `${run.header[DOC_NO]}-${line[LINE_NO]}`;
+    const goods = await goodsWords(trx, tenantId, Number(entry.key.goodsId));
+    const expiryDate = (line.expiryDate as string | null) ?? defaultExpiry(goods.shelfLifeDays, line.productionDate as string | null, run.header.docDate as string | null, run.ctx.now);
+    const batchId = newId();
+    await trx
+      .insertInto("stock_batch")
+      .values({
+        tenant_id: tenantId,
+        id: batchId,
+        warehouse_id: entry.key.warehouseId,
+        goods_id: entry.key.goodsId,
+        batch_no: batchNo,
+        production_date: line.productionDate ?? null,
+        expiry_date: expiryDate,
+        price,
+        quantity: 0,
+        amount: 0,
+        received_at: run.ctx.now,
+        in_line_id: line.id,
+        created_at: run.ctx.now,
+        created_by: run.ctx.session.userId,
+        updated_at: run.ctx.now,
+        updated_by: run.ctx.session.userId,
+      })
+      .execute();
+    await setLine(trx, run.doc, tenantId, line.id as number, { batch_no: batchNo, expiry_date: expiryDate, amount });
+    out.push({ key: keyOf(entry), quantity, amount, extra: { batchId, batchNo }, lineId: line.id as number });
+  }
+  return out;
+};
+
+function defaultExpiry(shelfLifeDays: number | null, productionDate: string | null, docDate: string | null, now: number): string | null {
+  if (!shelfLifeDays) return null;
+  return addDays(productionDate ?? docDate ?? chinaDay(now), shelfLifeDays);
+}
+
+/** What a batch holds for a movement to take from (a batch's stock, or what a stock-out line took from it). */
+interface Holding {
+  batchId: number;
+  batchNo: string;
+  quantity: number;
+  amount: number;
+}
+
+interface Batch extends Holding {
+  expiryDate: string | null;
+}
+
+/**
+ * Takes `need` from the holdings in their order, changing them: each part carries its share of the holding's amount,
+ * an emptied holding gives up exactly what it has left, so amounts never drift by rounding.
+ */
+function takeInOrder<H extends Holding>(holdings: H[], need: number): Array<{ holding: H; take: number; amount: number }> {
+  const taken: Array<{ holding: H; take: number; amount: number }> = [];
+  for (const holding of holdings) {
+    if (need === 0) break;
+    if (holding.quantity === 0) continue;
+    const take = Math.min(need, holding.quantity);
+    const amount = shareOf(take, holding.quantity, holding.amount);
+    holding.quantity -= take;
+    holding.amount -= amount;
+    need -= take;
+    taken.push({ holding, take, amount });
+  }
+  return taken;
+}
+
+/**
+ * Stock-out, first expiry first (FEFO): each line takes from the batches of its warehouse × goods in the order of
+ * their expiry, then of their receipt; a batch without an expiry date comes last. Expired batches are never issued.
+ * A batch emptied gives up exactly its remaining amount, a part its share of it, so the amounts never drift.
+ */
+const issueFefo: Allocator = async (run, trx, entries) => {
+  const tenantId = run.ctx.session.tenantId;
+  await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
+  const today = chinaDay(run.ctx.now);
+  const batches = new Map<string, Batch[]>();
+  const out: AllocatedPosting[] = [];
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    const group = `${key.warehouseId}:${key.goodsId}`;
+    if (!batches.has(group)) {
+      const rows = (await trx
+        .selectFrom("stock_batch")
+        .select(["id", "batch_no", "expiry_date", "quantity", "amount"])
+        .where("tenant_id", "=", tenantId)
+        .where("warehouse_id", "=", key.warehouseId)
+        .where("goods_id", "=", key.goodsId)
+        .where("quantity", ">", 0)
+        .orderBy(sql`case when expiry_date is null then 1 else 0 end`)
+        .orderBy("expiry_date")
+        .orderBy("received_at")
+        .orderBy("id")
+        .execute()) as Row[];
+      batches.set(
+        group,
+        rows.map((r) => ({ batchId: Number(r.id), batchNo: String(r.batch_no), expiryDate: r.expiry_date as string | null, quantity: Number(r.quantity), amount: Number(r.amount) })),
+      );
+    }
+    const held = batches.get(group) as Batch[];
+    const usable = held.filter((b) => b.expiryDate === null || b.expiryDate >= today);
+    const need = -entry.quantity;
+    const available = usable.reduce((sum, b) => sum + b.quantity, 0);
+    if (available < need) {
+      const total = held.reduce((sum, b) => sum + b.quantity, 0);
+      const expired = held.find((b) => b.quantity > 0 && b.expiryDate !== null && b.expiryDate < today);
+      if (total >= need && expired) throw new ApiError(Status.CONFLICT, stockMessages.expired(expired.batchNo, expired.expiryDate as string));
+      const goods = await goodsWords(trx, tenantId, key.goodsId);
+      throw new ApiError(Status.CONFLICT, stockMessages.insufficient(goods.name, total, goods.unit));
+    }
+    const taken = takeInOrder(usable, need);
+    for (const { holding, take, amount } of taken) {
+      out.push({ key, quantity: -take, amount: -amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo }, lineId: entry.line.id as number });
+    }
+    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: taken.reduce((sum, t) => sum + t.amount, 0) });
+  }
+  return out;
+};
+
+/**
+ * Return to the supplier: from the batch its stock-in line made, at most what that line received less what was
+ * returned already, and at most what is left of the batch.
+ */
+const returnToSupplier: Allocator = async (run, trx, entries) => {
+  const tenantId = run.ctx.session.tenantId;
+  await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
+  await refuseUnapprovedSource(trx, tenantId, warehouseIn, Number(run.header.warehouseInId));
+  const taken = new Map<number, { quantity: number; amount: number; left: number }>();
+  const out: AllocatedPosting[] = [];
+  for (const entry of entries) {
+    const inLineId = Number(entry.line.inLineId);
+    const lineNo = Number(entry.line[LINE_NO]);
+    if (!taken.has(inLineId)) {
+      const limit = await inReturnLimit(trx, tenantId, Number(run.header.warehouseInId), inLineId);
+      if (!limit) throw fieldError(`lines.${lineNo - 1}.inLineId`, stockMessages.notOfDocument(warehouseIn.title));
+      taken.set(inLineId, limit);
+    }
+    const batch = taken.get(inLineId) as NonNullable<Awaited<ReturnType<typeof inReturnLimit>>>;
+    const take = -entry.quantity;
+    if (take > batch.left) {
+      const goods = await goodsWords(trx, tenantId, Number(entry.key.goodsId));
+      throw new ApiError(Status.CONFLICT, stockMessages.inReturnOver(lineNo, batch.left, goods.unit));
+    }
+    const [{ amount }] = takeInOrder([batch], take);
+    batch.left -= take;
+    out.push({ key: keyOf(entry), quantity: -take, amount: -amount, extra: { batchId: batch.batchId, batchNo: batch.batchNo }, lineId: entry.line.id as number });
+    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount });
+  }
+  return out;
+};
+
+/** What a stock-in line may still give back: its batch, what the batch holds, and the least of the two limits. */
+async function inReturnLimit(db: AnyDb, tenantId: number, warehouseInId: number, inLineId: number) {
+  const row = (await db
+    .selectFrom("warehouse_in_line as l")
+    .innerJoin("stock_batch as b", (j) => j.onRef("b.tenant_id", "=", "l.tenant_id").onRef("b.in_line_id", "=", "l.id"))
+    .select(["l.quantity as received", "b.id", "b.batch_no", "b.quantity", "b.amount"])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.id", "=", inLineId)
+    .where("l.document_id", "=", warehouseInId)
+    .executeTakeFirst()) as Row | undefined;
+  if (!row) return null;
+  const returned = (await db
+    .selectFrom("stock_line")
+    .select(sql<number>`coalesce(sum(quantity), 0)`.as("q"))
+    .where("tenant_id", "=", tenantId)
+    .where("batch_id", "=", row.id as number)
+    .where("doc_type", "=", warehouseInReturn.docType)
+    .executeTakeFirstOrThrow()) as Row;
+  const quantity = Number(row.quantity);
+  return {
+    batchId: Number(row.id),
+    batchNo: String(row.batch_no),
+    quantity,
+    amount: Number(row.amount),
+    left: Math.min(Number(row.received) + Number(returned.q), quantity),
+  };
+}
+
+async function refuseUnapprovedSource(db: AnyDb, tenantId: number, source: DocumentDef, id: number) {
+  const row = (await db.selectFrom(source.header.table).select("status").where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst()) as Row | undefined;
+  if (!row || String(row.status) !== APPROVED) {
+    throw new ApiError(Status.CONFLICT, stockMessages.notApproved(source.title));
+  }
+}
+
+/** What a stock-out line issued from a batch less what came back already, positive. */
+type Issued = Holding;
+
+/** What a stock-out line issued from each batch, less what returns brought back already, in the order it was issued. */
+async function issuedOf(db: AnyDb, tenantId: number, outLineId: number): Promise<Issued[]> {
+  const issued = (await db
+    .selectFrom("stock_line")
+    .select(["batch_id", "batch_no", sql<number>`sum(quantity)`.as("q"), sql<number>`sum(amount)`.as("a"), sql<number>`min(id)`.as("first")])
+    .where("tenant_id", "=", tenantId)
+    .where("doc_type", "=", warehouseOut.docType)
+    .where("doc_line_id", "=", outLineId)
+    .groupBy(["batch_id", "batch_no"])
+    .execute()) as Row[];
+  const back = (await db
+    .selectFrom("stock_line as s")
+    .innerJoin("warehouse_out_return_line as r", (j) => j.onRef("r.tenant_id", "=", "s.tenant_id").onRef("r.id", "=", "s.doc_line_id"))
+    .select(["s.batch_id", sql<number>`sum(s.quantity)`.as("q"), sql<number>`sum(s.amount)`.as("a")])
+    .where("s.tenant_id", "=", tenantId)
+    .where("s.doc_type", "=", warehouseOutReturn.docType)
+    .where("r.out_line_id", "=", outLineId)
+    .groupBy("s.batch_id")
+    .execute()) as Row[];
+  const returned = new Map(back.map((r) => [Number(r.batch_id), { q: Number(r.q), a: Number(r.a) }]));
+  return issued
+    .sort((a, b) => Number(a.first) - Number(b.first))
+    .map((r) => {
+      const came = returned.get(Number(r.batch_id)) ?? { q: 0, a: 0 };
+      return { batchId: Number(r.batch_id), batchNo: String(r.batch_no), quantity: -Number(r.q) - came.q, amount: -Number(r.a) - came.a };
+    });
+}
+
+/**
+ * Return to the store from a stock-out: at most what its line issued less what came back already, into the batches
+ * it came from at their cost — the last batch issued first, so what stays issued is what expires first.
+ */
+const returnFromIssue: Allocator = async (run, trx, entries) => {
+  const tenantId = run.ctx.session.tenantId;
+  await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
+  await refuseUnapprovedSource(trx, tenantId, warehouseOut, Number(run.header.warehouseOutId));
+  const issuedByLine = new Map<number, Issued[]>();
+  const out: AllocatedPosting[] = [];
+  for (const entry of entries) {
+    const outLineId = Number(entry.line.outLineId);
+    const lineNo = Number(entry.line[LINE_NO]);
+    if (!issuedByLine.has(outLineId)) {
+      await refuseLineOf(trx, tenantId, warehouseOut, Number(run.header.warehouseOutId), outLineId, `lines.${lineNo - 1}.outLineId`);
+      issuedByLine.set(outLineId, (await issuedOf(trx, tenantId, outLineId)).reverse());
+    }
+    const issued = issuedByLine.get(outLineId) as Issued[];
+    const left = issued.reduce((sum, b) => sum + b.quantity, 0);
+    if (entry.quantity > left) {
+      const goods = await goodsWords(trx, tenantId, Number(entry.key.goodsId));
+      throw new ApiError(Status.CONFLICT, stockMessages.outReturnOver(lineNo, left, goods.unit));
+    }
+    const taken = takeInOrder(issued, entry.quantity);
+    for (const { holding, take, amount } of taken) {
+      out.push({ key: keyOf(entry), quantity: take, amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo }, lineId: entry.line.id as number });
+    }
+    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: taken.reduce((sum, t) => sum + t.amount, 0) });
+  }
+  return out;
+};
+
+async function refuseLineOf(db: AnyDb, tenantId: number, source: DocumentDef, documentId: number, lineId: number, field: string) {
+  const row = await db.selectFrom(source.lines.table).select("id").where("tenant_id", "=", tenantId).where("id", "=", lineId).where("document_id", "=", documentId).executeTakeFirst();
+  if (!row) throw fieldError(field, stockMessages.notOfDocument(source.title));
+}
+
+/** A document's date: today in China when not given; it may be earlier than today (a late entry), never later. */
+function defaultDocDate(ctx: SessionContext, header: Row) {
+  const today = chinaDay(ctx.now);
+  if (header.docDate === undefined || header.docDate === null || header.docDate === "") header.docDate = today;
+  else if (String(header.docDate) > today) throw fieldError("docDate", stockMessages.futureDate);
+}
+
+/** A stock-in line's amount and expiry, as far as what it gives lets them be known before approval. */
+async function fillWarehouseIn(ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) {
+  if (!current || header.docDate) defaultDocDate(ctx, header);
+  const docDate = (header.docDate ?? current?.doc_date ?? null) as string | null;
+  const shelfLives = new Map<number, number | null>();
+  for (const line of lines) {
+    if (typeof line.quantity === "number" && typeof line.price === "number") line.amount = lineAmount(quantityToThousandths(line.quantity), line.price);
+    if (line.expiryDate || line.goodsId === undefined) continue;
+    const goodsId = Number(line.goodsId);
+    if (!shelfLives.has(goodsId)) shelfLives.set(goodsId, (await goodsWords(db, ctx.session.tenantId, goodsId)).shelfLifeDays);
+    const expiry = defaultExpiry(shelfLives.get(goodsId) ?? null, (line.productionDate as string | null) ?? null, docDate, ctx.now);
+    if (expiry) line.expiryDate = expiry;
+  }
+}
+
+/**
+ * A return names its source document and that document's lines: the warehouse (and supplier) and each line's goods
+ * are the source's. The source must be approved, and each line one of its own.
+ */
+function fillReturn(source: DocumentDef, sourceField: string, lineField: string, copied: string[]) {
+  const sourceColumn = sourceField.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return async (ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) => {
+    if (!current || header.docDate) defaultDocDate(ctx, header);
+    const given = header[sourceField] ?? current?.[sourceColumn];
+    if (given === undefined || given === null) return;
+    const tenantId = ctx.session.tenantId;
+    const sourceId = Number(given);
+    const row = (await db.selectFrom(source.header.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", sourceId).executeTakeFirst()) as Row | undefined;
+    if (!row) return; // The relation check names the field.
+    if (String(row.status) !== APPROVED) throw fieldError(sourceField, stockMessages.notApproved(source.title));
+    for (const name of copied) header[name] = row[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+    for (const [i, line] of lines.entries()) {
+      if (line[lineField] === undefined) continue;
+      const sourceLine = (await db
+        .selectFrom(source.lines.table)
+        .select(["goods_id"])
+        .where("tenant_id", "=", tenantId)
+        .where("id", "=", Number(line[lineField]))
+        .where("document_id", "=", sourceId)
+        .executeTakeFirst()) as Row | undefined;
+      if (!sourceLine) throw fieldError(`lines.${i}.${lineField}`, stockMessages.notOfDocument(source.title));
+      line.goodsId = Number(sourceLine.goods_id);
+    }
+  };
+}
+
+/** Each line's movements in the ledger: the batches it issued or returned (`allocations`, once approved). */
+async function describeAllocations(ctx: SessionContext, db: AnyDb, document: Row, doc: DocumentDef) {
+  const rows = (await db
+    .selectFrom("stock_line")
+    .select(["doc_line_id", "batch_no", "quantity", "amount"])
+    .where("tenant_id", "=", ctx.session.tenantId)
+    .where("doc_type", "=", doc.docType)
+    .where("doc_id", "=", document.id as number)
+    .orderBy("id")
+    .execute()) as Row[];
+  const byLine = new Map<number, Row[]>();
+  for (const r of rows) {
+    const list = byLine.get(Number(r.doc_line_id)) ?? [];
+    list.push({ batchNo: r.batch_no, quantity: thousandthsToQuantity(Math.abs(Number(r.quantity))), amount: Math.abs(Number(r.amount)) });
+    byLine.set(Number(r.doc_line_id), list);
+  }
+  for (const line of document.lines as Row[]) line.allocations = byLine.get(Number(line.id)) ?? [];
+}
+
+const ledgers = { stock: stockLedger };
+const allocators = { receiveBatches, issueFefo, returnToSupplier, returnFromIssue };
+const describe = (doc: DocumentDef) => (ctx: SessionContext, db: AnyDb, document: Row) => describeAllocations(ctx, db, document, doc);
+
+/** The server side of the stock documents, by document type (the module's manifest lists them). */
+export const stockDocumentRules: Record<string, DocumentRules> = {
+  // A stock-in's line is its batch (its number is on the line): it has no allocations to show.
+  [warehouseIn.docType]: { ledgers, allocators, fill: fillWarehouseIn },
+  [warehouseOut.docType]: {
+    ledgers,
+    allocators,
+    fill: async (ctx, _db, header, _lines, current) => {
+      if (current) {
+        if (header.docDate) defaultDocDate(ctx, header);
+        return;
+      }
+      defaultDocDate(ctx, header);
+      // An API client that does not say is taking goods for use (领用出库), as the form's default says.
+      if (header.outKind === undefined || header.outKind === null) header.outKind = String(warehouseOut.header.fields.find((f) => f.name === "outKind")?.defaultValue);
+    },
+    describe: describe(warehouseOut),
+  },
+  [warehouseInReturn.docType]: {
+    ledgers,
+    allocators,
+    fill: fillReturn(warehouseIn, "warehouseInId", "inLineId", ["warehouseId", "supplierId"]),
+    describe: describe(warehouseInReturn),
+  },
+  [warehouseOutReturn.docType]: {
+    ledgers,
+    allocators,
+    fill: fillReturn(warehouseOut, "warehouseOutId", "outLineId", ["warehouseId"]),
+    describe: describe(warehouseOutReturn),
+  },
+};
