@@ -161,6 +161,74 @@ export interface ResourceDef {
    * the new one, and the migration that brought the table for the tenants before it.
    */
   tenantRows?: ReadonlyArray<Record<string, string | number>>;
+  /**
+   * A status field moved only by declared steps (decision 070): the one transition service moves it on the server,
+   * and each step's screen is the generic step screen. `defineResource` makes the steps' buttons and row links.
+   */
+  workflow?: ResourceWorkflow;
+}
+
+/** A Mantine colour name: a status badge's colour on lists, step screens and detail pages. */
+export type StatusColor = "gray" | "dark" | "blue" | "cyan" | "teal" | "green" | "lime" | "yellow" | "orange" | "red" | "pink" | "grape" | "violet" | "indigo";
+
+/** One step of a workflow, a document's (decision 060) or a resource's (decision 070). */
+export interface TransitionDef<V extends string = string> {
+  /** The API action: `POST /api/v1/{module}/{entity}/{name}` with `{ id, ...input }`. */
+  name: string;
+  /** The button and the operation log's word (提交). */
+  label: string;
+  from: readonly V[];
+  to: V;
+  /** A check the server runs before the step (named: resources/ cannot hold server code); it refuses by throwing. */
+  guard?: string;
+  /** Work the server does in the step's write transaction (named, as the guard). */
+  effect?: string;
+  /** The step needs a `reason` (驳回, 作废): kept in the status history and the operation log. */
+  reasonRequired?: boolean;
+  /** Fields the step takes besides `id` and `reason`, checked as a form's fields are; the effect reads them. */
+  input?: readonly FieldDef[];
+  /** What the step dialog asks before it runs, when the step cannot be taken back. */
+  confirm?: string;
+}
+
+/**
+ * A resource's step (decision 070): a transition plus what its screen says. Texts are templates: `{field}` is the
+ * row's value as the API answers it (`{userInfoIdLabel}`), `{status}` the current status's name, `{label}` the step's,
+ * `{field:yuan}` fen as yuan; a part in `[…]` is left out when a value in it is empty or zero.
+ */
+export interface ResourceTransition extends TransitionDef {
+  /** The step screen's title when it is more than the label (row link 取消, screen 取消预订). */
+  title?: string;
+  /** What the step does, under the row's facts. */
+  note?: string;
+  /** The flash after the step; its values are the API's answer (`{refunded:yuan}`). `{label}成功` by default. */
+  done?: string;
+  /** The confirming button's colour; red for a step that takes something away. */
+  color?: "red" | "orange" | "blue";
+  /** The screen sends an Idempotency-Key drawn for the page (a step that moves money, pressed twice, moves it once). */
+  idempotent?: boolean;
+  /**
+   * The step's screen is the module's own (审批: one page deciding between two steps), not the generic step screen:
+   * no route, and no row link, is made for it.
+   */
+  screen?: false;
+  /**
+   * The workflow action whose permission code the step needs, when it shares another's (驳回 under 审批); `null`
+   * when its endpoint decides who may take it (the complainant's 撤销). Either way it adds no button of its own.
+   */
+  permission?: string | null;
+}
+
+export interface ResourceWorkflow {
+  /** The status field (an `enum` with its dictionary: the statuses' names are the dictionary's). */
+  field: string;
+  /** Each status value's badge colour. */
+  colors: Readonly<Record<string, StatusColor>>;
+  /** The 409 of a step not allowed from the current status: `该卡当前为「{status}」，不能{action}`. */
+  refusal: string;
+  /** The 404 of an id not in the caller's tenant. */
+  notFound: string;
+  transitions: readonly ResourceTransition[];
 }
 
 /** What the shell needs to name a resource's screens (its tags and breadcrumbs), without the whole declaration. */
@@ -239,6 +307,19 @@ export function listView(def: ResourceDef): ResourceDef {
 }
 
 /** Keeps the declaration's literal types, so its table's row type can be derived from it (server/db/declared.ts). */
-export function defineResource<const D extends ResourceDef>(def: D): D {
-  return def;
+export function defineResource<const D extends ResourceDef>(def: D): D & Pick<ResourceDef, "rowLinks" | "workflowActions"> {
+  if (!def.workflow) return def;
+  // A step's button (permission code) and its row link, offered only from the statuses it starts from, come from
+  // the workflow: the screen, the list and the API read the same from-statuses.
+  const steps = def.workflow.transitions;
+  const own = def.rowLinks ?? [];
+  const stepLinks = steps
+    .filter((t) => t.screen !== false && !own.some((link) => link.action === t.name))
+    .map((t) => ({ action: t.name, path: `${t.name}/:id`, when: { field: def.workflow?.field as string, values: [...t.from] } }));
+  return {
+    ...def,
+    // A button the declaration names itself keeps its name (审批 for the step 审批通过).
+    workflowActions: { ...Object.fromEntries(steps.filter((t) => t.permission === undefined).map((t) => [t.name, t.label])), ...def.workflowActions },
+    rowLinks: [...own, ...stepLinks],
+  };
 }

@@ -74,7 +74,7 @@ const table = {
       ["report", "识别上报"], ["mark", "标记"], ["relabel", "改标确认"], ["confirm", "确认"], ["pickUp", "取餐"], ["cancel", "取消"],
       ["charge", "充值"], ["refund", "退款"], ["reverse", "冲正"], ["audit", "审核"], ["pay", "支付"], ["resend", "重发"],
       ["run", "立即执行"], ["process", "处理"], ["revoke", "撤销"], ["generate", "生成"], ["formal", "转正式"], ["approve", "审批通过"],
-      ["reject", "驳回"], ["adjust", "积分调整"], ["batchCreate", "批量生成"], ["bind", "绑定"], ["release", "解绑"],
+      ["reject", "驳回"], ["adjust", "积分调整"], ["batchCreate", "批量生成"], ["bind", "绑定"], ["release", "解绑"], ["reportLoss", "挂失"], ["unlock", "解挂"], ["reissue", "补卡"],
       // Documents' transitions (decision 060) that no step before them was called.
       ["submit", "提交"], ["void", "作废"],
     ],

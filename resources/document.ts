@@ -1,4 +1,4 @@
-import { defineResource, permissionCode, resourceKey, type FieldDef, type ResourceDef } from "./define";
+import { defineResource, permissionCode, resourceKey, type FieldDef, type ResourceDef, type StatusColor, type TransitionDef } from "./define";
 import { builtInDicts } from "./dicts";
 
 /**
@@ -10,22 +10,7 @@ import { builtInDicts } from "./dicts";
  * server resolves the names.
  */
 
-/** A Mantine colour name: the status badge's colour on lists and detail pages. */
-export type StatusColor =
-  | "gray"
-  | "dark"
-  | "blue"
-  | "cyan"
-  | "teal"
-  | "green"
-  | "lime"
-  | "yellow"
-  | "orange"
-  | "red"
-  | "pink"
-  | "grape"
-  | "violet"
-  | "indigo";
+export type { StatusColor, TransitionDef } from "./define";
 
 export interface DocumentStatus<V extends string = string> {
   /** Stored in the header's `status` column and sent by the API. */
@@ -33,25 +18,6 @@ export interface DocumentStatus<V extends string = string> {
   /** Chinese name, as 409s and badges say it (已审核). */
   label: string;
   color: StatusColor;
-}
-
-export interface TransitionDef<V extends string = string> {
-  /** The API action: `POST /api/v1/{module}/{entity}/{name}` with `{ id, ...input }`. */
-  name: string;
-  /** The button and the operation log's word (提交). */
-  label: string;
-  from: readonly V[];
-  to: V;
-  /** A check the server runs before the step (named: resources/ cannot hold server code); it refuses by throwing. */
-  guard?: string;
-  /** Work the server does in the step's write transaction (named, as the guard). */
-  effect?: string;
-  /** The step needs a `reason` (驳回, 作废): kept in the status history and the operation log. */
-  reasonRequired?: boolean;
-  /** Fields the step takes besides `id` and `reason`, checked as a form's fields are; the effect reads them. */
-  input?: readonly FieldDef[];
-  /** What the step dialog asks before it runs, when the step cannot be taken back. */
-  confirm?: string;
 }
 
 /**

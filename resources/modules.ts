@@ -72,7 +72,7 @@ export interface ModuleScreens {
   screens: readonly ScreenRoute[];
 }
 
-/** The list, create and edit screens a declaration gets (spec §2 paths). */
+/** The list, create and edit screens a declaration gets (spec §2 paths), and its workflow's step screens. */
 function generatedScreens(def: ResourceDef): ScreenRoute[] {
   const base = `${def.screenBase}/${def.screen}`.replace(/^\//, "");
   const key = resourceKey(def);
@@ -81,6 +81,8 @@ function generatedScreens(def: ResourceDef): ScreenRoute[] {
     { path: `${base}/index`, file: "routes/resource/list.tsx", id: `${key}:list` },
     ...(def.actions.includes("create") && !def.indexOnly ? [{ path: `${base}/create`, file: "routes/resource/form.tsx", id: `${key}:create` }] : []),
     ...(def.actions.includes("update") && !def.indexOnly ? [{ path: `${base}/edit/:id`, file: "routes/resource/form.tsx", id: `${key}:edit` }] : []),
+    // Each step of its workflow: the one step screen (decision 070), at the path its row link names.
+    ...(def.workflow?.transitions ?? []).filter((t) => t.screen !== false).map((t) => ({ path: `${base}/${t.name}/:id`, file: "routes/step/step.tsx", id: `${key}:step:${t.name}` })),
   ];
 }
 

@@ -137,11 +137,17 @@ export const orderingFood = defineResource({
   labelField: "orderDate",
   defaultSort: { field: "reservedAt", dir: "desc" },
   actions: ["create", "update", "export"],
-  workflowActions: { pickUp: "取餐", cancel: "取消" },
-  rowLinks: [
-    { action: "pickUp", path: "pickUp/:id" },
-    { action: "cancel", path: "cancel/:id" },
-  ],
+  // reserveStatus 1 已预约, 2 已完成, 0 已取消 (decision 070). Both steps move money, so a second press moves it once.
+  workflow: {
+    field: "reserveStatus",
+    colors: { "1": "blue", "2": "green", "0": "gray" },
+    refusal: "该预订当前为「{status}」，不能{action}",
+    notFound: "特色菜预订不存在或已被删除",
+    transitions: [
+      { name: "pickUp", label: "取餐", from: ["1"], to: "2", note: "仅限取餐当天；取餐时支付的计划此时从人员账户扣款。", idempotent: true },
+      { name: "cancel", label: "取消", title: "取消预订", from: ["1"], to: "0", color: "red", note: "截止时间前可取消；已支付的按原支付账户原路退回。", idempotent: true },
+    ],
+  },
   // A plan's reservations of a day (the quota count, a diner's one live reservation of it: a cancelled one may be made
   // again, so this is checked under the plan's lock rather than by a unique key).
   indexes: [["planId", "orderDate", "reserveStatus"]],

@@ -138,8 +138,26 @@ export const userOrderDefaultPc = defineResource({
   defaultSort: { field: "createdAt", dir: "desc" },
   actions: ["create", "export"],
   indexOnly: true,
-  workflowActions: { cancel: "取消" },
-  rowLinks: [{ action: "cancel", path: "cancel/:id" }],
+  // pcStatus 1 已下单, 2 已取消 (decision 070); a personal one's money goes back through the ledger, once.
+  workflow: {
+    field: "pcStatus",
+    colors: { "1": "green", "2": "gray" },
+    refusal: "该陪餐订单已取消",
+    notFound: "陪餐订单不存在",
+    transitions: [
+      {
+        name: "cancel",
+        label: "取消",
+        title: "取消陪餐",
+        from: ["1"],
+        to: "2",
+        color: "red",
+        note: "个人支付的金额将按原账户退回订餐人；部门支付的陪餐只记录取消，不涉及个人余额。",
+        done: "陪餐已取消[，已退回 {refunded:yuan} 元]",
+        idempotent: true,
+      },
+    ],
+  },
   indexes: [["orderDate"], ["deptId", "orderDate"]],
   fields: [
     { name: "userInfoId", label: "订餐人", type: "relation", relation: "zhct/userInfo", required: true, filter: "eq" },

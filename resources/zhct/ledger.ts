@@ -206,6 +206,9 @@ export const userAccountCharge = defineResource({
   ],
 });
 
+/** What each of a card's steps confirms: whose card, in which status, and what follows. */
+const CARD_STEP = "将{label} {userInfoIdLabel} 的卡 {cardNo}（当前「{status}」）。{note}";
+
 /** IC cards: issuing is create; the status moves only through the card actions (DOMAIN.md "IC cards"). */
 export const userIcCard = defineResource({
   module: "zhct",
@@ -219,14 +222,32 @@ export const userIcCard = defineResource({
   labelField: "cardNo",
   defaultSort: { field: "issuedAt", dir: "desc" },
   actions: ["create", "export"],
-  workflowActions: { reportLoss: "挂失", unlock: "解挂", reissue: "补卡", cancel: "注销" },
-  // Each offered only from the statuses its API accepts (cardStatus 1 正常, 2 挂失, 0 无效): a refused one is 409.
-  rowLinks: [
-    { action: "reportLoss", path: "reportLoss/:id", when: { field: "cardStatus", values: ["1"] } },
-    { action: "unlock", path: "unlock/:id", when: { field: "cardStatus", values: ["2"] } },
-    { action: "reissue", path: "reissue/:id", when: { field: "cardStatus", values: ["1", "2"] } },
-    { action: "cancel", path: "cancel/:id", when: { field: "cardStatus", values: ["1", "2"] } },
-  ],
+  // cardStatus 1 正常, 2 挂失, 0 无效: each step from the statuses its API accepts; a refused one is 409 (decision 070).
+  workflow: {
+    field: "cardStatus",
+    colors: { "1": "green", "2": "orange", "0": "gray" },
+    refusal: "该卡当前为「{status}」，不能{action}",
+    notFound: "IC卡不存在",
+    transitions: [
+      { name: "reportLoss", label: "挂失", from: ["1"], to: "2", color: "red", note: "挂失后此卡不能再支付，找回后可解挂。", confirm: CARD_STEP },
+      { name: "unlock", label: "解挂", from: ["2"], to: "1", color: "blue", note: "解挂后此卡恢复正常使用。", confirm: CARD_STEP },
+      {
+        name: "reissue",
+        label: "补卡",
+        from: ["1", "2"],
+        to: "0",
+        color: "orange",
+        note: "原卡作废，为同一人员发新卡；账户和余额不变。",
+        confirm: CARD_STEP,
+        input: [
+          { name: "cardNo", label: "新卡号", type: "text", required: true, max: 32 },
+          { name: "cardSerial", label: "新卡物理卡号", type: "text", max: 16 },
+        ],
+      },
+      // 注销 cannot be undone: it asks why (decision 055).
+      { name: "cancel", label: "注销", from: ["1", "2"], to: "0", color: "red", note: "注销后此卡作废，不能恢复。", confirm: CARD_STEP, reasonRequired: true },
+    ],
+  },
   fields: [
     { name: "cardNo", label: "卡号", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 32, pattern: { regex: /^[0-9A-Za-z]{4,32}$/, message: "卡号应为 4–32 位字母或数字" } },
     { name: "cardSerial", label: "物理卡号", type: "text", unique: true, filter: "like", max: 16, pattern: { regex: CARD_SERIAL, message: "物理卡号应为 8 位或 16 位十六进制字符" } },

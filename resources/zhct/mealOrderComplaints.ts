@@ -14,6 +14,19 @@ export const mealOrderComplaints = defineResource({
   actions: ["create", "update", "export"],
   workflowActions: { process: "处理" },
   rowLinks: [{ action: "process", path: "process/:id" }],
+  // status 0 未处理, 1 已撤销, 2 已处理, 3 已驳回 (decision 070). 处理 upholds or dismisses on one screen (its own:
+  // the order and a refund); 撤销 is the complainant's, decided by its endpoint.
+  workflow: {
+    field: "status",
+    colors: { "0": "orange", "1": "gray", "2": "green", "3": "red" },
+    refusal: "该申诉当前为「{status}」，不能{action}",
+    notFound: "订餐申诉不存在或已被删除",
+    transitions: [
+      { name: "process", label: "处理", from: ["0"], to: "2", screen: false },
+      { name: "reject", label: "处理", from: ["0"], to: "3", screen: false, permission: "process" },
+      { name: "revoke", label: "撤销", from: ["0"], to: "1", screen: false, permission: null },
+    ],
+  },
   fields: [
     { name: "orderNo", label: "订单号", type: "text", required: true, filter: "like", sortable: true, max: 64 },
     // The order complained about (issue 13): processing it as upheld may refund part of it through the ledger.

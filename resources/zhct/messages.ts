@@ -16,8 +16,14 @@ export const userInfoSendMessage = defineResource({
   labelField: "recipientName",
   defaultSort: { field: "createdAt", dir: "desc" },
   actions: [],
-  workflowActions: { resend: "重发" },
-  rowLinks: [{ action: "resend", path: "resend/:id" }],
+  // state 0 待发送, 1 已发送, 2 发送失败: only a failed message may be sent again (decision 070).
+  workflow: {
+    field: "state",
+    colors: { "0": "blue", "1": "green", "2": "red" },
+    refusal: "只有发送失败的消息可以重发",
+    notFound: "消息不存在或已被删除",
+    transitions: [{ name: "resend", label: "重发", title: "重发短信通知", from: ["2"], to: "0", note: "重新加入发送队列，几秒内由发送程序发出。", done: "已重新加入发送队列" }],
+  },
   // The dispatcher's scan: what is due, across tenants.
   indexes: [["state", "nextAttemptAt"]],
   fields: [

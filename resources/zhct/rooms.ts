@@ -1,4 +1,4 @@
-import { defineResource } from "../define";
+import { defineResource, type ResourceWorkflow } from "../define";
 
 /**
  * Private rooms and their reservations, and which diner sits at which table or carries which chip plate (spec §2
@@ -58,6 +58,15 @@ export const roomReservation = defineResource({
   ],
 });
 
+/** A binding is released once, by a device or from its row (decision 070); bindStatus 1 绑定中, 0 已解绑. */
+const bindingWorkflow = (title: string): ResourceWorkflow => ({
+  field: "bindStatus",
+  colors: { "1": "green", "0": "gray" },
+  refusal: "该绑定已解绑",
+  notFound: `${title}不存在或已被删除`,
+  transitions: [{ name: "release", label: "解绑", title: `解绑${title}`, from: ["1"], to: "0", color: "red", note: "解绑后可再绑定给其他人员。", done: "已解绑" }],
+});
+
 /**
  * Who sat at which table, and when: written by the table devices (`userAccountTable/bind` and `/release`), read
  * here. The order a diner paid while seated is noted on the binding.
@@ -75,8 +84,8 @@ export const userAccountTable = defineResource({
   defaultSort: { field: "boundAt", dir: "desc" },
   indexOnly: true,
   actions: ["export"],
-  workflowActions: { bind: "绑定", release: "解绑" },
-  rowLinks: [{ action: "release", path: "release/:id" }],
+  workflowActions: { bind: "绑定" },
+  workflow: bindingWorkflow("餐桌绑定"),
   // A table's diners now (the device's release), and a day's bindings (the list's date filter).
   indexes: [["restaurantId", "tableNo", "bindStatus"], ["bindDate"]],
   fields: [
@@ -108,8 +117,8 @@ export const userPlate = defineResource({
   defaultSort: { field: "boundAt", dir: "desc" },
   indexOnly: true,
   actions: ["export"],
-  workflowActions: { bind: "绑定", release: "解绑" },
-  rowLinks: [{ action: "release", path: "release/:id" }],
+  workflowActions: { bind: "绑定" },
+  workflow: bindingWorkflow("餐盘绑定"),
   indexes: [["plateNo", "bindStatus"], ["bindDate"]],
   fields: [
     { name: "plateNo", label: "餐盘号（RFID）", type: "text", required: true, filter: "like", sortable: true, max: 32 },

@@ -101,6 +101,14 @@ export const imageLibrary = defineResource({
   actions: ["create", "update", "delete", "export"],
   workflowActions: { confirm: "确认" },
   rowLinks: [{ action: "confirm", path: "confirm/:id" }],
+  // cutImageStatus 0 未确认, 1 已添加 (decision 070); its screen is its own (the picture, a relabelling picker).
+  workflow: {
+    field: "cutImageStatus",
+    colors: { "0": "orange", "1": "green" },
+    refusal: "该切图已确认添加到图片库，不能再修改",
+    notFound: "图片库不存在或已被删除",
+    transitions: [{ name: "confirm", label: "确认", from: ["0"], to: "1", screen: false }],
+  },
   indexes: [["cutImageStatus", "foodId"]],
   fields: [
     { name: "imageUrl", label: "切图", type: "image", required: true, list: true },

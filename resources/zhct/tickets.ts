@@ -47,6 +47,17 @@ export const mealTicket = defineResource({
   actions: ["create", "update", "export"],
   workflowActions: { approve: "审批" },
   rowLinks: [{ action: "approve", path: "approve/:id" }],
+  // approvedStatus -1 未审批, 1 通过, 0 驳回 (decision 070); both steps are decided on one screen, 审批 (ticket-approve).
+  workflow: {
+    field: "approvedStatus",
+    colors: { "-1": "orange", "1": "green", "0": "red" },
+    refusal: "该餐券当前为「{status}」，不能{action}",
+    notFound: "餐券不存在或已被删除",
+    transitions: [
+      { name: "approve", label: "审批通过", from: ["-1"], to: "1", screen: false },
+      { name: "reject", label: "驳回", from: ["-1"], to: "0", screen: false, permission: "approve" },
+    ],
+  },
   // A diner's tickets of a type, for the payment's look-up.
   indexes: [["userInfoId", "ticketType", "approvedStatus"]],
   fields: [

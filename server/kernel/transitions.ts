@@ -16,7 +16,9 @@ import {
   type PostingEntry,
   type TransitionDef,
 } from "../../resources/document";
-import { columnOf, type FieldDef } from "../../resources/define";
+import { columnOf, type FieldDef, type ResourceDef } from "../../resources/define";
+import { builtInDicts } from "../../resources/dicts";
+import { refusalText, resourceTransition } from "../../resources/workflow";
 import { newId } from "../db";
 import { insertRow } from "../db/prepared";
 import type { SessionContext } from "../http/endpoint";
@@ -237,15 +239,16 @@ export async function runTransition(
     const from = String(header[statusColumn]);
     const version = Number(header[versionColumn]);
     const now = Math.max(ctx.now, Number(header.updated_at) + 1);
-    const moved = await trx
-      .updateTable(doc.header.table)
-      .set({ [statusColumn]: transition.to, [versionColumn]: version + 1, updated_at: now, updated_by: ctx.session.userId })
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", input.id)
-      .where(statusColumn, "=", from)
-      .where(versionColumn, "=", version)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) {
+    const moved = await moveStatus(trx, {
+      table: doc.header.table,
+      tenantId,
+      id: input.id,
+      column: statusColumn,
+      from: [from],
+      set: { [statusColumn]: transition.to, [versionColumn]: version + 1, updated_at: now, updated_by: ctx.session.userId },
+      where: { [versionColumn]: version },
+    });
+    if (!moved) {
       // Another step moved it after the read above (PostgreSQL; SQLite runs one write transaction at a time).
       refuseFrom((await loadHeader(trx, doc, tenantId, input.id))[statusColumn]);
       throw new ApiError(Status.CONFLICT, documentMessages.stale);
@@ -311,4 +314,90 @@ async function post(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, rules: Do
 
 function textOrNull(value: unknown): string | null {
   return typeof value === "string" && value.trim() ? value.trim() : null;
+}
+
+/**
+ * The one conditional status update of every workflow step, a document's or a resource's: the row moves only if it
+ * still holds a from-status (and the other values read, such as a version), so of two callers that read the same
+ * row one moves it and the other learns it did not (false).
+ */
+async function moveStatus(
+  trx: AnyDb,
+  move: { table: string; tenantId: number; id: number; column: string; from: readonly unknown[]; set: Row; where?: Row },
+): Promise<boolean> {
+  let update = trx.updateTable(move.table).set(move.set).where("tenant_id", "=", move.tenantId).where("id", "=", move.id).where(move.column, "in", move.from);
+  for (const [column, value] of Object.entries(move.where ?? {})) update = update.where(column, "=", value);
+  const moved = await update.executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}
+
+/** What a resource's step is given besides its name (decision 070). */
+export interface ResourceStep {
+  id: number;
+  /** The body's reason: required when the step says so (after not found and the status's 409, as decision 055). */
+  reason?: unknown;
+  /** Columns set with the status (when it was released, when it is sent next), or made from the row as read, after the guard. */
+  set?: Row | ((row: Row) => Row);
+  /** A rule of the step beyond its from-statuses, on the row as stored; it refuses by throwing. */
+  guard?: (row: Row) => Promise<void> | void;
+  /** Work of the step after the status moved, in the same transaction; what it answers joins the operation log. */
+  effect?: (row: Row, reason: string | null) => Promise<Row | void>;
+  /** The operation log's action when the API names the step otherwise (处理 upholding or dismissing: `process`). */
+  logAs?: string | ((row: Row) => string);
+}
+
+/** A resource's status by its Chinese name, as its dictionary says it (正常, 挂失). */
+function resourceStatusLabel(def: ResourceDef, stored: unknown): string {
+  const field = def.fields.find((f) => f.name === def.workflow?.field);
+  return builtInDicts[field?.dict ?? ""]?.options.find((o) => o.value === String(stored))?.label ?? String(stored ?? "");
+}
+
+/**
+ * The workflow's 409 when the row (as stored) holds a status the step does not start from. The step checks it
+ * itself; a module calls it first when the step has refusals of its own that must come after it (a pick-up's day).
+ */
+export function assertStepFrom(def: ResourceDef, name: string, row: Row): void {
+  const transition = resourceTransition(def, name);
+  if (!def.workflow || !transition) throw new Error(`${def.module}/${def.entity}: no step ${name} declared`);
+  const stored = row[column(def.fields, def.workflow.field)];
+  if (!(transition.from as readonly string[]).includes(String(stored))) throw new ApiError(Status.CONFLICT, refusalText(def.workflow, resourceStatusLabel(def, stored), transition));
+}
+
+/**
+ * Takes a declared step of a resource's workflow (decision 070) in the caller's transaction: loads the row in the
+ * caller's tenant (the workflow's 404), refuses a status the step does not start from (the workflow's 409, naming the
+ * status), requires the reason, runs the guard, moves the status with the one conditional update (0 rows: the row
+ * moved meanwhile, refused by its status now), runs the effect and writes the operation log with the status change,
+ * what the effect answered and the reason. Answers the row as it was read, and the reason.
+ */
+export async function runResourceStep(trx: AnyDb, ctx: SessionContext, def: ResourceDef, name: string, step: ResourceStep): Promise<{ row: Row; reason: string | null; changes: Row }> {
+  const workflow = def.workflow;
+  const transition = resourceTransition(def, name);
+  if (!workflow || !transition) throw new Error(`${def.module}/${def.entity}: no step ${name} declared`);
+  const tenantId = ctx.session.tenantId;
+  const statusColumn = column(def.fields, workflow.field);
+  const read = async () => (await trx.selectFrom(def.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", step.id).executeTakeFirst()) as Row | undefined;
+  const refusal = (row: Row | undefined) =>
+    row ? new ApiError(Status.CONFLICT, refusalText(workflow, resourceStatusLabel(def, row[statusColumn]), transition)) : new ApiError(Status.NOT_FOUND, workflow.notFound);
+  const row = await read();
+  if (!row) throw refusal(row);
+  const from = row[statusColumn];
+  assertStepFrom(def, name, row);
+  const reason = transition.reasonRequired ? requireReason(step.reason, `${transition.label}原因`) : textOrNull(step.reason);
+  await step.guard?.(row);
+  // The column's values as it stores them (a number for a numeric dictionary), so both databases compare alike.
+  const stored = (value: string) => (typeof from === "number" ? Number(value) : value);
+  const moved = await moveStatus(trx, {
+    table: def.table,
+    tenantId,
+    id: step.id,
+    column: statusColumn,
+    from: transition.from.map(stored),
+    set: { ...(typeof step.set === "function" ? step.set(row) : step.set), [statusColumn]: stored(transition.to), updated_at: Math.max(ctx.now, Number(row.updated_at) + 1), updated_by: ctx.session.userId },
+  });
+  if (!moved) throw refusal(await read());
+  const more = (await step.effect?.(row, reason)) ?? {};
+  const changes = { [workflow.field]: [String(from), transition.to], ...more, ...(reason !== null ? { reason } : {}) };
+  await recordOperation(trx, ctx, def, step.id, (typeof step.logAs === "function" ? step.logAs(row) : step.logAs) ?? name, changes);
+  return { row, reason, changes };
 }

@@ -4,6 +4,7 @@ import { Alert, Anchor, Badge, Button, Card, Group, Radio, SimpleGrid, Stack, Te
 import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { permissionCode } from "../../../resources/define";
+import { allowedFrom, resourceTransition, statusColor } from "../../../resources/workflow";
 import { mealOrderComplaints as def } from "../../../resources/zhct/mealOrderComplaints";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/complaint-process";
@@ -113,7 +114,8 @@ export function meta() {
   return [{ title: `处理订餐申诉 - ${t.appTitle}` }];
 }
 
-const statusColor: Record<string, string> = { "0": "orange", "1": "gray", "2": "green", "3": "red" };
+/** The statuses' colours and the statuses 处理 starts from are the declaration's (decision 070). */
+const processStep = resourceTransition(def, "process");
 
 export default function ComplaintProcess({ loaderData, actionData }: Route.ComponentProps) {
   const { complaint, order } = loaderData;
@@ -130,7 +132,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
   });
   const focusOnRefusal = useFocusOnRefusal(actionData);
   const statusLabel = dicts.mealOrderComplaintsProcessStatus?.find((o) => o.value === complaint.status)?.label ?? complaint.status;
-  const unprocessed = complaint.status === "0";
+  const unprocessed = processStep !== undefined && allowedFrom(processStep, complaint.status);
   return (
     <Stack gap="md">
       <Group justify="space-between">
@@ -153,7 +155,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
           </Text>
           <Text size="sm" component="div">
             <Text span c="dimmed">处理状态：</Text>
-            <Badge color={statusColor[complaint.status] ?? "gray"} variant="light" data-testid="complaint-status">
+            <Badge color={statusColor(def.workflow, complaint.status)} variant="light" data-testid="complaint-status">
               {statusLabel}
             </Badge>
           </Text>
@@ -211,7 +213,7 @@ export default function ComplaintProcess({ loaderData, actionData }: Route.Compo
           </Text>
         ) : null}
         {complaint.reply && (
-          <Alert mt="md" color={statusColor[complaint.status]} variant="light" title={`${complaint.handlerName ?? ""} · ${formatTime(complaint.handledAt)}`}>
+          <Alert mt="md" color={statusColor(def.workflow, complaint.status)} variant="light" title={`${complaint.handlerName ?? ""} · ${formatTime(complaint.handledAt)}`}>
             {complaint.reply}
           </Alert>
         )}

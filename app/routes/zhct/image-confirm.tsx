@@ -7,6 +7,7 @@ import { apiPath, permissionCode } from "../../../resources/define";
 import { dictLabel } from "../../../resources/dicts";
 import { z } from "../../../resources/z";
 import { food } from "../../../resources/zhct/catalogue";
+import { allowedFrom, resourceTransition, statusColor } from "../../../resources/workflow";
 import { imageLibrary as def } from "../../../resources/zhct/surveys";
 import type { Route } from "./+types/image-confirm";
 import { relationSource } from "~/components/resource/relation-search";
@@ -20,6 +21,8 @@ import { useFocusOnRefusal } from "~/lib/form-focus";
 import { formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
+
+const confirmStep = resourceTransition(def, "confirm");
 
 const CONFIRM_CODE = permissionCode(def, "confirm");
 const LIST_PATH = `${def.screenBase}/${def.screen}/index`;
@@ -85,7 +88,8 @@ export default function ImageConfirm({ loaderData, actionData }: Route.Component
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const focusOnRefusal = useFocusOnRefusal(actionData);
-  const pending = picture.cutImageStatus === "0";
+  // The statuses 确认 starts from and their colours are the declaration's (decision 070).
+  const pending = confirmStep !== undefined && allowedFrom(confirmStep, picture.cutImageStatus);
   const busy = navigation.state === "submitting";
   return (
     <Stack gap="md">
@@ -112,7 +116,7 @@ export default function ImageConfirm({ loaderData, actionData }: Route.Component
             {picture.orderIdLabel && <Fact label="订单">{picture.orderIdLabel}</Fact>}
             <Fact label="加入时间">{formatTime(picture.createdAt)}</Fact>
             <Fact label="切图状态">
-              <Badge color={pending ? "orange" : "green"} variant="light" data-testid="picture-status">
+              <Badge color={statusColor(def.workflow, picture.cutImageStatus)} variant="light" data-testid="picture-status">
                 {dictLabel(dicts, "cutImageStatus", picture.cutImageStatus)}
               </Badge>
             </Fact>

@@ -4,6 +4,7 @@ import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Textarea, T
 import { IconArrowLeft, IconCheck, IconX } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { permissionCode } from "../../../resources/define";
+import { allowedFrom, resourceTransition, statusColor } from "../../../resources/workflow";
 import { mealTicket as def } from "../../../resources/zhct/tickets";
 import { z } from "../../../resources/z";
 import type { Route } from "./+types/ticket-approve";
@@ -70,7 +71,8 @@ export function meta() {
   return [{ title: `审批餐券 - ${t.appTitle}` }];
 }
 
-const statusColor: Record<string, string> = { "-1": "orange", "0": "red", "1": "green" };
+/** The statuses' colours and the statuses a decision starts from are the declaration's (decision 070). */
+const approveStep = resourceTransition(def, "approve");
 
 export default function TicketApprove({ loaderData, actionData }: Route.ComponentProps) {
   const { ticket } = loaderData;
@@ -83,7 +85,7 @@ export default function TicketApprove({ loaderData, actionData }: Route.Componen
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const focusOnRefusal = useFocusOnRefusal(actionData);
-  const pending = ticket.approvedStatus === "-1";
+  const pending = approveStep !== undefined && allowedFrom(approveStep, ticket.approvedStatus);
   const busy = navigation.state === "submitting";
   return (
     <Stack gap="md">
@@ -106,7 +108,7 @@ export default function TicketApprove({ loaderData, actionData }: Route.Componen
           <Fact label="申请人">{ticket.applicantName}</Fact>
           <Fact label="申请时间">{formatTime(ticket.appliedAt)}</Fact>
           <Fact label="审批状态">
-            <Badge color={statusColor[ticket.approvedStatus] ?? "gray"} variant="light" data-testid="ticket-status">
+            <Badge color={statusColor(def.workflow, ticket.approvedStatus)} variant="light" data-testid="ticket-status">
               {dictLabel(dicts, "approvedStatus", ticket.approvedStatus)}
             </Badge>
           </Fact>
@@ -119,7 +121,7 @@ export default function TicketApprove({ loaderData, actionData }: Route.Componen
           {ticket.reason}
         </Text>
         {!pending && (
-          <Alert mt="md" color={statusColor[ticket.approvedStatus]} variant="light" title={`${ticket.approverName ?? ""} · ${formatTime(ticket.approvedAt)}`}>
+          <Alert mt="md" color={statusColor(def.workflow, ticket.approvedStatus)} variant="light" title={`${ticket.approverName ?? ""} · ${formatTime(ticket.approvedAt)}`}>
             {ticket.approveRemark || dictLabel(dicts, "approvedStatus", ticket.approvedStatus)}
           </Alert>
         )}

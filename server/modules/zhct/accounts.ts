@@ -11,6 +11,7 @@ import { reasonField, requireReason } from "../../http/reason";
 import { type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import { idempotent } from "../../kernel/idempotency";
+import { runResourceStep } from "../../kernel/transitions";
 import { BusiType, ledgerMessages, ledgerSettings, openAccounts, openAccountsOf, post, reverse, type AccountType, type Trx } from "./ledger";
 import { isUniqueViolation } from "../../db/faults";
 import { receiptTitle, staffName } from "./settings";
@@ -26,7 +27,6 @@ export const accountMessages = {
   cannotReverse: "余额不足，该充值的金额已被使用，不能冲正",
   cardMissing: "IC卡不存在",
   oneNormalCard: "该人员已有正常使用的卡，请先挂失或注销原卡",
-  cardState: (action: string, status: string) => `该卡当前为「${status}」，不能${action}`,
   auditStatus: "审核结果只能是 1（通过）或 2（不通过）",
 };
 
@@ -256,10 +256,9 @@ export async function reverseCharge(ctx: SessionContext, input: z.output<typeof 
 // ---- IC cards -------------------------------------------------------------------------------------------------
 
 const CardStatus = { INVALID: 0, NORMAL: 1, LOST: 2 } as const;
-const cardStatusLabel = (status: number) => builtInDicts.cardStatus.options.find((o) => o.value === String(status))?.label ?? String(status);
 
-async function hasNormalCard(ctx: SessionContext, userInfoId: number, exceptId?: number) {
-  let query = ctx.services.db.selectFrom("user_ic_card").select("id").where("tenant_id", "=", ctx.session.tenantId).where("user_info_id", "=", userInfoId).where("card_status", "=", CardStatus.NORMAL);
+async function hasNormalCard(db: Db | Trx, tenantId: number, userInfoId: number, exceptId?: number) {
+  let query = db.selectFrom("user_ic_card").select("id").where("tenant_id", "=", tenantId).where("user_info_id", "=", userInfoId).where("card_status", "=", CardStatus.NORMAL);
   if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
   return Boolean(await query.executeTakeFirst());
 }
@@ -269,7 +268,7 @@ export const userIcCardService: ResourceService = {
   async beforeCreate(ctx, values) {
     if (typeof values.cardSerial === "string") values.cardSerial = values.cardSerial.toUpperCase();
     values.issuedAt = ctx.now;
-    if (await hasNormalCard(ctx, values.userInfoId as number)) throw fieldError("userInfoId", accountMessages.oneNormalCard);
+    if (await hasNormalCard(ctx.services.db, ctx.session.tenantId, values.userInfoId as number)) throw fieldError("userInfoId", accountMessages.oneNormalCard);
   },
 };
 
@@ -279,22 +278,22 @@ async function cardOf(ctx: SessionContext, id: number) {
   return card;
 }
 
-/** Moves a card from one of `from` to `to`; the status check repeats in the UPDATE, so two clerks cannot both do it. */
-async function moveCard(ctx: SessionContext, id: number, action: string, from: number[], to: number, then?: (trx: Trx) => Promise<Record<string, unknown>>, asked?: { reason: unknown; label: string }) {
-  const card = await cardOf(ctx, id);
-  const refuse = (status: number) => new ApiError(Status.CONFLICT, accountMessages.cardState(action, cardStatusLabel(status)));
-  if (!from.includes(Number(card.card_status))) throw refuse(Number(card.card_status));
-  // After the card's own refusals (not found, 409 on its status), as every reason rule (decision 055).
-  const reason = asked ? requireReason(asked.reason, asked.label) : undefined;
-  if (to === CardStatus.NORMAL && (await hasNormalCard(ctx, card.user_info_id, id))) throw new ApiError(Status.CONFLICT, accountMessages.oneNormalCard);
+type CardStep = "reportLoss" | "unlock" | "reissue" | "cancel";
+
+/** Takes a declared step of the card (resources/zhct/ledger.ts userIcCard.workflow); a card made normal again must be the diner's only one. */
+async function moveCard(ctx: SessionContext, id: number, step: CardStep, reason?: unknown, effect?: (trx: Trx) => Promise<Record<string, unknown>>) {
+  const tenantId = ctx.session.tenantId;
   try {
-    await ctx.services.db.transaction().execute(async (trx) => {
-      const set = { card_status: to, updated_at: Math.max(ctx.now, card.updated_at + 1), updated_by: ctx.session.userId };
-      const result = await trx.updateTable("user_ic_card").set(set).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).where("card_status", "in", from).executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw refuse(Number((await trx.selectFrom("user_ic_card").select("card_status").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).executeTakeFirstOrThrow()).card_status));
-      const more = then ? await then(trx) : {};
-      await recordOperation(trx, ctx, userIcCard, id, action, { cardStatus: [String(card.card_status), String(to)], ...more, ...(reason ? { reason } : {}) });
-    });
+    await ctx.services.db.transaction().execute((trx) =>
+      runResourceStep(trx, ctx, userIcCard, step, {
+        id,
+        reason,
+        guard: async (card) => {
+          if (step === "unlock" && (await hasNormalCard(trx, tenantId, Number(card.user_info_id), id))) throw new ApiError(Status.CONFLICT, accountMessages.oneNormalCard);
+        },
+        effect: effect && (() => effect(trx)),
+      }),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError(Status.CONFLICT, accountMessages.oneNormalCard);
     throw error;
@@ -329,7 +328,7 @@ async function reissue(ctx: SessionContext, input: z.output<typeof reissueBody>)
   const newCardId = newId();
   try {
     // The old card is invalid before the new one is written, so the one-normal-card index holds at every step.
-    await moveCard(ctx, old.id, "补卡", [CardStatus.NORMAL, CardStatus.LOST], CardStatus.INVALID, async (trx) => {
+    await moveCard(ctx, old.id, "reissue", undefined, async (trx) => {
       await trx
         .insertInto("user_ic_card")
         .values({ tenant_id: tenantId, id: newCardId, card_no: cardNo, card_serial: cardSerial, user_info_id: old.user_info_id, card_type: old.card_type, card_status: CardStatus.NORMAL, deposit: null, replaced_by: null, issued_at: ctx.now, remark: `补卡，原卡 ${old.card_no}`, created_at: ctx.now, created_by: ctx.session.userId, updated_at: ctx.now, updated_by: ctx.session.userId })
@@ -376,11 +375,12 @@ async function chargeReceipt(ctx: SessionContext, id: number) {
 }
 
 const C = "/api/v1/zhct";
+/** The API's words for the card's steps (their from- and to-statuses are the declaration's). */
 const CARD_MOVES = [
-  { action: "reportLoss", label: "挂失", summary: "挂失：正常 → 挂失（挂失的卡不能支付）", from: [CardStatus.NORMAL], to: CardStatus.LOST },
-  { action: "unlock", label: "解挂", summary: "解挂：挂失 → 正常", from: [CardStatus.LOST], to: CardStatus.NORMAL },
-  { action: "cancel", label: "注销", summary: "注销：正常或挂失 → 无效，不能恢复；须填写原因 reason（记入操作日志，未填为 400）", from: [CardStatus.NORMAL, CardStatus.LOST], to: CardStatus.INVALID, reason: CANCEL_CARD_REASON },
-];
+  { action: "reportLoss", summary: "挂失：正常 → 挂失（挂失的卡不能支付）" },
+  { action: "unlock", summary: "解挂：挂失 → 正常" },
+  { action: "cancel", summary: "注销：正常或挂失 → 无效，不能恢复；须填写原因 reason（记入操作日志，未填为 400）", reason: CANCEL_CARD_REASON },
+] as const;
 
 export const accountEndpoints: Endpoint[] = [
   endpoint({
@@ -430,8 +430,8 @@ export const accountEndpoints: Endpoint[] = [
       path: `${C}/userIcCard/${move.action}`,
       summary: move.summary,
       access: permission(permissionCode(userIcCard, move.action)),
-      body: move.reason ? cardCancelBody : cardIdBody,
-      handle: (ctx, { body }) => moveCard(session(ctx), body.id, move.label, move.from, move.to, undefined, move.reason ? { reason: (body as { reason?: unknown }).reason, label: move.reason } : undefined),
+      body: "reason" in move ? cardCancelBody : cardIdBody,
+      handle: (ctx, { body }) => moveCard(session(ctx), body.id, move.action, (body as { reason?: unknown }).reason),
     }),
   ),
   endpoint({

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { permissionCode, resourceKey } from "../../../resources/define";
-import { builtInDicts } from "../../../resources/dicts";
 import { findResource } from "../../../resources/index";
 import { createSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
@@ -15,6 +14,7 @@ import type { Row } from "../resource/rows";
 import { formatInstant, nextRecord } from "../sys/rules";
 import { startLeasedJob } from "../../kernel/leasedJob";
 import { idempotencyMessages, idempotent, markReplayed, usedKeyAnswer } from "../../kernel/idempotency";
+import { assertStepFrom, runResourceStep } from "../../kernel/transitions";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import { type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
@@ -51,7 +51,6 @@ export const bookingMessages = {
   soldOut: (quota: number, left: number) => `该菜品当日已约满：每日限量 ${quota} 份，剩余 ${left} 份`,
   reservedAlready: "该人员当天已预订此菜品",
   reservationFixed: "预订后只能修改备注；要改菜品、人员、日期或份数，请取消后重新预订",
-  notReserved: (status: string, step: string) => `该预订当前为「${status}」，不能${step}`,
   pickUpDay: (day: string) => `取餐日期为 ${day}，今天不能取餐`,
 };
 
@@ -74,7 +73,6 @@ export const PayTime = { AT_RESERVATION: 1, AT_PICK_UP: 2 } as const;
 const ORDER_TYPE_ORDERING = "2";
 
 const DAY_MS = 86_400_000;
-const statusLabel = (status: number) => builtInDicts.appointmentStatus.options.find((o) => o.value === String(status))?.label ?? String(status);
 const minutesOf = (clock: string) => {
   const [h, m] = clock.split(":").map(Number) as [number, number];
   return h * 60 + m;
@@ -557,7 +555,7 @@ export async function pickUp(ctx: SessionContext, id: number) {
     markReplayed(ctx);
     return getInfo(ctx, orderingFood, id, findResource);
   }
-  if (status !== AppointmentStatus.RESERVED) throw new ApiError(Status.CONFLICT, bookingMessages.notReserved(statusLabel(status), "取餐"));
+  assertStepFrom(orderingFood, "pickUp", row);
   const today = dayOf(ctx.now);
   if (row.order_date !== today) throw new ApiError(Status.CONFLICT, bookingMessages.pickUpDay(String(row.order_date)));
   if (row.order_id == null) {
@@ -578,23 +576,10 @@ export async function pickUp(ctx: SessionContext, id: number) {
 /** Marks a reservation picked up (and paid by `orderId`, when it was paid just now), only while it is 已预约. */
 async function handOver(trx: Trx, ctx: SessionContext, id: number, orderId: number | null) {
   const at = ctx.now;
-  const done = await trx
-    .updateTable("ordering_food")
-    .set({
-      reserve_status: AppointmentStatus.COMPLETED,
-      picked_up_at: at,
-      updated_at: at,
-      updated_by: ctx.session.userId,
-      ...(orderId === null ? {} : { order_id: orderId, paid_at: at }),
-    })
-    .where("tenant_id", "=", ctx.session.tenantId)
-    .where("id", "=", id)
-    .where("reserve_status", "=", AppointmentStatus.RESERVED)
-    .executeTakeFirst();
-  if (Number(done.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, bookingMessages.notReserved("已变更", "取餐"));
-  await recordOperation(trx, ctx, orderingFood, id, "pickUp", {
-    reserveStatus: [String(AppointmentStatus.RESERVED), String(AppointmentStatus.COMPLETED)],
-    orderId,
+  await runResourceStep(trx, ctx, orderingFood, "pickUp", {
+    id,
+    set: { picked_up_at: at, ...(orderId === null ? {} : { order_id: orderId, paid_at: at }) },
+    effect: async () => ({ orderId }),
   });
 }
 
@@ -605,8 +590,7 @@ async function handOver(trx: Trx, ctx: SessionContext, id: number, orderId: numb
  */
 export async function cancelReservation(ctx: SessionContext, id: number) {
   const row = await getRow(ctx, orderingFood, id);
-  const status = Number(row.reserve_status);
-  if (status !== AppointmentStatus.RESERVED) throw new ApiError(Status.CONFLICT, bookingMessages.notReserved(statusLabel(status), "取消"));
+  assertStepFrom(orderingFood, "cancel", row);
   const plan = await planOf(ctx, row.plan_id as number);
   if (plan) {
     const closes = deadlineOf(String(row.order_date), Number(plan.deadline_days), plan.deadline_time);
@@ -618,23 +602,7 @@ export async function cancelReservation(ctx: SessionContext, id: number) {
       reason: "取消特色菜预订",
     });
   } else {
-    await inWriteTransaction(ctx.services.db, ctx.services.dialect, async (trx) => {
-      const done = await trx
-        .updateTable("ordering_food")
-        .set({
-          reserve_status: AppointmentStatus.CANCELLED,
-          updated_at: ctx.now,
-          updated_by: ctx.session.userId,
-        })
-        .where("tenant_id", "=", ctx.session.tenantId)
-        .where("id", "=", id)
-        .where("reserve_status", "=", AppointmentStatus.RESERVED)
-        .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, bookingMessages.notReserved("已变更", "取消"));
-      await recordOperation(trx, ctx, orderingFood, id, "cancel", {
-        reserveStatus: [String(AppointmentStatus.RESERVED), String(AppointmentStatus.CANCELLED)],
-      });
-    });
+    await inWriteTransaction(ctx.services.db, ctx.services.dialect, (trx) => runResourceStep(trx, ctx, orderingFood, "cancel", { id }));
   }
   return getInfo(ctx, orderingFood, id, findResource);
 }

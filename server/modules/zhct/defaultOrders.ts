@@ -5,13 +5,14 @@ import { userOrderDefault, userOrderDefaultGenerate, userOrderDefaultLeave, user
 import { newId, type Db } from "../../db";
 import { databaseFault } from "../../db/faults";
 import { endpoint, permission, type ApiServices, type Endpoint, type SessionContext } from "../../http/endpoint";
-import { ApiError, fieldError, Status } from "../../http/envelope";
+import { ApiError, fieldError } from "../../http/envelope";
 import type { ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import { startLeasedJob } from "../../kernel/leasedJob";
 import { idempotencyMessages, idempotent } from "../../kernel/idempotency";
+import { runResourceStep } from "../../kernel/transitions";
 import { BusiType, deduct, PAY_FLAG_AUTO, post, type AccountType, type Trx } from "./ledger";
 import { dayOf, dayStart } from "./months";
 import { OrderStatus, pay, refundableByAccount, type PayInput } from "./payments";
@@ -37,8 +38,6 @@ export const defaultOrderMessages = {
   generatedBefore: "已生成过（订单取消后不再重复生成）",
   noMealTime: (restaurant: string, meal: string) => `餐厅「${restaurant}」没有启用的${meal}餐次`,
   deptPayNoDept: "订餐人没有所属部门，不能选择部门支付",
-  pcMissing: "陪餐订单不存在",
-  pcCancelled: "该陪餐订单已取消",
   pcPastDay: "就餐日期不能早于今天",
 };
 
@@ -119,26 +118,22 @@ const accompanyService: ResourceService = {
   },
 };
 
-/** Cancels an accompanied meal once (a conditional UPDATE); a personal one gets back what its lines took. */
+/** Cancels an accompanied meal once (its declared step, decision 070); a personal one gets back what its lines took. */
 export async function cancelAccompanied(ctx: SessionContext, id: number) {
   const tenantId = ctx.session.tenantId;
-  const row = await ctx.services.db.selectFrom("user_order_default_pc").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
-  if (!row) throw new ApiError(Status.NOT_FOUND, defaultOrderMessages.pcMissing);
   return idempotent(ctx, { id }, async (trx) => {
-    const done = await trx
-      .updateTable("user_order_default_pc")
-      .set({ pc_status: PcStatus.CANCELLED, cancelled_at: ctx.now, updated_at: Math.max(ctx.now, Number(row.updated_at) + 1), updated_by: ctx.session.userId })
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", id)
-      .where("pc_status", "=", PcStatus.ORDERED)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, defaultOrderMessages.pcCancelled);
     let refunded = 0;
-    for (const account of await refundableByAccount(trx, tenantId, id, PC_DOC_TYPE)) {
-      await post(trx, { tenantId, userInfoId: row.user_info_id, accountType: account.accountType, amount: account.fen, busiType: BusiType.CONSUME_RETURN, payFlag: account.payFlag, operatorId: ctx.session.userId, operatorName: ctx.session.userName, docType: PC_DOC_TYPE, docId: id, remark: "取消陪餐", occurredAt: ctx.now });
-      refunded += account.fen;
-    }
-    await recordOperation(trx, ctx, userOrderDefaultPc, id, "cancel", { pcStatus: [String(row.pc_status), String(PcStatus.CANCELLED)], refunded });
+    await runResourceStep(trx, ctx, userOrderDefaultPc, "cancel", {
+      id,
+      set: { cancelled_at: ctx.now },
+      effect: async (row) => {
+        for (const account of await refundableByAccount(trx, tenantId, id, PC_DOC_TYPE)) {
+          await post(trx, { tenantId, userInfoId: Number(row.user_info_id), accountType: account.accountType, amount: account.fen, busiType: BusiType.CONSUME_RETURN, payFlag: account.payFlag, operatorId: ctx.session.userId, operatorName: ctx.session.userName, docType: PC_DOC_TYPE, docId: id, remark: "取消陪餐", occurredAt: ctx.now });
+          refunded += account.fen;
+        }
+        return { refunded };
+      },
+    });
     return { id, pcStatus: String(PcStatus.CANCELLED), refunded };
   });
 }

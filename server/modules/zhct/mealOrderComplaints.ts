@@ -6,7 +6,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { findResource } from "../../../resources/index";
 import { getInfo, getRow, type ResourceService } from "../resource/engine";
-import { recordOperation } from "../resource/operationLog";
+import { runResourceStep } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
 import { fieldSchema } from "../../../resources/schemas";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
@@ -50,43 +50,34 @@ export const mealOrderComplaintsService: ResourceService = {
 };
 
 /**
- * Moves an unprocessed complaint to `to`. The status check repeats in the UPDATE, so of two handlers racing
- * only one wins and the other gets the 409.
+ * Takes a declared step of the complaint (decision 070): its conditional update lets one of two racing handlers win
+ * and tells the other with the 409. A refund moves money: the ledger's transaction (BEGIN IMMEDIATE on SQLite) with
+ * the status change inside it, so a refused refund (more than refundable) leaves the complaint unprocessed.
  */
-async function transition(ctx: SessionContext, id: number, to: number, step: string, set: Row, refundFen?: number | null): Promise<Row> {
-  const current = await getRow(ctx, def, id);
-  const status = Number(current.status);
-  if (status !== ComplaintStatus.UNPROCESSED) throw new ApiError(Status.CONFLICT, complaintMessages.notUnprocessed(status, step));
-  const now = Math.max(ctx.now, Number(current.updated_at) + 1);
-  const orderId = refundFen ? await orderOf(ctx, current) : null;
-  // A refund moves money: the ledger's transaction (BEGIN IMMEDIATE on SQLite), the status change inside it, so a
-  // refused refund (more than refundable) leaves the complaint unprocessed.
+async function transition(ctx: SessionContext, id: number, step: "process" | "reject" | "revoke", set: Row, refundFen?: number | null): Promise<Row> {
   const run = <T,>(work: (trx: Trx) => Promise<T>) => (refundFen ? inWriteTransaction(ctx.services.db, ctx.services.dialect, work) : ctx.services.db.transaction().execute(work));
-  await run(async (trx) => {
-    const result = await trx
-      .updateTable("meal_order_complaints")
-      .set({ ...set, status: to, updated_at: now, updated_by: ctx.session.userId })
-      .where("tenant_id", "=", ctx.session.tenantId)
-      .where("id", "=", id)
-      .where("status", "=", ComplaintStatus.UNPROCESSED)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
-      throw new ApiError(Status.CONFLICT, complaintMessages.notUnprocessed(ComplaintStatus.PROCESSED, step));
-    }
-    if (refundFen && orderId !== null) {
-      await refundPart(trx, ctx, { orderId, amount: refundFen, reason: typeof set.reply === "string" ? set.reply.slice(0, 100) : null, docType: "mealOrderComplaints", docId: id });
-      await trx.updateTable("meal_order_complaints").set({ refund_amount: refundFen, order_id: orderId }).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).execute();
-    }
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await recordOperation(trx as any, ctx, def, id, step === "撤销" ? "revoke" : "process", { status: [status, to], ...set });
-  });
+  await run((trx) =>
+    runResourceStep(trx, ctx, def, step, {
+      id,
+      set,
+      logAs: step === "revoke" ? "revoke" : "process",
+      effect: async (current) => {
+        if (refundFen) {
+          const orderId = await orderOf(trx, ctx, current);
+          await refundPart(trx, ctx, { orderId, amount: refundFen, reason: typeof set.reply === "string" ? set.reply.slice(0, 100) : null, docType: "mealOrderComplaints", docId: id });
+          await trx.updateTable("meal_order_complaints").set({ refund_amount: refundFen, order_id: orderId }).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).execute();
+        }
+        return set;
+      },
+    }),
+  );
   return getInfo(ctx, def, id, findResource);
 }
 
 /** The complaint's order: its order relation, else the order of its order number (complaints made before the link). */
-async function orderOf(ctx: SessionContext, complaint: Row): Promise<number> {
+async function orderOf(trx: Trx, ctx: SessionContext, complaint: Row): Promise<number> {
   if (complaint.order_id !== null && complaint.order_id !== undefined) return Number(complaint.order_id);
-  const order = await ctx.services.db.selectFrom("meal_order").select("id").where("tenant_id", "=", ctx.session.tenantId).where("order_no", "=", String(complaint.order_no)).executeTakeFirst();
+  const order = await trx.selectFrom("meal_order").select("id").where("tenant_id", "=", ctx.session.tenantId).where("order_no", "=", String(complaint.order_no)).executeTakeFirst();
   if (!order) throw fieldError("refundAmount", complaintMessages.refundNoOrder);
   return order.id;
 }
@@ -145,8 +136,7 @@ export const complaintEndpoints: Endpoint[] = [
       return transition(
         session,
         body.id,
-        to,
-        "处理",
+        to === ComplaintStatus.PROCESSED ? "process" : "reject",
         { reply: body.reply, handler_id: session.session.userId, handler_name: await userName(session), handled_at: session.now },
         refundFen,
       );
@@ -172,7 +162,7 @@ export const complaintEndpoints: Endpoint[] = [
       if (Number(current.complainant_id) !== session.session.userId || session.session.tenantId !== session.session.homeTenantId) {
         throw new ApiError(Status.FORBIDDEN, complaintMessages.notComplainant);
       }
-      return transition(session, body.id, ComplaintStatus.REVOKED, "撤销", { revoked_by: session.session.userId, revoked_at: session.now });
+      return transition(session, body.id, "revoke", { revoked_by: session.session.userId, revoked_at: session.now });
     },
   }),
   endpoint({

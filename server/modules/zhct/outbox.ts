@@ -10,7 +10,7 @@ import { logDatabaseFault } from "../../db/faults";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, Status } from "../../http/envelope";
 import { permissionCode, apiPath } from "../../../resources/define";
-import { recordOperation } from "../resource/operationLog";
+import { runResourceStep } from "../../kernel/transitions";
 
 /** The message states of the `messageState` dictionary. */
 export const MessageState = { pending: 0, sent: 1, failed: 2 } as const;
@@ -22,8 +22,8 @@ export const CLAIM_MS = 60_000;
 const RETRY_MS = 30_000;
 
 export const outboxMessages = {
-  notFailed: "只有发送失败的消息可以重发",
-  notFound: "消息不存在或已被删除",
+  // The declaration's 409 (its workflow), named here for the suites.
+  notFailed: userInfoSendMessage.workflow.refusal,
   content: "消息内容不能为空且不超过 500 个字符",
   recipient: "接收人不能为空且不超过 50 个字符",
 } as const;
@@ -177,21 +177,11 @@ const resend = endpoint({
   body: z.object({ id: recordId() }),
   handle: async (ctx, { body }) => {
     const sctx = ctx as SessionContext;
-    const tenantId = sctx.session.tenantId;
-    return ctx.services.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom("user_info_send_message").select(["state"]).where("tenant_id", "=", tenantId).where("id", "=", body.id).executeTakeFirst();
-      if (!row) throw new ApiError(Status.NOT_FOUND, outboxMessages.notFound);
-      const changed = await trx
-        .updateTable("user_info_send_message")
-        .set({ state: MessageState.pending, next_attempt_at: ctx.now, lease_holder: null, leased_until: null, updated_at: ctx.now, updated_by: sctx.session.userId })
-        .where("tenant_id", "=", tenantId)
-        .where("id", "=", body.id)
-        .where("state", "=", MessageState.failed)
-        .executeTakeFirst();
-      if (Number(changed.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, outboxMessages.notFailed);
-      await recordOperation(trx as unknown as AnyDb, sctx, userInfoSendMessage, body.id, "resend", { state: [MessageState.failed, MessageState.pending] });
-      return { id: body.id, state: String(MessageState.pending) };
-    });
+    // A failed message goes back to the outbox (its declared step, decision 070); the dispatcher sends it within seconds.
+    await ctx.services.db
+      .transaction()
+      .execute((trx) => runResourceStep(trx, sctx, userInfoSendMessage, "resend", { id: body.id, set: { next_attempt_at: ctx.now, lease_holder: null, leased_until: null } }));
+    return { id: body.id, state: String(MessageState.pending) };
   },
 });
 

@@ -8,6 +8,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { getInfo, getRow, type ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
+import { runResourceStep } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
 import { assertUploaded } from "../sys/files";
 import { formatInstant, nextRecord } from "../sys/rules";
@@ -235,36 +236,22 @@ export const confirmSchema = z.strictObject({
  * confirming at once one wins and the other is told it is already added.
  */
 export async function confirm(ctx: SessionContext, body: z.output<typeof confirmSchema>) {
-  const current = await getRow(ctx, imageLibrary, body.id);
-  if (Number(current.cut_image_status) === CutImageStatus.ADDED) throw new ApiError(Status.CONFLICT, recognitionMessages.confirmed);
-  const foodId = (body.foodId as number | null | undefined) ?? Number(current.food_id);
-  if (foodId !== Number(current.food_id)) {
-    const food = await ctx.services.db.selectFrom("food").select("id").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", foodId).executeTakeFirst();
-    if (!food) throw fieldError("foodId", "所选菜品标签不存在");
-  }
-  const relabelled = foodId !== Number(current.food_id);
-  const now = Math.max(ctx.now, Number(current.updated_at) + 1);
   const confirmer = await userName(ctx);
-  await ctx.services.db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable("image_library")
-      .set({
-        cut_image_status: CutImageStatus.ADDED,
-        food_id: foodId,
-        ...(relabelled ? { original_food_id: Number(current.food_id) } : {}),
-        confirmed_by: confirmer,
-        confirmed_at: ctx.now,
-        updated_at: now,
-        updated_by: ctx.session.userId,
-      })
-      .where("tenant_id", "=", ctx.session.tenantId)
-      .where("id", "=", body.id)
-      .where("cut_image_status", "=", CutImageStatus.UNCONFIRMED)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, recognitionMessages.confirmed);
-    await recordOperation(trx, ctx, imageLibrary, body.id, relabelled ? "relabel" : "confirm", {
-      cutImageStatus: [String(CutImageStatus.UNCONFIRMED), String(CutImageStatus.ADDED)],
-      ...(relabelled ? { foodId: [Number(current.food_id), foodId] } : {}),
+  await ctx.services.db.transaction().execute((trx) => {
+    let relabelled: { from: number; to: number } | null = null;
+    return runResourceStep(trx, ctx, imageLibrary, "confirm", {
+      id: body.id,
+      guard: async (current) => {
+        const foodId = (body.foodId as number | null | undefined) ?? Number(current.food_id);
+        if (foodId === Number(current.food_id)) return;
+        const food = await trx.selectFrom("food").select("id").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", foodId).executeTakeFirst();
+        if (!food) throw fieldError("foodId", "所选菜品标签不存在");
+        relabelled = { from: Number(current.food_id), to: foodId };
+      },
+      // A picker's other food relabels the picture, keeping the label it had (read after the guard checked it).
+      set: () => ({ confirmed_by: confirmer, confirmed_at: ctx.now, ...(relabelled ? { food_id: relabelled.to, original_food_id: relabelled.from } : {}) }),
+      logAs: () => (relabelled ? "relabel" : "confirm"),
+      effect: async () => (relabelled ? { foodId: [relabelled.from, relabelled.to] } : {}),
     });
   });
   return getInfo(ctx, imageLibrary, body.id, findResource);

@@ -13,6 +13,7 @@ import { checkRelations, db, getInfo, type ResourceService } from "../resource/e
 import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
+import { runResourceStep } from "../../kernel/transitions";
 import { catalogueMessages } from "./catalogue";
 import { dayOf } from "./months";
 import { paymentMessages, type PaymentHooks } from "./payments";
@@ -35,7 +36,6 @@ export const roomMessages = {
   plateHeld: (plateNo: string, holder: string, code: string | null) => `餐盘 ${plateNo} 已绑定给「${holder}」${code ? `（${code}）` : ""}，请先解绑`,
   plateFree: (plateNo: string) => `餐盘 ${plateNo} 当前没有绑定`,
   tableFree: (tableNo: string) => `餐桌 ${tableNo} 当前没有绑定中的就餐人员`,
-  released: "该绑定已解绑",
   releaseWhat: "请指定要解绑的绑定记录（id）或餐盘号/桌号",
   releaseEither: "按绑定记录（id）解绑时不要同时指定餐盘、餐桌或人员",
   seatRace: "该人员正在其他设备上绑定餐桌，请重试",
@@ -130,16 +130,11 @@ async function dinerOf(ctx: SessionContext, input: DeviceBinding) {
 const audit = (ctx: SessionContext) => ({ created_at: ctx.now, created_by: ctx.session.userId, updated_at: ctx.now, updated_by: ctx.session.userId });
 const releasedNow = (ctx: SessionContext) => ({ bind_status: BindStatus.RELEASED, released_at: ctx.now, updated_at: ctx.now, updated_by: ctx.session.userId });
 
-/** Releases one binding still bound (a device or a clerk by its id); a second release of it is refused. */
+/** Releases one binding still bound (a device or a clerk by its id): its declared step; a second release of it is refused. */
 async function releaseById(ctx: SessionContext, def: ResourceDef, id: number) {
-  await db(ctx).transaction().execute(async (trx) => {
-    const result = await trx.updateTable(def.table).set(releasedNow(ctx)).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).where("bind_status", "=", BindStatus.BOUND).executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
-      const exists = await trx.selectFrom(def.table).select("id").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", id).executeTakeFirst();
-      throw exists ? new ApiError(Status.CONFLICT, roomMessages.released) : new ApiError(Status.NOT_FOUND, `${def.title}不存在或已被删除`);
-    }
-    await recordOperation(trx, ctx, def, id, "release", { bindStatus: [String(BindStatus.BOUND), String(BindStatus.RELEASED)] });
-  });
+  await db(ctx)
+    .transaction()
+    .execute((trx) => runResourceStep(trx, ctx, def, "release", { id, set: { released_at: ctx.now } }));
   return getInfo(ctx, def, id, findResource);
 }
 

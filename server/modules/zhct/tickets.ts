@@ -9,7 +9,7 @@ import { newId } from "../../db";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { getInfo, getRow, type ResourceService } from "../resource/engine";
-import { recordOperation } from "../resource/operationLog";
+import { runResourceStep } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
 import { nextRecord } from "../sys/rules";
 import { yuan } from "./accounts";
@@ -124,31 +124,27 @@ async function mayApprove(ctx: SessionContext, ticketType: number): Promise<bool
 }
 
 /**
- * 通过 or 驳回 an application nobody has decided on. The status check repeats in the UPDATE, so of two approvers
- * racing one wins and the other gets the 409.
+ * 通过 or 驳回 an application nobody has decided on: its declared step (decision 070), whose conditional update lets
+ * one of two racing approvers win and tells the other with the 409. Only the applicant's approver may decide.
  */
 export async function decide(ctx: SessionContext, id: number, to: 0 | 1, remark: string | null) {
-  const step = to === ApprovedStatus.PASSED ? "审批通过" : "驳回";
+  // Who may decide is read before the step's transaction (its reads are the connection's, on SQLite); the step
+  // refuses in its own order: the status first (409), then the applicant and the approver (403).
   const current = await getRow(ctx, mealTicket, id);
-  const status = Number(current.approved_status);
-  if (status !== ApprovedStatus.PENDING) throw new ApiError(Status.CONFLICT, ticketMessages.notPending(status, step));
-  if (Number(current.applicant_id) === ctx.session.userId && ctx.session.tenantId === ctx.session.homeTenantId) {
-    throw new ApiError(Status.FORBIDDEN, ticketMessages.ownTicket);
-  }
-  if (!(await mayApprove(ctx, Number(current.ticket_type)))) throw new ApiError(Status.FORBIDDEN, ticketMessages.notApprover);
-  const set = { approved_status: to, approver_id: ctx.session.userId, approver_name: await userName(ctx), approved_at: ctx.now, approve_remark: remark };
-  const now = Math.max(ctx.now, Number(current.updated_at) + 1);
-  await ctx.services.db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable("meal_ticket")
-      .set({ ...set, updated_at: now, updated_by: ctx.session.userId })
-      .where("tenant_id", "=", ctx.session.tenantId)
-      .where("id", "=", id)
-      .where("approved_status", "=", ApprovedStatus.PENDING)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, ticketMessages.notPending(ApprovedStatus.PASSED, step));
-    await recordOperation(trx, ctx, mealTicket, id, to === ApprovedStatus.PASSED ? "approve" : "reject", { approvedStatus: [String(status), String(to)], approveRemark: remark });
-  });
+  const own = Number(current.applicant_id) === ctx.session.userId && ctx.session.tenantId === ctx.session.homeTenantId;
+  const may = own || (await mayApprove(ctx, Number(current.ticket_type)));
+  const approver = await userName(ctx);
+  await ctx.services.db.transaction().execute((trx) =>
+    runResourceStep(trx, ctx, mealTicket, to === ApprovedStatus.PASSED ? "approve" : "reject", {
+      id,
+      set: { approver_id: ctx.session.userId, approver_name: approver, approved_at: ctx.now, approve_remark: remark },
+      guard: () => {
+        if (own) throw new ApiError(Status.FORBIDDEN, ticketMessages.ownTicket);
+        if (!may) throw new ApiError(Status.FORBIDDEN, ticketMessages.notApprover);
+      },
+      effect: async () => ({ approveRemark: remark }),
+    }),
+  );
   return getInfo(ctx, mealTicket, id, findResource);
 }
 
