@@ -72,6 +72,13 @@ export interface FieldDef {
    */
   relationWhere?: { field: string; values: readonly string[] };
   /**
+   * A document line's relation whose choices depend on a header field (a return's source line on the source document
+   * chosen in the header, decision 071): the header field's name. Its options are the document's `lineOptions`
+   * endpoint's (`?field=<this field>&<header field>=<value>&keyword=`), answered by the module's
+   * `DocumentRules.lineOptions[<this field>]`, labelled as a keeper recognises the row; nothing until the header has a value.
+   */
+  narrowedBy?: string;
+  /**
    * How lists and exports read a stored value that is a code for the API's clients (the operation log's entity and
    * changes): given the row, and how dictionaries, money and times read where it is shown.
    */

@@ -139,6 +139,8 @@ export const DOC_STATUS = "status";
 export const DOC_VERSION = "version";
 export const LINE_DOCUMENT = "documentId";
 export const LINE_NO = "lineNo";
+/** The endpoint (`…/lineOptions`) answering the choices of line relations narrowed by a header field (`narrowedBy`). */
+export const LINE_OPTIONS = "lineOptions";
 /** The shared tables (migration 0047): every document's status history and its numbering sequences. */
 export const STATUS_HISTORY_TABLE = "document_status_history";
 export const SEQUENCE_TABLE = "document_sequence";
@@ -153,7 +155,10 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
   for (const value of [initial, ...editable, ...transitions.flatMap((t) => [...t.from, t.to])]) {
     if (!values.has(value)) throw problem(`status ${value} is not declared`);
   }
-  const reserved = new Set(["create", "update", "findPage", "getInfo", "export", "delete", "view"]);
+  const reserved = new Set(["create", "update", "findPage", "getInfo", "export", "delete", "view", LINE_OPTIONS]);
+  for (const field of spec.lines.fields.filter((f) => f.narrowedBy)) {
+    if (field.type !== "relation" || !spec.header.fields.some((f) => f.name === field.narrowedBy)) throw problem(`line field ${field.name}: narrowedBy ${field.narrowedBy} is not a header field`);
+  }
   const names = new Set<string>();
   for (const t of transitions) {
     if (reserved.has(t.name) || names.has(t.name)) throw problem(`transition ${t.name} is reserved or declared twice`);
@@ -305,6 +310,9 @@ export function documentNumber(doc: Pick<DocumentDef, "numbering">, chinaDay: st
 export function documentPath(doc: Pick<DocumentDef, "module" | "entity">, action: string): string {
   return `/api/v1/${doc.module}/${doc.entity}/${action}`;
 }
+
+/** The line fields whose choices depend on a header field (decision 071). */
+export const narrowedLineFields = (doc: Pick<DocumentDef, "lines">) => doc.lines.fields.filter((f) => f.type === "relation" && f.narrowedBy);
 
 export const documentKey = (doc: Pick<DocumentDef, "module" | "entity">) => resourceKey(doc);
 

@@ -31,6 +31,15 @@ const workflow = {
   ],
 } satisfies DocumentSpec<StockStatus>["workflow"];
 
+/**
+ * A return's workflow: submitting checks again that each line is within what its source line can still give back
+ * (the limit may have moved since the draft was saved); approval counts once more under the stock locks.
+ */
+const returnWorkflow = {
+  ...workflow,
+  transitions: workflow.transitions.map((t) => (t.name === "submit" ? { ...t, guard: "withinReturnLimit" } : t)),
+} satisfies DocumentSpec<StockStatus>["workflow"];
+
 const remark = { name: "remark", label: "备注", type: "longText", max: 500 } as const;
 const docDate = { name: "docDate", label: "单据日期", type: "date", filter: "range", sortable: true, description: "默认今天，可早于今天" } as const;
 const warehouseRef = { name: "warehouseId", label: "仓库", type: "relation", relation: "zhhq/warehouse", required: true, filter: "eq" } as const;
@@ -139,14 +148,14 @@ export const warehouseInReturn = defineDocument({
     min: 1,
     totals: ["amount"],
     fields: [
-      { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true },
+      { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true, narrowedBy: "warehouseInId" },
       { ...goodsRef, required: false, readOnly: true },
       lineQuantity,
       lineAmount,
     ],
   },
   numbering: { prefix: "RT" },
-  workflow,
+  workflow: returnWorkflow,
   postings: [stockPosting(-1, "returnToSupplier")],
 });
 
@@ -172,14 +181,14 @@ export const warehouseOutReturn = defineDocument({
     min: 1,
     totals: ["amount"],
     fields: [
-      { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true },
+      { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true, narrowedBy: "warehouseOutId" },
       { ...goodsRef, required: false, readOnly: true },
       lineQuantity,
       lineAmount,
     ],
   },
   numbering: { prefix: "TK" },
-  workflow,
+  workflow: returnWorkflow,
   postings: [stockPosting(1, "returnFromIssue")],
 });
 

@@ -7,6 +7,7 @@ import {
   documentNumber,
   LINE_DOCUMENT,
   LINE_NO,
+  narrowedLineFields,
   postedStatuses,
   postingsOf,
   SEQUENCE_TABLE,
@@ -101,7 +102,15 @@ export interface DocumentRules {
   fill?: (ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) => Promise<void>;
   /** Adds to `getInfo`'s answer what the tables of the document do not hold (a stock-out line's allocations). */
   describe?: (ctx: SessionContext, db: AnyDb, document: Row) => Promise<void>;
+  /**
+   * The choices of each line relation narrowed by a header field (`narrowedBy`, decision 071), by line field: the
+   * rows belonging to the header's value (a return's source document), each `{ id, label }` and what choosing it fills.
+   */
+  lineOptions?: Record<string, LineOptions>;
 }
+
+/** One line relation's choices under the header's value (`headerValue`, the caller's tenant's), searched by `keyword`. */
+export type LineOptions = (ctx: SessionContext, db: AnyDb, headerValue: number, keyword: string | undefined) => Promise<Row[]>;
 
 /** A declaration whose names the server cannot resolve stops the start, not the first request that needs one. */
 export function checkDocumentRules(doc: DocumentDef, rules: DocumentRules): void {
@@ -112,6 +121,7 @@ export function checkDocumentRules(doc: DocumentDef, rules: DocumentRules): void
     ]),
     ...(doc.postings ?? []).filter((p) => !rules.ledgers?.[p.ledger]).map((p) => `ledger ${p.ledger}`),
     ...(doc.postings ?? []).filter((p) => p.allocate && !rules.allocators?.[p.allocate]).map((p) => `allocator ${p.allocate}`),
+    ...narrowedLineFields(doc).filter((f) => !rules.lineOptions?.[f.name]).map((f) => `lineOptions ${f.name}`),
   ];
   if (missing.length) throw new Error(`${doc.docType}: ${missing.join(", ")} not provided`);
 }

@@ -156,12 +156,18 @@ for (const dialect of dialects) {
       const shown = await api.info("warehouseInReturn", first);
       expect(shown).toMatchObject({ warehouseId, supplierId, status: "2" });
       expect(shown.lines[0]).toMatchObject({ goodsId, quantity: 4, amount: 1332 });
-      const over = await api.approve("warehouseInReturn", { warehouseInId: inId, lines: [{ inLineId: inLine.id, quantity: 6.001 }] });
-      expect(over.answer).toMatchObject({ status: 409, message: "第 1 行退货数量超过可退数量 6" });
-      // What was issued from the batch cannot go back to the supplier either.
+      // Over the limit is refused as the return is written, at the line's quantity (decision 071).
+      expectField(await api.post("warehouseInReturn/create", { warehouseInId: inId, lines: [{ inLineId: inLine.id, quantity: 6.001 }] }), "lines.0.quantity", "第 1 行退货数量超过可退数量 6");
+      // Two returns within the limit as it stands: one waits as a draft, one is submitted.
+      const draftReturn = await api.create("warehouseInReturn", { warehouseInId: inId, lines: [{ inLineId: inLine.id, quantity: 6 }] });
+      const submitted = await api.create("warehouseInReturn", { warehouseInId: inId, lines: [{ inLineId: inLine.id, quantity: 1.001 }] });
+      expect(await api.step("warehouseInReturn", "submit", { id: submitted.id })).toMatchObject({ status: 200 });
+      // What was issued from the batch cannot go back to the supplier either: the limit moved since they were written.
       await api.approved("warehouseOut", { warehouseId, lines: [{ goodsId, quantity: 5 }] });
-      const issued = await api.approve("warehouseInReturn", { warehouseInId: inId, lines: [{ inLineId: inLine.id, quantity: 1.001 }] });
-      expect(issued.answer).toMatchObject({ status: 409, message: "第 1 行退货数量超过可退数量 1" });
+      expectField(await api.step("warehouseInReturn", "submit", { id: draftReturn.id }), "lines.0.quantity", "第 1 行退货数量超过可退数量 1");
+      expect((await api.info("warehouseInReturn", draftReturn.id)).status).toBe("0");
+      const issued = await api.step("warehouseInReturn", "approve", { id: submitted.id });
+      expect(issued).toMatchObject({ status: 409, message: "第 1 行退货数量超过可退数量 1" });
       await api.approved("warehouseInReturn", { warehouseInId: inId, lines: [{ inLineId: inLine.id, quantity: 1 }] });
       expect(await api.stock(warehouseId, goodsId)).toEqual({ quantity: 0, amount: 0 });
       // A draft stock-in is no source of returns.
@@ -191,9 +197,17 @@ for (const dialect of dialects) {
         { batchNo: "B", quantity: 1, amount: 150 },
         { batchNo: "A", quantity: 0.5, amount: 50 },
       ] });
-      const over = await api.approve("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 1 }, { outLineId: outLine.id, quantity: 0.501 }] });
-      expect(over.answer).toMatchObject({ status: 409, message: "第 2 行退库数量超过可退数量 0.5" });
+      // Two lines of one source line share its limit; the second is refused at its quantity as it is written.
+      expectField(
+        await api.post("warehouseOutReturn/create", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 1 }, { outLineId: outLine.id, quantity: 0.501 }] }),
+        "lines.1.quantity",
+        "第 2 行退库数量超过可退数量 0.5",
+      );
+      const late = await api.create("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 1 }] });
+      expect(await api.step("warehouseOutReturn", "submit", { id: late.id })).toMatchObject({ status: 200 });
       await api.approved("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 1.5 }] });
+      // The approval counts again: what came back meanwhile leaves nothing for the one submitted before.
+      expect(await api.step("warehouseOutReturn", "approve", { id: late.id })).toMatchObject({ status: 409, message: "第 1 行退库数量超过可退数量 0" });
       expect(await api.stock(warehouseId, goodsId)).toEqual({ quantity: 4, amount: 500 });
       const batches = await api.batches(warehouseId, goodsId);
       expect(batches.map((b) => [b.batchNo, b.quantity, b.amount])).toEqual([["A", 2, 200], ["B", 2, 300]]);

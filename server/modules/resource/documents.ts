@@ -7,6 +7,8 @@ import {
   isEditable,
   LINE_DOCUMENT,
   LINE_NO,
+  LINE_OPTIONS,
+  narrowedLineFields,
   transitionPermission,
   type DocumentDef,
   type TransitionDef,
@@ -242,6 +244,39 @@ export async function getDocument(ctx: SessionContext, doc: DocumentDef, id: num
   return document;
 }
 
+/**
+ * `GET …/lineOptions?field=&<header field>=&keyword=`: the choices of a line relation narrowed by a header field
+ * (decision 071), for whoever may write the document. No header value yet, or one not of the caller's tenant: none.
+ */
+function lineOptionsEndpoints(doc: DocumentDef, rules: DocumentRules): Endpoint[] {
+  const narrowed = narrowedLineFields(doc);
+  if (!narrowed.length) return [];
+  const headerFields = [...new Set(narrowed.map((f) => f.narrowedBy as string))];
+  const query = z.object({
+    field: z.enum(narrowed.map((f) => f.name) as [string, ...string[]], { error: `field 应为${narrowed.map((f) => f.name).join("、")}之一` }),
+    keyword: fieldSchema({ name: "keyword", label: "关键字", type: "text", max: 50 }, true),
+    ...Object.fromEntries(headerFields.map((name) => [name, z.preprocess((v) => (v === "" ? undefined : v), recordId(doc.header.fields.find((f) => f.name === name)?.label ?? name).optional())])),
+  });
+  return [
+    endpoint({
+      method: "GET",
+      path: documentPath(doc, LINE_OPTIONS),
+      summary: `${doc.title}明细的可选项（按表头所选单据筛选，可按关键字搜索）`,
+      access: permission(permissionCode(doc.header, "create")),
+      query,
+      handle: async (ctx, { query: q }) => {
+        const values = q as Row & { field: string; keyword?: string };
+        const field = narrowed.find((f) => f.name === values.field) as (typeof narrowed)[number];
+        const headerValue = values[field.narrowedBy as string];
+        if (headerValue === undefined || headerValue === null) return { records: [] };
+        const keyword = typeof values.keyword === "string" && values.keyword.trim() ? values.keyword.trim() : undefined;
+        const records = await (rules.lineOptions?.[field.name] as NonNullable<DocumentRules["lineOptions"]>[string])(ctx as SessionContext, db(ctx as SessionContext), Number(headerValue), keyword);
+        return { records };
+      },
+    }),
+  ];
+}
+
 /** Every endpoint of one document. `rules` must name every guard, effect and ledger the declaration does. */
 export function documentEndpoints(doc: DocumentDef, rules: DocumentRules = {}): Endpoint[] {
   checkDocumentRules(doc, rules);
@@ -292,6 +327,7 @@ export function documentEndpoints(doc: DocumentDef, rules: DocumentRules = {}): 
         handle: (ctx, { body }) => runTransition(session(ctx), doc, rules, t, body as Row & { id: number }, body),
       }),
     ),
+    ...lineOptionsEndpoints(doc, rules),
     // The export is the resource engine's, over the headers.
     ...resourceEndpoints({ ...doc.header, actions: ["export"] }, lookup).filter((e) => e.path === documentPath(doc, "export")),
   ];

@@ -7,7 +7,7 @@ import { newId } from "../../db";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { defineLedger, type LedgerDrift, type PostedLine, type Projection } from "../../kernel/ledger";
-import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules } from "../../kernel/transitions";
+import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules, Guard, LineOptions } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
 
 /**
@@ -494,6 +494,78 @@ function fillReturn(source: DocumentDef, sourceField: string, lineField: string,
       if (!sourceLine) throw fieldError(`lines.${i}.${lineField}`, stockMessages.notOfDocument(source.title));
       line.goodsId = Number(sourceLine.goods_id);
     }
+    await refuseOverReturn(db, tenantId, source, sourceId, lineField, lines);
+  };
+}
+
+/** What a source line can still give back, in thousandths: a stock-in line's (its batch too), a stock-out line's. */
+async function returnable(db: AnyDb, tenantId: number, source: DocumentDef, sourceId: number, sourceLineId: number): Promise<number> {
+  if (source === warehouseIn) return (await inReturnLimit(db, tenantId, sourceId, sourceLineId))?.left ?? 0;
+  return (await issuedOf(db, tenantId, sourceLineId)).reduce((sum, b) => sum + b.quantity, 0);
+}
+
+/**
+ * Refuses a return whose lines ask more than their source lines can still give back, at the line's quantity (400),
+ * as the approval would (its message): on create, update and submit, so the keeper hears it while typing, not at
+ * approval. Lines naming the same source line share its limit. Approval counts again under the stock locks.
+ */
+async function refuseOverReturn(db: AnyDb, tenantId: number, source: DocumentDef, sourceId: number, lineField: string, lines: Row[]) {
+  const left = new Map<number, number>();
+  const over = source === warehouseIn ? stockMessages.inReturnOver : stockMessages.outReturnOver;
+  for (const [i, line] of lines.entries()) {
+    const sourceLineId = line[lineField];
+    if (sourceLineId === undefined || sourceLineId === null || typeof line.quantity !== "number") continue;
+    const id = Number(sourceLineId);
+    if (!left.has(id)) left.set(id, await returnable(db, tenantId, source, sourceId, id));
+    const can = left.get(id) as number;
+    const take = quantityToThousandths(line.quantity);
+    if (take > can) {
+      const goods = await goodsWords(db, tenantId, Number(line.goodsId));
+      throw fieldError(`lines.${i}.quantity`, over(i + 1, can, goods.unit));
+    }
+    left.set(id, can - take);
+  }
+}
+
+/** The submit step's guard of a return: its stored lines within their limits, as create and update checked. */
+function withinReturnLimit(source: DocumentDef, sourceField: string, lineField: string): Guard {
+  return async (run, trx) => {
+    await refuseOverReturn(trx, run.ctx.session.tenantId, source, Number(run.header[sourceField]), lineField, run.lines);
+  };
+}
+
+/**
+ * A return's source lines as a keeper recognises them: goods name (code), batch, what the line received or issued
+ * and what it can still give back (`大米（G001）· 批次 B20261128-1 · 已收 50 · 可退 42.5`), searched by goods name or
+ * code. Choosing one fills the return line's goods (`goodsId`).
+ */
+function sourceLineOptions(source: DocumentDef): LineOptions {
+  const moved = source === warehouseIn ? "已收" : "已发";
+  return async (ctx, db, sourceId, keyword) => {
+    const tenantId = ctx.session.tenantId;
+    const rows = (await db
+      .selectFrom(`${source.lines.table} as l`)
+      .innerJoin("goods as g", (j) => j.onRef("g.tenant_id", "=", "l.tenant_id").onRef("g.id", "=", "l.goods_id"))
+      .select(["l.id", "l.goods_id", "l.quantity", "g.goods_name", "g.goods_code"])
+      .where("l.tenant_id", "=", tenantId)
+      .where("l.document_id", "=", sourceId)
+      .orderBy("l.line_no")
+      .execute()) as Row[];
+    const text = keyword?.toLowerCase();
+    const found = text ? rows.filter((r) => String(r.goods_name).toLowerCase().includes(text) || String(r.goods_code).toLowerCase().includes(text)) : rows;
+    const out: Row[] = [];
+    for (const r of found.slice(0, 50)) {
+      const lineId = Number(r.id);
+      const batches =
+        source === warehouseIn
+          ? ((await db.selectFrom("stock_batch").select("batch_no").where("tenant_id", "=", tenantId).where("in_line_id", "=", lineId).execute()) as Row[]).map((b) => String(b.batch_no))
+          : (await issuedOf(db, tenantId, lineId)).map((b) => b.batchNo);
+      const left = await returnable(db, tenantId, source, sourceId, lineId);
+      const goods = `${String(r.goods_name)}（${String(r.goods_code)}）`;
+      const label = [goods, ...(batches.length ? [`批次 ${batches.join("、")}`] : []), `${moved} ${formatQuantity(Number(r.quantity))}`, `可退 ${formatQuantity(left)}`].join(" · ");
+      out.push({ id: lineId, label, goodsId: Number(r.goods_id), goodsIdLabel: goods, returnable: thousandthsToQuantity(left) });
+    }
+    return out;
   };
 }
 
@@ -543,11 +615,15 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
     allocators,
     fill: fillReturn(warehouseIn, "warehouseInId", "inLineId", ["warehouseId", "supplierId"]),
     describe: describe(warehouseInReturn),
+    guards: { withinReturnLimit: withinReturnLimit(warehouseIn, "warehouseInId", "inLineId") },
+    lineOptions: { inLineId: sourceLineOptions(warehouseIn) },
   },
   [warehouseOutReturn.docType]: {
     ledgers,
     allocators,
     fill: fillReturn(warehouseOut, "warehouseOutId", "outLineId", ["warehouseId"]),
     describe: describe(warehouseOutReturn),
+    guards: { withinReturnLimit: withinReturnLimit(warehouseOut, "warehouseOutId", "outLineId") },
+    lineOptions: { outLineId: sourceLineOptions(warehouseOut) },
   },
 };
