@@ -562,7 +562,9 @@ function sourceLineOptions(source: DocumentDef): LineOptions {
           : (await issuedOf(db, tenantId, lineId)).map((b) => b.batchNo);
       const left = await returnable(db, tenantId, source, sourceId, lineId);
       const goods = `${String(r.goods_name)}（${String(r.goods_code)}）`;
-      const label = [goods, ...(batches.length ? [`批次 ${batches.join("、")}`] : []), `${moved} ${formatQuantity(Number(r.quantity))}`, `可退 ${formatQuantity(left)}`].join(" · ");
+      const details = [...(batches.length ? [`批次 ${batches.join("、")}`] : []), `${moved} ${formatQuantity(Number(r.quantity))}`, `可退 ${formatQuantity(left)}`];
+      // `大米（G001）· 批次 …`: no space after the full-width bracket, as the pickers' other labels write it.
+      const label = `${goods}· ${details.join(" · ")}`;
       out.push({ id: lineId, label, goodsId: Number(r.goods_id), goodsIdLabel: goods, returnable: thousandthsToQuantity(left) });
     }
     return out;
