@@ -8,6 +8,8 @@ import {
   documentPath,
   findTransition,
   isEditable,
+  LINE_OPTIONS,
+  narrowedLineFields,
   statusOf,
   transitionPermission,
   transitionsFrom,
@@ -111,6 +113,33 @@ async function pickers(request: Request, context: AppLoadContext, defs: Resource
   return { options, sources };
 }
 
+/**
+ * The pickers of line relations narrowed by a header field (decision 071): they search the document's `lineOptions`
+ * with the header's value (the grid adds it as it changes); their first options are those of the header's value as
+ * the page knows it (the document's, or the form as posted), so the plain table offers the source's lines without
+ * scripts once its source is chosen and the form came back (增加行, a refused save).
+ */
+async function narrowedPickers(request: Request, context: AppLoadContext, doc: DocumentDef, header: Row, lines: Row[]) {
+  const options: Record<string, { value: string; label: string }[]> = {};
+  const sources: Record<string, RelationSource> = {};
+  for (const field of narrowedLineFields(doc)) {
+    const findPage = documentPath(doc, LINE_OPTIONS);
+    sources[field.name] = { findPage, labelField: "label", searchable: true, searchFields: ["keyword"], detail: [], only: `&field=${encodeURIComponent(field.name)}` };
+    const value = header[field.narrowedBy as string];
+    const chosen = value === undefined || value === null || value === "" ? null : String(value);
+    const page = chosen && /^\d{1,16}$/.test(chosen) ? await apiCall<{ records: Row[] }>(request, context, "GET", findPage, { query: { field: field.name, [field.narrowedBy as string]: chosen } }) : null;
+    const list = (page?.data?.records ?? []).map((r) => ({ value: String(r.id), label: String(r.label) }));
+    for (const line of lines) {
+      const current = line[field.name];
+      if (current !== null && current !== undefined && current !== "" && !list.some((o) => o.value === String(current))) {
+        list.unshift({ value: String(current), label: String(line[`${field.name}Label`] ?? current) });
+      }
+    }
+    options[field.name] = list;
+  }
+  return { options, sources };
+}
+
 /** The editor's data: the document (edit) or nothing (create), and the pickers of its header and lines. */
 export async function loadEditor(request: Request, context: AppLoadContext, doc: DocumentDef, id: string | undefined) {
   const record = id === undefined ? null : await loadDocument(request, context, doc, id);
@@ -119,7 +148,10 @@ export async function loadEditor(request: Request, context: AppLoadContext, doc:
     throw redirect(`${documentBase(doc)}/detail/${id}`);
   }
   const lines = (record?.lines as Row[] | undefined) ?? [];
-  const { options, sources } = await pickers(request, context, [doc.header, doc.lines], [...(record ? [record] : []), ...lines]);
+  const picked = await pickers(request, context, [doc.header, { ...doc.lines, fields: doc.lines.fields.filter((f) => !f.narrowedBy) }], [...(record ? [record] : []), ...lines]);
+  const narrowed = await narrowedPickers(request, context, doc, record ?? {}, lines);
+  const options = { ...picked.options, ...narrowed.options };
+  const sources = { ...picked.sources, ...narrowed.sources };
   return {
     doc: documentView(doc, true),
     mode: (record ? "edit" : "create") as "create" | "edit",
@@ -139,14 +171,17 @@ export async function saveEditor(request: Request, context: AppLoadContext, doc:
   const mode = id === undefined ? "create" : "edit";
   const form = await request.formData();
   const rows = Math.min(MAX_FORM_ROWS, Math.max(BLANK_LINE_ROWS, Number(form.get("rowCount")) || 0));
+  // The narrowed pickers' options for the header as posted: the form comes back with the chosen source's lines.
+  const postedOptions = async () =>
+    narrowedLineFields(doc).length ? (await narrowedPickers(request, context, doc, Object.fromEntries(form.entries()), [])).options : undefined;
   if (form.get("intent") === "addRows") {
     form.delete("intent");
     // Nothing is checked yet: the user is still typing.
     const typed = parseWithZod(form, { schema: z.unknown() });
-    return data({ result: typed.reply(), rows: Math.min(MAX_FORM_ROWS, rows + ADDED_LINE_ROWS) });
+    return data({ result: typed.reply(), rows: Math.min(MAX_FORM_ROWS, rows + ADDED_LINE_ROWS), options: await postedOptions() });
   }
   const submission = parseWithZod(form, { schema: documentFormSchema(doc, mode) });
-  if (submission.status !== "success") return data({ result: submission.reply(), rows }, { status: 400 });
+  if (submission.status !== "success") return data({ result: submission.reply(), rows, options: await postedOptions() }, { status: 400 });
   const { lines, ...header } = submission.value as Row & { lines: Row[] };
   const result = await apiCall<Row>(request, context, "POST", documentPath(doc, mode === "create" ? "create" : "update"), {
     body: { ...header, lines },
@@ -155,7 +190,7 @@ export async function saveEditor(request: Request, context: AppLoadContext, doc:
     const fieldErrors = (result.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors;
     const placed = fieldErrors ? formFieldErrors(fieldErrors, filledRows(doc, submission.payload.lines)) : null;
     return data(
-      { result: submission.reply(placed ? { fieldErrors: placed } : { formErrors: [result.message || "Error"] }), rows },
+      { result: submission.reply(placed ? { fieldErrors: placed } : { formErrors: [result.message || "Error"] }), rows, options: await postedOptions() },
       { status: result.status === 409 ? 409 : result.status === 403 ? 403 : 400 },
     );
   }

@@ -1,4 +1,5 @@
 import { Checkbox, NativeSelect, Select, TextInput } from "@mantine/core";
+import { useMemo } from "react";
 import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
 import { useRelationSearch, type Option, type RelationSource } from "~/components/resource/relation-search";
@@ -16,13 +17,15 @@ export interface CellProps {
   dicts: Record<string, DictOption[]>;
   options: Option[];
   source: RelationSource | null;
+  /** The header's value that narrows this relation's choices (`narrowedBy`): none chosen, none offered. */
+  narrowedTo?: string;
 }
 
 /**
  * One cell of a line: the field's input without its label (the column says it), named for the form. Money is typed
  * in yuan, as every form here takes it; the page's action sends fen.
  */
-export function LineCell({ field, name, row, value, onChange, error, dicts, options, source }: CellProps) {
+export function LineCell({ field, name, row, value, onChange, error, dicts, options, source, narrowedTo }: CellProps) {
   const label = `第 ${row} 行 ${field.label}`;
   const bind = onChange ? { value, onChange: (e: { currentTarget: { value: string } }) => onChange(e.currentTarget.value) } : { defaultValue: value };
   const common = { "aria-label": label, error, size: "xs" as const, "data-line-cell": "", "data-field": field.name };
@@ -31,7 +34,21 @@ export function LineCell({ field, name, row, value, onChange, error, dicts, opti
     case "treeParent":
       // The plain table is what a browser without scripts gets: the browser's own list of the first options.
       if (!onChange) return <NativeSelect name={name} defaultValue={value} {...common} data={[{ value: "", label: "请选择" }, ...options]} />;
-      return <RelationCell name={name} label={label} value={value} onChange={onChange} error={error} options={options} source={source} required={field.required} field={field.name} />;
+      return (
+        <RelationCell
+          name={name}
+          label={label}
+          value={value}
+          onChange={onChange}
+          error={error}
+          options={options}
+          source={source}
+          required={field.required}
+          field={field.name}
+          narrowedBy={field.narrowedBy}
+          narrowedTo={narrowedTo}
+        />
+      );
     case "enum":
       return <NativeSelect name={name} {...bind} {...common} data={[{ value: "", label: "请选择" }, ...(dicts[field.dict ?? ""] ?? [])]} />;
     case "boolean":
@@ -66,6 +83,8 @@ function RelationCell({
   source,
   required,
   field,
+  narrowedBy,
+  narrowedTo,
 }: {
   name: string;
   label: string;
@@ -76,8 +95,15 @@ function RelationCell({
   source: RelationSource | null;
   required?: boolean;
   field: string;
+  narrowedBy?: string;
+  narrowedTo?: string;
 }) {
-  const { options, searchValue, onSearchChange, onDropdownOpen } = useRelationSearch(source, initialOptions, value);
+  // A narrowed picker searches only under the header's choice (a return's source lines of the source chosen).
+  const searched = useMemo(
+    () => (!narrowedBy || !source ? source : narrowedTo ? { ...source, only: `${source.only ?? ""}&${narrowedBy}=${encodeURIComponent(narrowedTo)}` } : null),
+    [source, narrowedBy, narrowedTo],
+  );
+  const { options, searchValue, onSearchChange, onDropdownOpen } = useRelationSearch(searched, initialOptions, value);
   return (
     <Select
       name={name}
@@ -87,7 +113,7 @@ function RelationCell({
       searchable
       clearable={!required}
       nothingFoundMessage="没有匹配的选项"
-      placeholder="请选择或输入搜索"
+      placeholder={narrowedBy && !narrowedTo ? "请先在表头选择单据" : "请选择或输入搜索"}
       searchValue={searchValue}
       onSearchChange={onSearchChange}
       onDropdownOpen={onDropdownOpen}

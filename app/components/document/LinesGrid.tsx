@@ -21,7 +21,7 @@ interface GridRow {
  * Tab moves through the cells; Enter moves to the next cell, and past the last cell adds a row. Loaded only by a
  * document's editor (a chunk of its own), after the page came up as the plain table.
  */
-export function LinesGrid({ fields, rows: initial, errors, dicts, options, sources, title, totalled }: LinesProps & { totalled: string[] }) {
+export function LinesGrid({ fields, rows: initial, errors, dicts, options, sources, header, title, totalled }: LinesProps & { totalled: string[] }) {
   const nextKey = useRef(initial.length);
   const [rows, setRows] = useState<GridRow[]>(() =>
     initial.map((values, i) => ({ key: i, values, errors: Object.fromEntries(fields.map((f) => [f.name, errors[lineInputName(i, f.name)]?.[0]])) })),
@@ -79,6 +79,7 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
             dicts={dicts}
             options={options[field.name] ?? []}
             source={sources[field.name] ?? null}
+            narrowedTo={field.narrowedBy ? header?.[field.narrowedBy] : undefined}
           />
         ),
         Footer: totalled.includes(field.name)
@@ -92,7 +93,7 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
             }
           : undefined,
       })),
-    [fields, dicts, options, sources, totalled],
+    [fields, dicts, options, sources, header, totalled],
   );
 
   const table = useMantineReactTable({

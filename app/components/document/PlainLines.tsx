@@ -9,7 +9,7 @@ import type { LinesProps } from "./lines";
  * The lines as a plain table of inputs: what the server draws, and all a browser without scripts gets (decision 061).
  * It has a fixed number of rows; 增加行 posts the form as typed and the page comes back with more.
  */
-export function PlainLines({ fields, rows, errors, dicts, options, sources, title }: LinesProps) {
+export function PlainLines({ fields, rows, errors, dicts, options, sources, header, title }: LinesProps) {
   return (
     <div data-testid="plain-lines">
       <input type="hidden" name="rowCount" value={rows.length} />
@@ -47,6 +47,7 @@ export function PlainLines({ fields, rows, errors, dicts, options, sources, titl
                     dicts={dicts}
                     options={options[f.name] ?? []}
                     source={sources[f.name] ?? null}
+                    narrowedTo={f.narrowedBy ? header?.[f.narrowedBy] : undefined}
                   />
                 </Table.Td>
               ))}

@@ -13,6 +13,8 @@ export interface LinesProps {
   dicts: Record<string, DictOption[]>;
   options: Record<string, Option[]>;
   sources: Record<string, RelationSource>;
+  /** The header's values that narrow line pickers (`narrowedBy`, decision 071), as the user has chosen them so far. */
+  header?: Record<string, string>;
 }
 
 /** A typed money or quantity as a number of its smallest unit (fen, thousandths), or null while it reads as none. */

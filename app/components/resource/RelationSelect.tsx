@@ -14,6 +14,7 @@ export function RelationSelect({
   initialOptions,
   required,
   error,
+  onChange,
 }: {
   name: string;
   label: string;
@@ -22,6 +23,8 @@ export function RelationSelect({
   initialOptions: Option[];
   required?: boolean;
   error?: string;
+  /** Told of each choice (the document editor narrows line pickers by it); the field stays the form's. */
+  onChange?: (value: string) => void;
 }) {
   const { options, searchValue, onSearchChange, onDropdownOpen } = useRelationSearch(source, initialOptions, defaultValue);
 
@@ -31,6 +34,7 @@ export function RelationSelect({
       label={label}
       data={options}
       defaultValue={defaultValue || null}
+      onChange={onChange ? (next) => onChange(next ?? "") : undefined}
       searchable
       clearable={!required}
       withAsterisk={required}

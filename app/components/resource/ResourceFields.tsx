@@ -9,7 +9,21 @@ import type { RelationSource } from "./relation-search";
 
 type Meta = FieldMetadata<unknown>;
 
-function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef; meta: Meta; dicts: Record<string, DictOption[]>; options: Record<string, DictOption[]>; sources?: Record<string, RelationSource> }) {
+function FieldInput({
+  field,
+  meta,
+  dicts,
+  options,
+  sources,
+  onRelationChange,
+}: {
+  field: FieldDef;
+  meta: Meta;
+  dicts: Record<string, DictOption[]>;
+  options: Record<string, DictOption[]>;
+  sources?: Record<string, RelationSource>;
+  onRelationChange?: (name: string, value: string) => void;
+}) {
   const error = meta.errors?.[0];
   const initial = (meta.initialValue as string | undefined) ?? "";
   const common = { label: field.label, withAsterisk: field.required, error, description: field.description };
@@ -68,6 +82,7 @@ function FieldInput({ field, meta, dicts, options, sources }: { field: FieldDef;
           initialOptions={options[field.name] ?? []}
           required={field.required}
           error={error}
+          onChange={onRelationChange ? (value) => onRelationChange(field.name, value) : undefined}
         />
       );
     default:
@@ -82,6 +97,7 @@ export function ResourceFields({
   dicts,
   options,
   sources,
+  onRelationChange,
 }: {
   fields: FieldDef[];
   metas: Record<string, Meta>;
@@ -89,12 +105,14 @@ export function ResourceFields({
   options: Record<string, DictOption[]>;
   /** Where each relation picker searches (the loader's `relationSource`s). */
   sources?: Record<string, RelationSource>;
+  /** Told when a relation picker's choice changes (a document's header narrowing its line pickers). */
+  onRelationChange?: (name: string, value: string) => void;
 }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
       {fields.map((field) => (
         <div key={field.name} style={field.type === "longText" || field.type === "image" || field.type === "file" ? { gridColumn: "1 / -1" } : undefined}>
-          <FieldInput field={field} meta={metas[field.name]} dicts={dicts} options={options} sources={sources} />
+          <FieldInput field={field} meta={metas[field.name]} dicts={dicts} options={options} sources={sources} onRelationChange={onRelationChange} />
         </div>
       ))}
     </SimpleGrid>

@@ -93,6 +93,16 @@ export function useRelationSearch(source: RelationSource | null, initialOptions:
     return () => clearTimeout(timer.current);
   }, [search, source, fetchOptions]);
 
+  // A narrowed picker's source changes with the header's choice: what it found under the old one is no choice now.
+  const sourceKey = source ? `${source.findPage}?${source.only ?? ""}` : "";
+  const lastKey = useRef(sourceKey);
+  useEffect(() => {
+    if (lastKey.current === sourceKey) return;
+    lastKey.current = sourceKey;
+    opened.current = false;
+    setOptions([]);
+  }, [sourceKey]);
+
   const onDropdownOpen = useCallback(() => {
     if (opened.current) return;
     opened.current = true;

@@ -49,7 +49,9 @@ const asRow = (value: unknown): Record<string, string> =>
 export default function DocumentEditor() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { doc, mode, record, options, sources } = loaderData;
+  const { doc, mode, record, sources } = loaderData;
+  // A form that came back (增加行, a refusal) brings the narrowed pickers' options for the header as it was posted.
+  const options = useMemo(() => ({ ...loaderData.options, ...(actionData?.options ?? {}) }), [loaderData.options, actionData?.options]);
   const result = actionData?.result as SubmissionResult<string[]> | undefined;
   const dicts = useDicts();
   const navigation = useNavigation();
@@ -64,6 +66,14 @@ export default function DocumentEditor() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const focusOnRefusal = useFocusOnRefusal(result);
+  // The header fields that narrow line pickers (a return's source document), as chosen so far (decision 071).
+  const narrowing = useMemo(() => [...new Set(doc.lines.fields.flatMap((f) => (f.narrowedBy ? [f.narrowedBy] : [])))], [doc]);
+  const [header, setHeader] = useState<Record<string, string>>(() =>
+    Object.fromEntries(narrowing.map((name) => [name, String((fields as Record<string, { initialValue?: unknown }>)[name]?.initialValue ?? "")])),
+  );
+  const onRelationChange = (name: string, value: string) => {
+    if (narrowing.includes(name)) setHeader((current) => ({ ...current, [name]: value }));
+  };
   // The rows as last posted (a refusal, 增加行), else the document's lines; spare blank rows up to the count.
   const posted = (result?.initialValue as { lines?: unknown } | undefined)?.lines;
   const lines = posted === undefined ? initial.lines : Array.from(Array.isArray(posted) ? posted : Object.values(posted ?? {}), asRow);
@@ -100,7 +110,7 @@ export default function DocumentEditor() {
             </>
           )}
           <Paper withBorder radius="md" p="lg">
-            <ResourceFields fields={formFields(doc.header)} metas={metas} dicts={dicts} options={options} sources={sources} />
+            <ResourceFields fields={formFields(doc.header)} metas={metas} dicts={dicts} options={options} sources={sources} onRelationChange={onRelationChange} />
           </Paper>
           <Paper withBorder radius="md" p="lg">
             <Title order={5} mb="sm">
@@ -119,6 +129,7 @@ export default function DocumentEditor() {
               dicts={dicts}
               options={options}
               sources={sources}
+              header={header}
               totalled={totalledFields(doc).map((f) => f.name)}
             />
           </Paper>
