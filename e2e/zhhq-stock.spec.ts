@@ -7,8 +7,8 @@ import { expectNoReactErrors, pick, untilHydrated } from "./support/shell";
 /*
  * Issue 40's journey through the warehouse's screens in Chromium: a keeper enters a delivery of three goods with
  * their batches in the lines grid and submits it, a manager approves it, a stock-out to the kitchen is approved and
- * printed, a return over its limit is refused with the server's message on the page, and the stock screens show
- * the batches. The master data is made through the API (e2e/zhhq-master.spec.ts drives its screens).
+ * printed, a return is entered on its screen by picking the stock-out and its line, refused at its quantity on save
+ * while over its limit and at approval once the limit moved, and the stock screens show the batches. The master data is made through the API (e2e/zhhq-master.spec.ts drives its screens).
  */
 
 const { hqKeeper: keeper, hqManager: manager } = e2eUsers;
@@ -142,28 +142,52 @@ test("a delivery of three goods in batches is entered in the grid, approved, iss
   await expect(print).toContainText(new RegExp(`审核：(${manager.realName}|${manager.userName})`));
   await shot(page, "out-print");
 
-  // A return from that stock-out of more than it issued: refused, and the page says why.
+  // The stock after the stock-out: rice 41.5 in its batch, and its movements name both documents.
   const out = await api.get(`${Z}/warehouseOut/getInfo?id=${outId}`);
   expect(out.status, JSON.stringify(out)).toBe(200);
   expect(out.data.lines[0].allocations).toEqual([{ batchNo: GOODS[0].batchNo, quantity: 8.5, amount: 3570 }]);
-  // The return editor's 出库明细 picker offers no line (issue 40's screens: reported), so the keeper's draft comes
-  // through the API as a terminal sends it; the manager submits and approves it on its page, where the refusal shows.
-  const back = await api.ok(`${Z}/warehouseOutReturn/create`, { warehouseOutId: outId, lines: [{ outLineId: out.data.lines[0].id, quantity: 9 }] });
-  await page.goto(`/zhhq/warehouseoutreturn/detail/${back.id}`);
-  await untilHydrated(page);
-  await step(page, "提交", "待审核");
-  await page.getByRole("button", { name: "审核", exact: true }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "确认审核" }).click();
-  await expect(page.getByRole("dialog").getByText(/第 1 行退库数量超过可退数量 8\.5/)).toBeVisible();
-  await expect(page.getByTestId("document-status")).toHaveText("待审核");
-  await shot(page, "return-refused");
-
-  // The stock after the stock-out: rice 41.5 in its batch, and its movements name both documents.
   await page.goto("/zhhq/warehouserealdetail/index");
   await expect(page.getByRole("row").filter({ hasText: GOODS[0].batchNo })).toContainText("41.5");
   const ledger = await api.get(`${Z}/warehouseLedger/findPage?warehouseId=${warehouseId}&pageSize=100`);
   expect(ledger.status).toBe(200);
   expect(ledger.data.records.length).toBe(4);
+
+  // A return from that stock-out, entered on its screen: the stock-out in the header, then its line in the grid,
+  // offered as a keeper recognises it (goods, batch, issued, returnable) and found by the goods' name.
+  await page.goto("/zhhq/warehouseoutreturn/create");
+  await untilHydrated(page);
+  await pick(page, "出库单", outNumber);
+  const lineLabel = `${GOODS[0].goodsName}（${GOODS[0].goodsCode}）· 批次 ${GOODS[0].batchNo} · 已发 8.5 · 可退 8.5`;
+  const source = page.getByTestId("lines-grid").getByRole("textbox", { name: "第 1 行 出库明细", exact: true });
+  await source.click();
+  await source.fill("五常");
+  await page.getByRole("option", { name: lineLabel, exact: true }).click({ timeout: 10_000 });
+  // More than it issued: refused on save at the line's quantity, with what was typed still there.
+  await cell(page, 1, "数量").fill("9");
+  await page.getByRole("button", { name: "保存", exact: true }).click();
+  await expect(page.getByTestId("lines-grid").getByText("第 1 行退库数量超过可退数量 8.5")).toBeVisible();
+  await expect(page).toHaveURL(/\/zhhq\/warehouseoutreturn\/create$/);
+  await expect(cell(page, 1, "数量")).toHaveValue("9");
+  await expect(source).toHaveValue(lineLabel);
+  await shot(page, "return-refused-at-field");
+  await cell(page, 1, "数量").fill("2");
+  await page.getByRole("button", { name: "保存", exact: true }).click();
+  await expect(page).toHaveURL(/\/zhhq\/warehouseoutreturn\/detail\/\d+$/);
+  // The line's goods came from the stock-out line chosen.
+  await expect(page.getByTestId("document-lines").locator("tbody tr").first()).toContainText(GOODS[0].goodsName);
+  await step(page, "提交", "待审核");
+
+  // Meanwhile another return takes 7 back: approval counts again, and refuses what no longer fits, saying why.
+  const otherId = (await api.ok(`${Z}/warehouseOutReturn/create`, { warehouseOutId: outId, lines: [{ outLineId: out.data.lines[0].id, quantity: 7 }] })).id;
+  await api.ok(`${Z}/warehouseOutReturn/submit`, { id: otherId });
+  await api.ok(`${Z}/warehouseOutReturn/approve`, { id: otherId });
+  await page.reload();
+  await untilHydrated(page);
+  await page.getByRole("button", { name: "审核", exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "确认审核" }).click();
+  await expect(page.getByRole("dialog").getByText(/第 1 行退库数量超过可退数量 1\.5/)).toBeVisible();
+  await expect(page.getByTestId("document-status")).toHaveText("待审核");
+  await shot(page, "return-refused");
   expect(inNumber).not.toBe(outNumber);
   expectNoReactErrors(page);
   await managerPage.close();
