@@ -175,6 +175,9 @@ test("a delivery of three goods in batches is entered in the grid, approved, iss
   await expect(page).toHaveURL(/\/zhhq\/warehouseoutreturn\/detail\/\d+$/);
   // The line's goods came from the stock-out line chosen.
   await expect(page.getByTestId("document-lines").locator("tbody tr").first()).toContainText(GOODS[0].goodsName);
+  // Without scripts the draft's editor is the plain table: its line select lists the saved source's lines by name.
+  const plain = await page.request.get(page.url().replace("/detail/", "/edit/"));
+  expect(await plain.text()).toContain(`>${lineLabel}</option>`);
   await step(page, "提交", "待审核");
 
   // Meanwhile another return takes 7 back: approval counts again, and refuses what no longer fits, saying why.
