@@ -98,6 +98,8 @@ const table = {
   /** The workflow statuses of every stock document (issue 40; resources/zhhq/stock.ts declares them with colours). */
   docStatus: { name: "单据状态", items: [[0, "草稿"], [1, "待审核"], [2, "已审核"], [3, "已驳回"]] },
   warehouseOutKind: { name: "出库类型", items: [[1, "领用出库"], [2, "维修出库"]] },
+  purchasePriceAuditStatus: { name: "价格审核状态", items: [[0, "待审核"], [1, "已通过"], [2, "已驳回"]] },
+  purchaseShareMethod: { name: "分摊方式", items: [[1, "按比例"], [2, "按金额"]] },
   deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;

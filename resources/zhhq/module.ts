@@ -1,5 +1,6 @@
 import type { ModuleDeclaration } from "../modules";
 import { zhhqMasterResources } from "./master";
+import { purchaseDocuments, purchaseResources } from "./purchase";
 import { stockDocuments, stockViews } from "./stock";
 
 /**
@@ -14,7 +15,7 @@ export const zhhqResources = [...zhhqMasterResources] as const;
  */
 export const zhhqModule = {
   name: "zhhq",
-  resources: [...zhhqResources, ...stockViews],
+  resources: [...zhhqResources, ...stockViews, ...purchaseResources],
   reports: [],
-  documents: [...stockDocuments],
+  documents: [...stockDocuments, ...purchaseDocuments],
 } as const satisfies ModuleDeclaration<"zhhq">;

@@ -15,7 +15,21 @@ export const zhhqScreens = {
       home: "/zhhq/warehouse/index",
       sections: [
         { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
-        { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
+        {
+          title: "采购",
+          screens: [
+            "supplier",
+            "suppliertype",
+            "suppliergoods",
+            "purchsedemand",
+            "purchsedemandaudit",
+            "purchse",
+            "purchsereceive",
+            "purchsepriceaudit",
+            "purchseconfirm",
+            "purchseshare",
+          ],
+        },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
       ],

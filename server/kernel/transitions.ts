@@ -220,6 +220,23 @@ export async function runTransition(
   input: Row & { id: number; version?: number; reason?: unknown },
   body: unknown,
 ): Promise<Row> {
+  // Everything is checked inside the transaction: a retry of a step that was taken finds its key's answer before
+  // any check, and what is checked is what the conditional update then holds to.
+  return idempotent(ctx, body, (trx: AnyDb) => stepDocument(trx, ctx, doc, rules, transition, input));
+}
+
+/**
+ * The step itself in the caller's write transaction: what `runTransition` runs under its key, and what a module runs
+ * when one change of its own takes another document's step with it (a purchase receipt approves its stock-in).
+ */
+export async function stepDocument(
+  trx: AnyDb,
+  ctx: SessionContext,
+  doc: DocumentDef,
+  rules: DocumentRules,
+  transition: TransitionDef,
+  input: Row & { id: number; version?: number; reason?: unknown },
+): Promise<Row> {
   const tenantId = ctx.session.tenantId;
   const statusColumn = column(doc.header.fields, DOC_STATUS);
   const versionColumn = column(doc.header.fields, DOC_VERSION);
@@ -228,52 +245,48 @@ export async function runTransition(
       throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, status, transition.label));
     }
   };
-  // Everything is checked inside the transaction: a retry of a step that was taken finds its key's answer before
-  // any check, and what is checked is what the conditional update then holds to.
-  return idempotent(ctx, body, async (trx: AnyDb) => {
-    const header = await loadHeader(trx, doc, tenantId, input.id);
-    refuseFrom(header[statusColumn]);
-    const reason = transition.reasonRequired ? requireReason(input.reason, `${transition.label}原因`) : textOrNull(input.reason);
-    if (input.version !== undefined && input.version !== header[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
-    const lineRows = await loadLines(trx, doc, tenantId, input.id);
-    const run: TransitionRun = {
-      ctx,
-      doc,
-      transition,
-      header: toRecord(doc.header, header),
-      lines: lineRows.map((row) => toRecord(doc.lines, row)),
-      input,
-      reason,
-    };
-    if (transition.guard) await rules.guards?.[transition.guard]?.(run, trx);
-    const from = String(header[statusColumn]);
-    const version = Number(header[versionColumn]);
-    const now = Math.max(ctx.now, Number(header.updated_at) + 1);
-    const moved = await moveStatus(trx, {
-      table: doc.header.table,
-      tenantId,
-      id: input.id,
-      column: statusColumn,
-      from: [from],
-      set: { [statusColumn]: transition.to, [versionColumn]: version + 1, updated_at: now, updated_by: ctx.session.userId },
-      where: { [versionColumn]: version },
-    });
-    if (!moved) {
-      // Another step moved it after the read above (PostgreSQL; SQLite runs one write transaction at a time).
-      refuseFrom((await loadHeader(trx, doc, tenantId, input.id))[statusColumn]);
-      throw new ApiError(Status.CONFLICT, documentMessages.stale);
-    }
-    if (transition.effect) await rules.effects?.[transition.effect]?.(run, trx);
-    await post(trx, ctx, doc, rules, run, from);
-    await writeHistory(trx, ctx, doc, input.id, transition.name, from, transition.to, reason);
-    await recordOperation(trx, ctx, doc.header, input.id, transition.name, {
-      [DOC_NO]: run.header[DOC_NO],
-      [DOC_STATUS]: [from, transition.to],
-      ...(reason !== null ? { reason } : {}),
-      ...Object.fromEntries((transition.input ?? []).map((f) => [f.name, input[f.name]])),
-    });
-    return { ...run.header, [DOC_STATUS]: transition.to, [DOC_VERSION]: version + 1, updatedAt: now };
+  const header = await loadHeader(trx, doc, tenantId, input.id);
+  refuseFrom(header[statusColumn]);
+  const reason = transition.reasonRequired ? requireReason(input.reason, `${transition.label}原因`) : textOrNull(input.reason);
+  if (input.version !== undefined && input.version !== header[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+  const lineRows = await loadLines(trx, doc, tenantId, input.id);
+  const run: TransitionRun = {
+    ctx,
+    doc,
+    transition,
+    header: toRecord(doc.header, header),
+    lines: lineRows.map((row) => toRecord(doc.lines, row)),
+    input,
+    reason,
+  };
+  if (transition.guard) await rules.guards?.[transition.guard]?.(run, trx);
+  const from = String(header[statusColumn]);
+  const version = Number(header[versionColumn]);
+  const now = Math.max(ctx.now, Number(header.updated_at) + 1);
+  const moved = await moveStatus(trx, {
+    table: doc.header.table,
+    tenantId,
+    id: input.id,
+    column: statusColumn,
+    from: [from],
+    set: { [statusColumn]: transition.to, [versionColumn]: version + 1, updated_at: now, updated_by: ctx.session.userId },
+    where: { [versionColumn]: version },
   });
+  if (!moved) {
+    // Another step moved it after the read above (PostgreSQL; SQLite runs one write transaction at a time).
+    refuseFrom((await loadHeader(trx, doc, tenantId, input.id))[statusColumn]);
+    throw new ApiError(Status.CONFLICT, documentMessages.stale);
+  }
+  if (transition.effect) await rules.effects?.[transition.effect]?.(run, trx);
+  await post(trx, ctx, doc, rules, run, from);
+  await writeHistory(trx, ctx, doc, input.id, transition.name, from, transition.to, reason);
+  await recordOperation(trx, ctx, doc.header, input.id, transition.name, {
+    [DOC_NO]: run.header[DOC_NO],
+    [DOC_STATUS]: [from, transition.to],
+    ...(reason !== null ? { reason } : {}),
+    ...Object.fromEntries((transition.input ?? []).map((f) => [f.name, input[f.name]])),
+  });
+  return { ...run.header, [DOC_STATUS]: transition.to, [DOC_VERSION]: version + 1, updatedAt: now };
 }
 
 /** The postings this step makes (through their allocators, when they name one), and the reversals it takes back. */

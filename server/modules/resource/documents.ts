@@ -133,29 +133,36 @@ export async function createDocument(ctx: SessionContext, doc: DocumentDef, body
   await checkDictionaries(ctx, doc.header, values);
   await checkLines(ctx, doc, lines);
   await checkUnique(ctx, doc.header, values);
-  return idempotent(ctx, raw, async (trx: AnyDb) => {
-    const id = newId();
-    const now = ctx.now;
-    const status = doc.workflow.initial;
-    const row: Row = {
-      tenant_id: ctx.session.tenantId,
-      id,
-      ...toColumns(doc.header, values),
-      [column(doc.header.fields, DOC_NO)]: await nextDocumentNumber(trx, doc, ctx.session.tenantId, now),
-      [column(doc.header.fields, DOC_STATUS)]: status,
-      [column(doc.header.fields, DOC_VERSION)]: 1,
-      created_at: now,
-      created_by: ctx.session.userId,
-      updated_at: now,
-      updated_by: ctx.session.userId,
-    };
-    await trx.insertInto(doc.header.table).values(row).execute();
-    const lineRows = lines.map((line, i) => lineRow(ctx, doc, id, i + 1, line, now));
-    if (lineRows.length) await trx.insertInto(doc.lines.table).values(lineRows).execute();
-    await writeHistory(trx, ctx, doc, id, "create", null, status, null);
-    await recordOperation(trx, ctx, doc.header, id, "create", { ...values, [DOC_NO]: row[column(doc.header.fields, DOC_NO)], lines: lines.length });
-    return { ...toRecord(doc.header, row), lines: lineRows.map((r) => toRecord(doc.lines, r)) };
-  });
+  return idempotent(ctx, raw, (trx: AnyDb) => insertDocument(trx, ctx, doc, values, lines));
+}
+
+/**
+ * Writes a new document (its number, header, lines, history and log) in the caller's write transaction, from values
+ * already filled and checked: what `createDocument` runs under its key, and what a module runs when one change of its
+ * own makes another document (a purchase receipt's stock-in).
+ */
+export async function insertDocument(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, values: Row, lines: Row[]): Promise<Row> {
+  const id = newId();
+  const now = ctx.now;
+  const status = doc.workflow.initial;
+  const row: Row = {
+    tenant_id: ctx.session.tenantId,
+    id,
+    ...toColumns(doc.header, values),
+    [column(doc.header.fields, DOC_NO)]: await nextDocumentNumber(trx, doc, ctx.session.tenantId, now),
+    [column(doc.header.fields, DOC_STATUS)]: status,
+    [column(doc.header.fields, DOC_VERSION)]: 1,
+    created_at: now,
+    created_by: ctx.session.userId,
+    updated_at: now,
+    updated_by: ctx.session.userId,
+  };
+  await trx.insertInto(doc.header.table).values(row).execute();
+  const lineRows = lines.map((line, i) => lineRow(ctx, doc, id, i + 1, line, now));
+  if (lineRows.length) await trx.insertInto(doc.lines.table).values(lineRows).execute();
+  await writeHistory(trx, ctx, doc, id, "create", null, status, null);
+  await recordOperation(trx, ctx, doc.header, id, "create", { ...values, [DOC_NO]: row[column(doc.header.fields, DOC_NO)], lines: lines.length });
+  return { ...toRecord(doc.header, row), lines: lineRows.map((r) => toRecord(doc.lines, r)) };
 }
 
 export async function updateDocument(

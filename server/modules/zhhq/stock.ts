@@ -149,7 +149,7 @@ async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId
 const keyOf = (entry: AllocationInput[number]) => ({ warehouseId: Number(entry.key.warehouseId), goodsId: Number(entry.key.goodsId) });
 
 /** The goods' name and unit's name, for the messages. */
-async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<{ name: string; unit: string; shelfLifeDays: number | null }> {
+export async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<{ name: string; unit: string; shelfLifeDays: number | null }> {
   const row = (await trx
     .selectFrom("goods as g")
     .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
@@ -445,7 +445,7 @@ async function refuseLineOf(db: AnyDb, tenantId: number, source: DocumentDef, do
 }
 
 /** A document's date: today in China when not given; it may be earlier than today (a late entry), never later. */
-function defaultDocDate(ctx: SessionContext, header: Row) {
+export function defaultDocDate(ctx: SessionContext, header: Row) {
   const today = chinaDay(ctx.now);
   if (header.docDate === undefined || header.docDate === null || header.docDate === "") header.docDate = today;
   else if (String(header.docDate) > today) throw fieldError("docDate", stockMessages.futureDate);
