@@ -139,7 +139,7 @@ export const purchse = defineDocument({
       { name: "submit", label: "提交", from: ["0"], to: "1" },
       { name: "approve", label: "审核", from: ["1"], to: "2", confirm: "审核后即可按此单收货，单据不能再修改" },
       { name: "reject", label: "驳回", from: ["1"], to: "0", reasonRequired: true },
-      { name: "confirm", label: "确认", from: ["3", "4"], to: "5", guard: "pricesAudited", effect: "confirmOrder", confirm: "确认后采购单锁定，作为付款依据，不能再收货或修改" },
+      { name: "confirm", label: "提交付款", from: ["3", "4"], to: "5", guard: "pricesAudited", effect: "confirmOrder", confirm: "提交付款后采购单锁定，作为付款依据，不能再收货或修改" },
       { name: "close", label: "关闭", from: ["0", "2"], to: "5", reasonRequired: true, confirm: "关闭后不能再收货" },
     ],
   },
@@ -233,8 +233,8 @@ export const purchsePriceAudit = defineResource({
     refusal: "该价格当前为「{status}」，不能{action}",
     notFound: "价格审核记录不存在或已被删除",
     transitions: [
-      { name: "approve", label: "通过", from: ["0"], to: "1", title: "价格审核通过", note: "实收单价 {price:yuan} 元[，合同价 {contractPrice:yuan} 元][，上次 {lastPrice:yuan} 元]。通过后按实收单价结算。" },
-      { name: "reject", label: "驳回", from: ["0"], to: "2", reasonRequired: true, color: "red", title: "价格审核驳回", note: "实收单价 {price:yuan} 元[，合同价 {contractPrice:yuan} 元]。驳回须写明原因，供与供应商结算时核对。" },
+      { name: "approve", label: "通过", from: ["0"], to: "1", note: "实收单价 {price:yuan} 元[，合同价 {contractPrice:yuan} 元][，上次 {lastPrice:yuan} 元]。通过后按实收单价结算。" },
+      { name: "reject", label: "驳回", from: ["0"], to: "2", reasonRequired: true, color: "red", note: "实收单价 {price:yuan} 元[，合同价 {contractPrice:yuan} 元]。驳回须写明原因，供与供应商结算时核对。" },
     ],
   },
 });
