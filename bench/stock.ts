@@ -5,6 +5,8 @@
  *
  *   vite-node bench/stock.ts floor <database> <entity> <id,id,…>  approves each document in turn; prints one JSON line
  *                                                                 with each approval's milliseconds
+ *   vite-node bench/stock.ts receive <database> <id,id,…>         receives each approved purchase order whole, as
+ *                                                                 `purchse/receive` does (decision 072); prints the ms
  *   vite-node bench/stock.ts bare <database> <port> <entity>      serves POST {"id"} → the same approval (the request's
  *                                                                 Idempotency-Key passed on, so the transaction is the
  *                                                                 API's, key included); prints "ready"
@@ -15,8 +17,10 @@ import { createServer } from "node:http";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db";
 import type { ApiServices, SessionContext } from "../server/http/endpoint";
-import { runTransition } from "../server/kernel/transitions";
+import { loadLines, runTransition } from "../server/kernel/transitions";
 import { serverModules } from "../server/modules";
+import { receive } from "../server/modules/zhhq/purchase";
+import { purchse } from "../resources/zhhq/purchase";
 
 const TENANT = 1;
 const ADMIN = 1;
@@ -68,6 +72,18 @@ if (mode === "floor") {
   }
   await handle.close();
   console.log(JSON.stringify({ ms }));
+} else if (mode === "receive") {
+  const [ids] = rest;
+  const ms: number[] = [];
+  for (const id of ids.split(",").map(Number)) {
+    const lines = (await loadLines(handle.db, purchse, TENANT, id)).map((l) => ({ purchseLineId: Number(l.id), quantity: Number(l.quantity) / 1000 }));
+    const body = { id, lines };
+    const started = performance.now();
+    await receive(contextFor("/api/v1/zhhq/purchse/receive"), body as never, body);
+    ms.push(Math.round((performance.now() - started) * 10) / 10);
+  }
+  await handle.close();
+  console.log(JSON.stringify({ ms }));
 } else if (mode === "bare") {
   const [port, entity] = rest;
   const approve = approver(entity);
@@ -89,5 +105,5 @@ if (mode === "floor") {
   server.listen(Number(port), "127.0.0.1", () => console.log("ready"));
   process.once("SIGTERM", () => server.close(() => void handle.close().then(() => process.exit(0))));
 } else {
-  throw new Error("usage: bench/stock.ts floor <database> <entity> <ids> | bare <database> <port> <entity>");
+  throw new Error("usage: bench/stock.ts floor <database> <entity> <ids> | receive <database> <ids> | bare <database> <port> <entity>");
 }

@@ -163,6 +163,8 @@ const NO_CREATE_OR_UPDATE = [
   "zhhq/warehouseLedger",
   "zhhq/warehouseReal",
   "zhhq/warehouseRealDetail",
+  // Price audits are written by purchase receipts and moved by their two steps (decision 072).
+  "zhhq/purchsePriceAudit",
 ];
 
 /** What a body must carry besides the declared fields, lest it be refused for that before the field is looked at. */

@@ -4,6 +4,8 @@
 // transition service called in a process of its own) as the floor; stock-out approvals per second through the API
 // against a bare handler running the same transition; the stock screen's and the batch screen's p95.
 // Targets (issue 40): stock-in < 200 ms, stock-out < 300 ms, API ≥ 70 % of the bare handler, screens p95 < 300 ms.
+// Issue 41: receiving a 100-line purchase order whole (`purchse/receive`: the receipt, its stock-in approved, the
+// order's lines and status, the price checks) < 150 ms, beside the same receipt without HTTP.
 // Alone: `npm run bench -- stock` (or BENCH_CASES=stock); BENCH_USERS and BENCH_ROWS shrink the shared seed.
 import { spawn } from "node:child_process";
 import { BARE_PORT, BASE, TENANT, env, loadRound, log, padded, series } from "../lib.mjs";
@@ -155,6 +157,31 @@ async function submitted(auth, kind, n) {
   return id;
 }
 
+/** Lines of the timed purchase orders (issue 41: a receipt of a 100-line order). */
+const ORDER_LINES = Math.min(100, GOODS);
+let orders = 0;
+/** An approved ORDER_LINES-line purchase order of a bench supplier into a warehouse, on goods no other order took. */
+async function approvedOrder(auth, supplierId) {
+  const k = orders++;
+  const w = 1 + (k % WAREHOUSES);
+  const blocks = Math.floor(GOODS / ORDER_LINES);
+  const first = (Math.floor(k / WAREHOUSES) % blocks) * ORDER_LINES;
+  const lines = Array.from({ length: ORDER_LINES }, (_, i) => ({ goodsId: goodsId(first + i + 1), quantity: 20, price: priceOf(first + i + 1) }));
+  const { id } = await api(auth, `${Z}/purchse/create`, { supplierId, warehouseId: warehouseId(w), lines });
+  await api(auth, `${Z}/purchse/submit`, { id });
+  await api(auth, `${Z}/purchse/approve`, { id });
+  return id;
+}
+
+/** Milliseconds of receiving an order whole through the API. */
+async function receiveTimed(auth, id) {
+  const order = await api(auth, `${Z}/purchse/getInfo?id=${id}`);
+  const body = { id, lines: order.lines.map((l) => ({ purchseLineId: l.id, quantity: l.quantity })) };
+  const started = performance.now();
+  await api(auth, `${Z}/purchse/receive`, body);
+  return performance.now() - started;
+}
+
 /** Milliseconds of one API approval, measured by the client (HTTP on loopback included). */
 async function approveTimed(auth, kind, id) {
   const started = performance.now();
@@ -223,6 +250,19 @@ export default {
     const floorIn = (await stockProcess(["floor", databaseUrl, "warehouseIn", docs.floorIn.join(",")]).done).ms.slice(REPEATS);
     const floorOut = (await stockProcess(["floor", databaseUrl, "warehouseOut", docs.floorOut.join(",")]).done).ms.slice(REPEATS);
 
+    // Receipts of a 100-line purchase order, through the API and without HTTP (each order received once).
+    const { id: supplierId } = await api(auth, `${Z}/supplier/create`, { supplierName: `压测供应商${n}-${Date.now()}` });
+    const apiOrders = [];
+    const floorOrders = [];
+    for (let i = 0; i <= REPEATS; i++) apiOrders.push(await approvedOrder(auth, supplierId));
+    for (let i = 0; i < 2 * REPEATS; i++) floorOrders.push(await approvedOrder(auth, supplierId));
+    const apiReceive = [];
+    for (let i = 0; i <= REPEATS; i++) {
+      const t = await receiveTimed(auth, apiOrders[i]);
+      if (i > 0) apiReceive.push(t);
+    }
+    const floorReceive = (await stockProcess(["receive", databaseUrl, floorOrders.join(",")]).done).ms.slice(REPEATS);
+
     // Throughput: one-line stock-outs from the seeded pool, each request a document of its own and a key of its own.
     const bare = stockProcess(["bare", databaseUrl, String(BARE_PORT), "warehouseOut"], { untilReady: true });
     await bare.done;
@@ -241,6 +281,8 @@ export default {
       inFloor: Math.round(median(floorIn)),
       outApi: Math.round(median(apiOut)),
       outFloor: Math.round(median(floorOut)),
+      receiveApi: Math.round(median(apiReceive)),
+      receiveFloor: Math.round(median(floorReceive)),
       ...throughput,
       realP50: real.p50,
       realP95: real.p95,
@@ -253,6 +295,8 @@ export default {
     ["the same approval without HTTP (floor)", `${s.num("inFloor")} ms`],
     [`approve a ${DOC_LINES}-line stock-out (FEFO, 5 batches a line), API (target < 300 ms)`, `${s.num("outApi")} ms`],
     ["the same approval without HTTP (floor)", `${s.num("outFloor")} ms`],
+    [`receive a ${ORDER_LINES}-line purchase order whole, API (posts its stock-in; target < 150 ms)`, `${s.num("receiveApi")} ms`],
+    ["the same receipt without HTTP (floor)", `${s.num("receiveFloor")} ms`],
     ["API stock-out approvals (1 line)", s.load("api")],
     ["bare handler, same transition", s.load("bare")],
     ["stock-out approvals API / bare (target ≥ 70 %)", s.percent("ratio")],

@@ -401,7 +401,7 @@ const receiveSchema = z.object({
 });
 
 /** `purchse/receive`: a receipt written and received in one transaction; answers the stock-in it posted. */
-async function receive(ctx: SessionContext, body: z.output<typeof receiveSchema>, raw: unknown): Promise<Row> {
+export async function receive(ctx: SessionContext, body: z.output<typeof receiveSchema>, raw: unknown): Promise<Row> {
   const rules = purchaseDocumentRules[purchseReceive.docType] as DocumentRules;
   const { id, lines: given, ...rest } = body as Row & { id: number; lines: Row[] };
   const order = await loadHeader(db(ctx), purchse, ctx.session.tenantId, id);
