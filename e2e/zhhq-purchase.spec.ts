@@ -159,7 +159,8 @@ test("request → approve → order at the contract price → receive half → r
   await untilHydrated(page);
   await step(page, "提交付款", "已关闭");
   // Locked: no step is offered any more, nor editing.
-  for (const name of ["提交付款", "关闭", "编辑"]) await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
+  for (const name of ["提交付款", "关闭"]) await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "编辑", exact: true })).toHaveCount(0);
   await shot(page, "order-confirmed");
   const done = await api.post(`${Z}/purchse/receive`, { id: orderId, lines: [{ purchseLineId: order.data.lines[0].id, quantity: 1 }] });
   expect(done).toMatchObject({ status: 409, message: "采购单当前为「已关闭」，不能收货" });

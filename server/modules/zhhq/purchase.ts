@@ -348,7 +348,8 @@ const postReceipt = async (run: { ctx: SessionContext; header: Row; lines: Row[]
       .where("tenant_id", "=", tenantId)
       .where("id", "=", orderId)
       .execute();
-    await writeHistory(trx, ctx, purchse, orderId, "receive", String(order.status), to, null);
+    // The history names the step in words: receiving is not one of the order's own transitions.
+    await writeHistory(trx, ctx, purchse, orderId, "收货", String(order.status), to, null);
   }
   await flagPrices(trx, ctx, order, header, run.lines);
 };
