@@ -159,12 +159,12 @@ const NO_CREATE_OR_UPDATE = [
   "zhct/userOrderDefaultGenerate",
   "zhct/userOrderDefaultGenerateDetail",
   "zhct/userPlate",
+  // Price audits are written by purchase receipts and moved by their two steps (decision 072).
+  "zhhq/purchsePriceAudit",
   // The stock ledger's balances, batches and movements (decision 068): written only by the stock documents' approvals.
   "zhhq/warehouseLedger",
   "zhhq/warehouseReal",
   "zhhq/warehouseRealDetail",
-  // Price audits are written by purchase receipts and moved by their two steps (decision 072).
-  "zhhq/purchsePriceAudit",
 ];
 
 /** What a body must carry besides the declared fields, lest it be refused for that before the field is looked at. */

@@ -129,7 +129,7 @@ for (const dialect of dialects) {
       ),
     };
 
-    /** A price audit: an order received at twice its price, through the API (decision 072). */
+    /** A price audit: an order received at twice its last price, through the API (decision 072). */
     madeWith["zhhq/purchsePriceAudit"] = async (who) => {
       const call = async (path: string, body: Row) => {
         const result = await app.call<Row>("POST", `/api/v1/zhhq/${path}`, { token: tokenOf(who), body });
@@ -139,10 +139,11 @@ for (const dialect of dialects) {
       const warehouseId = await ensureRow(findResource("zhhq/warehouse") as ResourceDef, who);
       const goodsId = await ensureRow(findResource("zhhq/goods") as ResourceDef, who);
       const supplierId = await ensureRow(findResource("zhhq/supplier") as ResourceDef, who);
-      const order = (await call("purchse/create", { supplierId, warehouseId, lines: [{ goodsId, quantity: 1, price: 100 }] })) as { id: number; lines: Array<{ id: number }> };
+      const order = (await call("purchse/create", { supplierId, warehouseId, lines: [{ goodsId, quantity: 2, price: 100 }] })) as { id: number; lines: Array<{ id: number }> };
       await call("purchse/submit", { id: order.id });
       await call("purchse/approve", { id: order.id });
-      await call("purchse/receive", { id: order.id, lines: [{ purchseLineId: order.lines[0]?.id, quantity: 1, price: 200 }] });
+      // The first delivery at the order's price, the second at twice the last price: flagged.
+      for (const price of [100, 200]) await call("purchse/receive", { id: order.id, lines: [{ purchseLineId: order.lines[0]?.id, quantity: 1, price }] });
       const row = await sql<{ id: number }>`select id from purchase_price_audit where tenant_id = ${tenants[who].tenantId} and purchse_id = ${order.id}`.execute(app.database.db);
       return Number(row.rows[0].id);
     };
