@@ -98,6 +98,8 @@ const table = {
   /** The workflow statuses of every stock document (issue 40; resources/zhhq/stock.ts declares them with colours). */
   docStatus: { name: "单据状态", items: [[0, "草稿"], [1, "待审核"], [2, "已审核"], [3, "已驳回"]] },
   warehouseOutKind: { name: "出库类型", items: [[1, "领用出库"], [2, "维修出库"]] },
+  /** A supplier's licences (issue 35, decision 076); 1–3 are the ones a stock-in needs in force (supplierQualification.ts). */
+  supplierQualType: { name: "资质类型", items: [[1, "营业执照"], [2, "食品经营许可证"], [3, "食品生产许可证"], [4, "检验检疫证明"], [9, "其他"]] },
   deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;

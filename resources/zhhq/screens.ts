@@ -1,4 +1,11 @@
-import type { ModuleScreens } from "../modules";
+import type { ModuleScreens, ScreenRoute } from "../modules";
+import { zhhqReports } from "./reports";
+
+/** Its reports are drawn by 报表's report page, under /zhhq (decision 076). */
+const reportPages = zhhqReports.flatMap((def): ScreenRoute[] => [
+  { path: `zhhq/${def.screen}/index`, file: "routes/report/report.tsx", id: `zhhq/${def.entity}` },
+  { path: `zhhq/${def.screen}/print`, file: "routes/report/report.tsx", id: `zhhq/${def.entity}:print`, bare: true },
+]);
 
 /**
  * 智慧后勤's menu groups (decision 062, issue 40): the warehouse's master data, its stock documents and stock views
@@ -15,11 +22,12 @@ export const zhhqScreens = {
       home: "/zhhq/warehouse/index",
       sections: [
         { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
-        { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
+        { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods", "supplierqualification"] },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
+        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport"] },
       ],
     },
   ],
-  screens: [],
+  screens: [...reportPages],
 } as const satisfies ModuleScreens;

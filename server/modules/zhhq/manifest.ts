@@ -1,6 +1,9 @@
 import { zhhqModule } from "../../../resources/zhhq/module";
 import type { ServerModule } from "../manifest";
+import { zhhqReports } from "../../../resources/zhhq/reports";
+import { reportEndpoints } from "../report/engine";
 import { masterServices } from "./master";
+import { zhhqReportQueries } from "./reports";
 import { stockDocumentRules, stockLedger } from "./stock";
 
 /**
@@ -10,7 +13,8 @@ import { stockDocumentRules, stockLedger } from "./stock";
 export const zhhqManifest: ServerModule = {
   declaration: zhhqModule,
   services: masterServices,
-  endpoints: [],
+  // Its reports run on 报表's engine, answered by the stock ledger's queries (decision 076).
+  endpoints: [...reportEndpoints(zhhqReports, zhhqReportQueries)],
   documentRules: stockDocumentRules,
   ledgers: [stockLedger],
   paymentHooks: [],

@@ -1,0 +1,112 @@
+import { defineReport, period, restaurant, type ReportFilter } from "../report/define";
+
+/**
+ * 智慧后勤's reports (issue 35, decision 076): declared like 报表's (decision 030: filters in the URL, totals, XLSX,
+ * print, a chart where a trend is the point), drawn by the same page under /zhhq, and answered from the stock ledger's
+ * movement lines (server/modules/zhhq/reports.ts), so every figure is the ledger's. A movement's day is the China day
+ * it was posted (approved); quantities are in the goods' own units, so they are not summed across goods.
+ */
+
+const place = { module: "zhhq", screenBase: "/zhhq" };
+
+const warehouse = { name: "warehouseId", kind: "ref", label: "仓库", table: "warehouse", labelColumn: "name" } as const satisfies ReportFilter;
+const supplier = { name: "supplierId", kind: "ref", label: "供应商", table: "supplier", labelColumn: "supplier_name" } as const satisfies ReportFilter;
+const goodsType = { name: "goodsTypeId", kind: "ref", label: "物资分类", table: "goods_type", labelColumn: "type_name" } as const satisfies ReportFilter;
+const useType = { name: "outUseTypeId", kind: "ref", label: "出库用途", table: "out_use_type", labelColumn: "type_name" } as const satisfies ReportFilter;
+const goods = { name: "goodsCode", kind: "code", label: "物资编码", table: "goods", codeColumn: "goods_code", idName: "goodsId" } as const satisfies ReportFilter;
+const months = { name: "fromMonth", kind: "monthRange", label: "月份" } as const satisfies ReportFilter;
+
+const goodsColumns = [
+  { key: "goodsCode", label: "物资编码", kind: "text" },
+  { key: "goodsName", label: "物资名称", kind: "text" },
+  { key: "unitName", label: "单位", kind: "text" },
+] as const;
+
+/** Opening, in, out and closing of a warehouse × goods over a day or a month (closing = opening + in − out). */
+const balanceColumns = [
+  { key: "openingQuantity", label: "期初数量", kind: "quantity" },
+  { key: "openingAmount", label: "期初金额", kind: "money", total: true },
+  { key: "inQuantity", label: "入库数量", kind: "quantity" },
+  { key: "inAmount", label: "入库金额", kind: "money", total: true },
+  { key: "outQuantity", label: "出库数量", kind: "quantity" },
+  { key: "outAmount", label: "出库金额", kind: "money", total: true },
+  { key: "closingQuantity", label: "期末数量", kind: "quantity" },
+  { key: "closingAmount", label: "期末金额", kind: "money", total: true },
+] as const;
+
+export const warehouseDailyReport = defineReport(
+  {
+    entity: "warehouseDailyReport",
+    screen: "warehousedailyreport",
+    title: "库存日报",
+    description:
+      "每天、每个仓库、每种物资的期初、入库、出库与期末（数量与金额；期末 = 期初 + 入库 − 出库）。入库含入库与出库退库，出库含出库与入库退货，按审核入账的日期计。只列当天有变动的物资。",
+    filters: [period, warehouse, goodsType, goods],
+    columns: [{ key: "day", label: "日期", kind: "text" }, { key: "warehouseName", label: "仓库", kind: "text" }, ...goodsColumns, ...balanceColumns],
+    chart: { kind: "bar", x: "day", series: ["inAmount", "outAmount"], title: "每日入库与出库金额" },
+  },
+  place,
+);
+
+export const warehouseMonthReport = defineReport(
+  {
+    entity: "warehouseMonthReport",
+    screen: "warehousemonthreport",
+    title: "库存月报",
+    description: "每月、每个仓库、每种物资的期初、入库、出库与期末（数量与金额），按库存流水计；列出当月有变动或有结存的物资。",
+    filters: [months, warehouse, goodsType, goods],
+    columns: [{ key: "month", label: "月份", kind: "text" }, { key: "warehouseName", label: "仓库", kind: "text" }, ...goodsColumns, ...balanceColumns],
+  },
+  place,
+);
+
+export const warehouseInReport = defineReport(
+  {
+    entity: "warehouseInReport",
+    screen: "warehouseinreport",
+    title: "入库统计",
+    description: "期间内已审核入库的数量与金额，按供应商、仓库与物资分列；入库退货另列并从净额中扣除。",
+    filters: [period, supplier, warehouse, goodsType, goods],
+    columns: [
+      { key: "supplierName", label: "供应商", kind: "text" },
+      { key: "warehouseName", label: "仓库", kind: "text" },
+      { key: "goodsTypeName", label: "物资分类", kind: "text" },
+      ...goodsColumns,
+      { key: "inCount", label: "入库笔数", kind: "count", total: true },
+      { key: "inQuantity", label: "入库数量", kind: "quantity" },
+      { key: "inAmount", label: "入库金额", kind: "money", total: true },
+      { key: "returnQuantity", label: "退货数量", kind: "quantity" },
+      { key: "returnAmount", label: "退货金额", kind: "money", total: true },
+      { key: "netAmount", label: "净入库金额", kind: "money", total: true },
+    ],
+    chart: { kind: "pie", x: "supplierName", series: ["netAmount"], title: "各供应商净入库金额占比" },
+  },
+  place,
+);
+
+export const warehouseOutReport = defineReport(
+  {
+    entity: "warehouseOutReport",
+    screen: "warehouseoutreport",
+    title: "出库统计",
+    description: "期间内已审核出库的数量与成本（按批次的入库价），按出库用途、领用餐厅（仓库的服务餐厅）、仓库与物资分列；出库退库另列并从净成本中扣除。",
+    filters: [period, useType, restaurant, warehouse, goodsType, goods],
+    columns: [
+      { key: "useTypeName", label: "出库用途", kind: "text" },
+      { key: "restaurantName", label: "领用餐厅", kind: "text" },
+      { key: "warehouseName", label: "仓库", kind: "text" },
+      ...goodsColumns,
+      { key: "outCount", label: "出库笔数", kind: "count", total: true },
+      { key: "outQuantity", label: "出库数量", kind: "quantity" },
+      { key: "outAmount", label: "出库成本", kind: "money", total: true },
+      { key: "returnQuantity", label: "退库数量", kind: "quantity" },
+      { key: "returnAmount", label: "退库成本", kind: "money", total: true },
+      { key: "netAmount", label: "净成本", kind: "money", total: true },
+    ],
+    chart: { kind: "pie", x: "useTypeName", series: ["netAmount"], title: "各用途成本占比" },
+  },
+  place,
+);
+
+/** In the menu's order under 智慧后勤 → 报表. */
+export const zhhqReports = [warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport];
