@@ -9,6 +9,7 @@ import type { ReportScreen } from "../modules";
  * - `org`: an organisation of the tenant of one type (a select of them).
  * - `diner`: a diner by 人员编号 (typed; a bookmark names the diner the same way on any machine).
  * - `monthRange`: the URL parameters `fromMonth` and `toMonth` (YYYY-MM, China months, inclusive; default this month).
+ * - `keyword`: text a report reads as typed (a batch number), at most 40 characters.
  * - `staffType`: a diner's 人员类别 (free text on the diner, no dictionary): a select of the values the tenant's diners have.
  */
 export type ReportFilter =
@@ -19,7 +20,8 @@ export type ReportFilter =
   | { name: string; kind: "org"; label: string; orgType: "restaurant" | "department" | "stall" }
   | { name: string; kind: "diner"; label: string; required?: boolean }
   | RefFilter
-  | CodeFilter;
+  | CodeFilter
+  | { name: string; kind: "keyword"; label: string; placeholder?: string };
 
 /**
  * The warehouse's master rows a logistics report filters by (decision 076): `ref` is a select of the tenant's rows of

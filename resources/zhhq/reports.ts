@@ -108,5 +108,64 @@ export const warehouseOutReport = defineReport(
   place,
 );
 
-/** In the menu's order under 智慧后勤 → 报表. */
-export const zhhqReports = [warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport];
+/**
+ * 批次追溯 (issue 35's traceability): a delivery's batches — where each came from (supplier, stock-in, keeper, price,
+ * the supplier's licences in force that day), every movement after (stock-outs with their use and restaurant,
+ * returns; transfers and stocktakes as they come), and for stock-outs to a restaurant's kitchen the meal days and
+ * meals it could have fed: that restaurant's served orders from the first stock-out's date through the last one's + 1 day.
+ */
+export const batchTrace = defineReport(
+  {
+    entity: "batchTrace",
+    screen: "batchtrace",
+    title: "批次追溯",
+    description:
+      "按批次号（不限日期）或供应商（按入库日期）查一批物资：来源（供应商、入库单、仓管员、单价、当日有效的资质）、去向（出库、退货、退库）与可能供应的餐次（领用餐厅自首次出库日至末次出库日次日的已支付订单与就餐人数）。",
+    filters: [period, { name: "batchNo", kind: "keyword", label: "批次号" }, supplier],
+    columns: [
+      { key: "batchNo", label: "批次号", kind: "text" },
+      { key: "goodsName", label: "物资", kind: "text" },
+      { key: "stage", label: "环节", kind: "text" },
+      { key: "day", label: "日期", kind: "text" },
+      { key: "docTitle", label: "单据类型", kind: "text" },
+      { key: "docNo", label: "单号", kind: "text" },
+      { key: "party", label: "供应商 / 去向", kind: "text" },
+      { key: "quantity", label: "数量", kind: "quantity" },
+      { key: "amount", label: "金额", kind: "money" },
+      { key: "mealType", label: "餐别", kind: "enum", dict: "foodMenuType" },
+      { key: "orders", label: "订单数", kind: "count", total: true },
+      { key: "diners", label: "就餐人数", kind: "count", total: true },
+      { key: "note", label: "说明", kind: "text" },
+    ],
+  },
+  place,
+);
+
+/** The reverse: from a restaurant and its meal days, the batches its kitchen received that could have fed them. */
+export const restaurantTrace = defineReport(
+  {
+    entity: "restaurantTrace",
+    screen: "restauranttrace",
+    title: "餐厅用料追溯",
+    description: "某餐厅在所选就餐日期可能用到的批次：出库到该餐厅（仓库的服务餐厅）且首次出库日不晚于结束日期、末次出库日次日不早于开始日期的批次，及其供应商与入库单。点击批次号查看其全部去向。",
+    filters: [period, restaurant, supplier],
+    columns: [
+      { key: "restaurantName", label: "餐厅", kind: "text" },
+      { key: "batchNo", label: "批次号", kind: "text", link: { report: "batchTrace", params: { batchNo: "batchNo" } } },
+      { key: "goodsCode", label: "物资编码", kind: "text" },
+      { key: "goodsName", label: "物资名称", kind: "text" },
+      { key: "supplierName", label: "供应商", kind: "text" },
+      { key: "inDocNo", label: "入库单", kind: "text" },
+      { key: "inDay", label: "入库日期", kind: "text" },
+      { key: "expiryDate", label: "到期日期", kind: "text" },
+      { key: "firstIssue", label: "首次出库", kind: "text" },
+      { key: "lastIssue", label: "末次出库", kind: "text" },
+      { key: "issuedQuantity", label: "出库数量", kind: "quantity" },
+      { key: "issuedAmount", label: "出库成本", kind: "money", total: true },
+    ],
+  },
+  place,
+);
+
+/** In the menu's order under 智慧后勤 → 报表 and 追溯. */
+export const zhhqReports = [warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace];

@@ -26,6 +26,7 @@ export const zhhqScreens = {
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
         { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport"] },
+        { title: "追溯", screens: ["batchtrace", "restauranttrace"] },
       ],
     },
   ],

@@ -246,6 +246,8 @@ export const warehouseRealDetail = defineResource({
   labelField: "batchNo",
   defaultSort: { field: "expiryDate", dir: "asc" },
   indexes: [["warehouseId", "goodsId", "expiryDate"], ["inLineId"]],
+  // Where the batch came from and went, to the meals it could have fed (issue 35, decision 076).
+  rowLinks: [{ action: "view", entity: "batchTrace", label: "追溯", path: "/zhhq/batchtrace/index?batchNo=:batchNo" }],
   fields: readOnly([
     stockWarehouse,
     stockGoods,

@@ -152,6 +152,73 @@ for (const dialect of dialects) {
       expect((await report("warehouseInReport", { nope: 1 })).status).toBe(400);
     });
 
+    test("traceability: a delivery's batch to its stock-outs and the meals of the days it fed, and back from the restaurant and a day", async () => {
+      const restaurantId = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `追溯餐厅${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
+      const elsewhere = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `别的餐厅${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
+      const warehouseId = (await api.ok<{ id: number }>("warehouse/create", { warehouseName: `厨房仓${api.uid()}`, restaurantId })).id;
+      const goodsId = await api.goods({ goodsName: `猪肉${api.uid()}` });
+      const supplierId = await api.supplier();
+      const useType = (await api.ok<{ id: number }>("outUseType/create", { typeName: `后厨领用${api.uid()}` })).id;
+      const d = (offset: number) => chinaDay(Date.now() + offset * DAY_MS);
+      const batchNo = `TR${api.uid()}`;
+      const inId = await api.approved("warehouseIn", { warehouseId, supplierId, docDate: d(-5), lines: [{ goodsId, quantity: 30, price: 2800, batchNo }] });
+      // Issued on days −4 and −2 (back-dated stock-outs): the meals it could have fed are days −4 … −1.
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, docDate: d(-4), lines: [{ goodsId, quantity: 10 }] });
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, docDate: d(-2), lines: [{ goodsId, quantity: 5 }] });
+      // The canteen's orders, as the order table holds them: days −6 … 0 in the restaurant, one elsewhere, one cancelled.
+      const diners = await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenant.tenantId).limit(1).execute();
+      let dinerId = diners[0] ? Number(diners[0].id) : 0;
+      if (!dinerId) {
+        dinerId = Date.now();
+        await db.insertInto("user_info").values({ tenant_id: tenant.tenantId, id: dinerId, user_code: `TR${dinerId}`, user_name: "追溯食客", created_at: Date.now(), updated_at: Date.now() }).execute();
+      }
+      let serial = 0;
+      const order = async (day: string, restaurant: number, status = 1, mealType = "lunch") => {
+        serial += 1;
+        await db
+          .insertInto("meal_order")
+          .values({ tenant_id: tenant.tenantId, id: Date.now() * 100 + serial, order_no: `TRO${Date.now()}${serial}`, user_info_id: dinerId, order_date: day, meal_type: mealType, restaurant_id: restaurant, amount: 1500, paid_amount: 1500, pay_flag: 1, order_source: "cashier", order_status: status, paid_at: Date.now(), created_at: Date.now(), updated_at: Date.now() })
+          .execute();
+      };
+      for (const offset of [-6, -4, -3, -3, -1, 0]) await order(d(offset), restaurantId);
+      await order(d(-2), restaurantId, 1, "dinner");
+      await order(d(-3), restaurantId, 2);
+      await order(d(-3), elsewhere);
+
+      const trace = await answer("batchTrace", { batchNo });
+      const stages = trace.rows.map((r) => [r.stage, r.day, r.docTitle, r.quantity ?? r.mealType]);
+      expect(stages).toEqual([
+        ["来源", d(-5), "入库单", 30_000],
+        ["去向", d(-4), "出库单", -10_000],
+        ["去向", d(-2), "出库单", -5_000],
+        ["供餐", d(-4), "", "lunch"],
+        ["供餐", d(-3), "", "lunch"],
+        ["供餐", d(-2), "", "dinner"],
+        ["供餐", d(-1), "", "lunch"],
+      ]);
+      const source = trace.rows[0];
+      expect(source.party).toMatch(/^供应商/);
+      expect(source.docNo).toBe(String((await api.info("warehouseIn", inId)).docNo));
+      expect(String(source.note)).toMatch(/单价 28\.00 元；仓管 .+；当日资质：营业执照 Q.+、食品经营许可证 Q/);
+      expect(String(trace.rows[1].party)).toMatch(/^后厨领用.+ · 追溯餐厅/);
+      // Two lunches on day −3 (the cancelled one and the other restaurant's left out), by one diner.
+      expect(trace.rows[4]).toMatchObject({ orders: 2, diners: 1 });
+      expect(trace.totals).toMatchObject({ orders: 5, diners: 4 });
+      // By supplier and the delivery's date, the same batch.
+      expect((await answer("batchTrace", { supplierId, from: d(-5), to: d(0) })).rows.filter((r) => r.batchNo === batchNo)).toHaveLength(7);
+
+      // Back: the restaurant's meals of day −1 could have been fed by the batch (its last stock-out was day −2); day 0 not.
+      const back = await answer("restaurantTrace", { restaurantId, from: d(-1), to: d(-1) });
+      expect(back.rows).toEqual([
+        expect.objectContaining({ batchNo, firstIssue: d(-4), lastIssue: d(-2), issuedQuantity: 15_000, issuedAmount: 42_000, inDay: d(-5), supplierName: expect.stringMatching(/^供应商/) }),
+      ]);
+      expect((await answer("restaurantTrace", { restaurantId, from: d(0), to: d(0) })).rows).toEqual([]);
+      expect((await answer("restaurantTrace", { restaurantId, from: d(-7), to: d(-5) })).rows).toEqual([]);
+      expect((await answer("restaurantTrace", { restaurantId: elsewhere, from: d(-4), to: d(-1) })).rows).toEqual([]);
+      // Another tenant sees none of it.
+      expect((await report("batchTrace", { batchNo }, other.token)).data.rows).toEqual([]);
+    });
+
     test("a stock-in needs its supplier's licences in force on its date: refused with 409 naming the licence, or noted where the tenant only warns", async () => {
       const warehouseId = await api.warehouse();
       const goodsId = await api.goods();

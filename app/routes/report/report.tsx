@@ -197,6 +197,7 @@ function Filters({ def, query, answer, options, fieldErrors, dicts, pageSize }: 
                 />
               );
             case "code":
+            case "keyword":
               return <TextInput key={f.name} name={f.name} label={f.label} placeholder={`输入${f.label}`} defaultValue={value(f.name)} error={error(f.name)} w={170} />;
             case "diner":
               return <TextInput key={f.name} name={f.name} label={f.label} placeholder="输入人员编号" defaultValue={value(f.name)} error={error(f.name)} withAsterisk={f.required} w={170} />;

@@ -80,7 +80,7 @@ const filterField = (f: ReportFilter): FieldDef =>
     ? { name: f.name, label: f.label, type: "enum", dict: f.dict }
     : f.kind === "org" || f.kind === "ref"
       ? { name: f.name, label: f.label, type: "relation", relation: "auth/org" }
-      : f.kind === "code"
+      : f.kind === "code" || f.kind === "keyword"
         ? { name: f.name, label: f.label, type: "text", max: 40 }
         : { name: f.name, label: f.label, type: "text", max: f.kind === "diner" ? 32 : f.kind === "staffType" ? 20 : 10 };
 
@@ -138,6 +138,8 @@ async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery
       const row = await refTable(db, f.table).select("id").where("tenant_id", "=", tenantId).where(f.codeColumn, "=", value).executeTakeFirst();
       if (!row) throw fieldError(f.name, reportEngineMessages.codeMissing(f.label));
       (filters as unknown as Record<string, number>)[f.idName] = Number(row.id);
+    } else if (f.kind === "keyword") {
+      filters.keyword = value;
     } else if (f.kind === "staffType") {
       const known = await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenantId).where("staff_type", "=", value).limit(1).executeTakeFirst();
       if (!known) throw fieldError(f.name, reportEngineMessages.staffTypeMissing);

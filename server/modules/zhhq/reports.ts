@@ -5,6 +5,7 @@ import type { Db } from "../../db";
 import { orgNames, sumOf, zhOrder } from "../report/helpers";
 import type { Filters, QueryResult, ReportQueries, Row } from "../report/query";
 import { dayOfNo } from "../zhct/ledgerDays";
+import { batchTrace, restaurantTrace } from "./trace";
 
 /**
  * 智慧后勤's report queries (issue 35, decision 076), each from the stock ledger's movement lines (`stock_line`):
@@ -342,4 +343,4 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
   return { rows };
 }
 
-export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport };
+export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace };
