@@ -25,7 +25,7 @@ export const zhhqScreens = {
         { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods", "supplierqualification"] },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
-        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport"] },
+        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport", "warehousewarning"] },
         { title: "追溯", screens: ["batchtrace", "restauranttrace"] },
       ],
     },

@@ -114,7 +114,8 @@ async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery
     applied = { fromMonth: filters.fromMonth as string, toMonth: filters.toMonth as string };
   } else {
     filters = parsePeriod({ from: text(query.from), to: text(query.to) }, ctx.now);
-    applied = { from: filters.from, to: filters.to };
+    // A report of how things stand (库存预警) declares no period: its URL names none.
+    applied = def.filters.some((f) => f.kind === "dayRange") ? { from: filters.from, to: filters.to } : {};
   }
   for (const f of def.filters) {
     const value = text(query[f.name])?.trim();
@@ -223,7 +224,7 @@ export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQ
     truncated: result.truncated ?? 0,
     more: (result.truncated ?? 0) > 0 || result.more === true,
     options,
-    summary: filterSummary(def, applied, options, dicts),
+    summary: filterSummary(def, applied, options, dicts, ctx.now),
     generatedAt: ctx.now,
     generatedText: minuteOf(ctx.now),
   };
@@ -240,8 +241,8 @@ function cellValue(column: ReportColumn, value: unknown, dicts: Map<string, Map<
 }
 
 /** The filters in words, for the sheet's and the print view's header. */
-function filterSummary(def: ReportDef, applied: Record<string, string>, options: ReportAnswer["options"], dicts: Map<string, Map<string, string>>): string {
-  const parts = [applied.fromMonth ? `${applied.fromMonth} 至 ${applied.toMonth}` : `${applied.from} 至 ${applied.to}`];
+function filterSummary(def: ReportDef, applied: Record<string, string>, options: ReportAnswer["options"], dicts: Map<string, Map<string, string>>, now: number): string {
+  const parts = [applied.fromMonth ? `${applied.fromMonth} 至 ${applied.toMonth}` : applied.from ? `${applied.from} 至 ${applied.to}` : `截至 ${chinaDay(now)}`];
   for (const f of def.filters) {
     const value = applied[f.name];
     if (f.kind === "dayRange" || f.kind === "monthRange" || !value) continue;
@@ -268,7 +269,7 @@ export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer
     if (c.kind === "money") column.numFmt = MONEY_FORMAT;
   });
   const bytes = await workbook.xlsx.writeBuffer();
-  const fileName = `${def.title}-${answer.filters.from ?? answer.filters.fromMonth}-${answer.filters.to ?? answer.filters.toMonth}.xlsx`;
+  const fileName = answer.filters.from || answer.filters.fromMonth ? `${def.title}-${answer.filters.from ?? answer.filters.fromMonth}-${answer.filters.to ?? answer.filters.toMonth}.xlsx` : `${def.title}-${answer.generatedText.slice(0, 10)}.xlsx`;
   return new Response(bytes as ArrayBuffer, {
     headers: {
       "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from "kysely";
-import { CHINA_OFFSET_MS, DAY_MS } from "../../../resources/chinaTime";
+import { CHINA_OFFSET_MS, chinaDayStart, DAY_MS } from "../../../resources/chinaTime";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import type { Db } from "../../db";
 import { orgNames, sumOf, zhOrder } from "../report/helpers";
 import type { Filters, QueryResult, ReportQueries, Row } from "../report/query";
 import { dayOfNo } from "../zhct/ledgerDays";
+import { expiringLicences, QUAL_TYPE_NAMES } from "./supplierQualification";
 import { batchTrace, restaurantTrace } from "./trace";
 
 /**
@@ -343,4 +344,54 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
   return { rows };
 }
 
-export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace };
+/** 库存预警: licences lapsed or lapsing (supplierQualification.ts's list) and stock outside its thresholds. */
+async function warehouseWarning(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  // The report declares no period: the engine's default ends today, which is the day this is as of.
+  const licences = (await expiringLicences(db, tenantId, chinaDayStart(f.to))).filter((l) => f.supplierId === undefined || l.supplierId === f.supplierId);
+  const rows: Row[] = licences.map((l) => ({
+    kind: l.daysLeft < 0 ? "资质已过期" : "资质即将到期",
+    subject: l.supplierName,
+    warehouseName: "",
+    detail: `${QUAL_TYPE_NAMES[l.qualType] ?? ""} ${l.qualNo}`,
+    validTo: l.validTo,
+    daysLeft: l.daysLeft,
+    quantity: null,
+    threshold: null,
+    items: 1,
+  }));
+  if (f.supplierId === undefined) {
+    let q = db
+      .selectFrom("goods_threshold as t")
+      .leftJoin("stock_real as l", (j) => j.onRef("l.tenant_id", "=", "t.tenant_id").onRef("l.warehouse_id", "=", "t.warehouse_id").onRef("l.goods_id", "=", "t.goods_id"))
+      .select(["t.warehouse_id", "t.goods_id", "t.lower_quantity", "t.upper_quantity", sql<number>`coalesce(l.quantity, 0)`.as("quantity")])
+      .where("t.tenant_id", "=", tenantId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("t.lower_quantity", "is not", null), eb(sql`coalesce(l.quantity, 0)`, "<", eb.ref("t.lower_quantity"))]),
+          eb.and([eb("t.upper_quantity", "is not", null), eb(sql`coalesce(l.quantity, 0)`, ">", eb.ref("t.upper_quantity"))]),
+        ]),
+      );
+    if (f.warehouseId !== undefined) q = q.where("t.warehouse_id", "=", f.warehouseId);
+    const outside = (await q.execute()) as Row[];
+    const [goods, warehouses] = await Promise.all([goodsNames(db, tenantId, outside.map((r) => n(r.goods_id))), namesOf(db, tenantId, "warehouse", "name", outside.map((r) => n(r.warehouse_id)))]);
+    for (const r of outside) {
+      const low = r.lower_quantity !== null && n(r.quantity) < n(r.lower_quantity);
+      const g = goods.get(n(r.goods_id));
+      rows.push({
+        kind: low ? "低于下限" : "高于上限",
+        subject: g ? `${g.goodsName}（${g.goodsCode}）` : "",
+        warehouseName: warehouses.get(n(r.warehouse_id)) ?? "",
+        detail: `${low ? "下限" : "上限"}，单位：${g?.unitName || "—"}`,
+        validTo: "",
+        daysLeft: null,
+        quantity: n(r.quantity),
+        threshold: n(low ? r.lower_quantity : r.upper_quantity),
+        items: 1,
+      });
+    }
+  }
+  return { rows };
+}
+
+export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, warehouseWarning };

@@ -20,7 +20,7 @@ export type QualificationCheckMode = "refuse" | "warn" | "off";
 
 /** Licence types (dictionary supplierQualType). */
 export const QualType = { BUSINESS: 1, FOOD_TRADE: 2, FOOD_PRODUCTION: 3, INSPECTION: 4, OTHER: 9 } as const;
-const TYPE_NAMES: Record<number, string> = { 1: "营业执照", 2: "食品经营许可证", 3: "食品生产许可证", 4: "检验检疫证明", 9: "其他资质" };
+export const QUAL_TYPE_NAMES: Record<number, string> = { 1: "营业执照", 2: "食品经营许可证", 3: "食品生产许可证", 4: "检验检疫证明", 9: "其他资质" };
 
 /** What a supplier must hold: each entry is satisfied by any one of its types. */
 export const REQUIRED_QUALIFICATIONS: ReadonlyArray<readonly number[]> = [[QualType.BUSINESS], [QualType.FOOD_TRADE, QualType.FOOD_PRODUCTION]];
@@ -30,9 +30,9 @@ export const EXPIRING_DAYS = 30;
 
 export const qualificationMessages = {
   refused: (supplier: string, problems: string[]) => `供应商「${supplier}」资质不符，不能入库：${problems.join("；")}`,
-  missing: (types: readonly number[]) => `缺少${types.map((t) => TYPE_NAMES[t]).join("或")}`,
-  expired: (type: number, no: string, validTo: string) => `${TYPE_NAMES[type]}（编号 ${no}）已于 ${validTo} 到期`,
-  notYet: (type: number, no: string, validFrom: string) => `${TYPE_NAMES[type]}（编号 ${no}）自 ${validFrom} 起才生效`,
+  missing: (types: readonly number[]) => `缺少${types.map((t) => QUAL_TYPE_NAMES[t]).join("或")}`,
+  expired: (type: number, no: string, validTo: string) => `${QUAL_TYPE_NAMES[type]}（编号 ${no}）已于 ${validTo} 到期`,
+  notYet: (type: number, no: string, validFrom: string) => `${QUAL_TYPE_NAMES[type]}（编号 ${no}）自 ${validFrom} 起才生效`,
   note: (problems: string[]) => `资质预警：${problems.join("；")}`,
 };
 

@@ -4,7 +4,7 @@ import { warehouseIn, warehouseOut, stockDocuments } from "../../../resources/zh
 import type { Db } from "../../db";
 import { orgNames, zhOrder } from "../report/helpers";
 import type { Filters, QueryResult, Row } from "../report/query";
-import { inForce, licencesOf } from "./supplierQualification";
+import { inForce, licencesOf, QUAL_TYPE_NAMES } from "./supplierQualification";
 
 /**
  * Traceability (issue 35, decision 076): a delivery's batches forward to the meals they could have fed, and a
@@ -23,7 +23,6 @@ const n = (value: unknown) => Number(value ?? 0);
 export const TRACE_BATCHES = 200;
 /** Served orders: 已支付 and 部分退款 (dictionary mealOrderStatus). */
 const SERVED = [1, 3];
-const QUAL_NAMES: Record<number, string> = { 1: "营业执照", 2: "食品经营许可证", 3: "食品生产许可证", 4: "检验检疫证明", 9: "其他资质" };
 
 const nextDay = (day: string) => chinaDay(chinaDayStart(day) + DAY_MS);
 const yuan = (fen: number) => (fen / 100).toFixed(2);
@@ -147,7 +146,7 @@ export async function batchTrace(dbIn: Db, tenantId: number, f: Filters): Promis
         const supplierId = doc?.supplier_id === null || doc?.supplier_id === undefined ? null : n(doc.supplier_id);
         const day = dayOf(line);
         const licences = supplierId === null ? [] : (await licencesOf(db, tenantId, supplierId)).filter((l) => inForce(l, day));
-        const licenceWords = supplierId === null ? "" : licences.length ? licences.map((l) => `${QUAL_NAMES[l.qualType] ?? ""} ${l.qualNo}`).join("、") : "无有效资质";
+        const licenceWords = supplierId === null ? "" : licences.length ? licences.map((l) => `${QUAL_TYPE_NAMES[l.qualType] ?? ""} ${l.qualNo}`).join("、") : "无有效资质";
         rows.push({
           ...base,
           stage: "来源",
