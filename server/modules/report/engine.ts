@@ -284,22 +284,22 @@ export const reportApiPath = (def: ReportDef) => `/api/v1/report/${def.entity}`;
 /** A list of declared reports' API (the page, the export), each answered by its query in `queries`. */
 export const reportEndpoints = (defs: readonly ReportDef[], queries: ReportQueries = reportQueries): Endpoint[] =>
   defs.flatMap((def) => [
-  endpoint({
-    method: "GET",
-    path: reportApiPath(def),
-    summary: `${def.title}：${def.description}（金额单位：分）`,
-    access: permission(permissionCode(def, "view")),
-    query: reportQuerySchema(def),
-    handle: (ctx, { query }) => runReport(ctx as SessionContext, def, query as RawQuery, queries),
-  }),
-  endpoint({
-    method: "GET",
-    path: `${reportApiPath(def)}/export`,
-    summary: `导出${def.title}（xlsx：与页面相同的行与合计，金额单位：元）`,
-    access: permission(permissionCode(def, "export")),
-    query: reportQuerySchema(def),
-    handle: async (ctx, { query }) => reportWorkbook(ctx as SessionContext, def, await runReport(ctx as SessionContext, def, query as RawQuery, queries)),
-  }),
-]);
+    endpoint({
+      method: "GET",
+      path: reportApiPath(def),
+      summary: `${def.title}：${def.description}（金额单位：分）`,
+      access: permission(permissionCode(def, "view")),
+      query: reportQuerySchema(def),
+      handle: (ctx, { query }) => runReport(ctx as SessionContext, def, query as RawQuery, queries),
+    }),
+    endpoint({
+      method: "GET",
+      path: `${reportApiPath(def)}/export`,
+      summary: `导出${def.title}（xlsx：与页面相同的行与合计，金额单位：元）`,
+      access: permission(permissionCode(def, "export")),
+      query: reportQuerySchema(def),
+      handle: async (ctx, { query }) => reportWorkbook(ctx as SessionContext, def, await runReport(ctx as SessionContext, def, query as RawQuery, queries)),
+    }),
+  ]);
 
 export const reportEngineEndpoints: Endpoint[] = reportEndpoints(reports);
