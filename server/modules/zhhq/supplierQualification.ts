@@ -47,14 +47,15 @@ export interface Licence {
 /** Whether a licence is in force on a China day (valid from and to inclusive; no end date is open-ended). */
 export const inForce = (l: Pick<Licence, "validFrom" | "validTo">, day: string) => (!l.validFrom || l.validFrom <= day) && (!l.validTo || l.validTo >= day);
 
-/** A supplier's licences. */
+/** A supplier's licences, by type (营业执照 first) and number. */
 export async function licencesOf(db: AnyDb, tenantId: number, supplierId: number): Promise<Licence[]> {
   const rows = await db
     .selectFrom("supplier_qualification")
     .select(["id", "qual_type", "qual_no", "valid_from", "valid_to"])
     .where("tenant_id", "=", tenantId)
     .where("supplier_id", "=", supplierId)
-    .orderBy("valid_to", "desc")
+    .orderBy("qual_type")
+    .orderBy("qual_no")
     .execute();
   return rows.map((r) => ({ id: Number(r.id), qualType: Number(r.qual_type), qualNo: String(r.qual_no), validFrom: r.valid_from ?? null, validTo: r.valid_to ?? null }));
 }
