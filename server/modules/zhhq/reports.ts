@@ -124,6 +124,8 @@ async function openingBalances(db: AnyDb, tenantId: number, f: Filters, all: boo
     .where("l.occurred_at", ">=", f.start);
   since = whereGoods(db, since, tenantId, f);
   const moved = new Map(((await since.groupBy(["l.warehouse_id", "l.goods_id"]).execute()) as Row[]).map((r) => [key(n(r.warehouse_id), n(r.goods_id)), r]));
+  // A day report lists only what moved since: nothing moved, nothing to open.
+  if (!all && !moved.size) return new Map();
   let real = db.selectFrom("stock_real as l").select(["l.warehouse_id", "l.goods_id", "l.quantity", "l.amount"]).where("l.tenant_id", "=", tenantId);
   real = whereGoods(db, real, tenantId, f);
   const out = new Map<string, { warehouseId: number; goodsId: number; quantity: number; amount: number }>();
