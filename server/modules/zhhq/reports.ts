@@ -6,7 +6,7 @@ import { orgNames, sumOf, zhOrder } from "../report/helpers";
 import type { Filters, QueryResult, ReportQueries, Row } from "../report/query";
 import { dayOfNo } from "../zhct/ledgerDays";
 import { expiringLicences, QUAL_TYPE_NAMES } from "./supplierQualification";
-import { batchTrace, restaurantTrace } from "./trace";
+import { batchTrace, namesOf, restaurantTrace } from "./trace";
 
 /**
  * 智慧后勤's report queries (issue 35, decision 076), each from the stock ledger's movement lines (`stock_line`):
@@ -61,14 +61,6 @@ async function goodsNames(db: AnyDb, tenantId: number, ids: number[]): Promise<M
     for (const r of rows) out.set(Number(r.id), { goodsCode: r.goods_code, goodsName: r.goods_name, unitName: r.unit_name ?? "", goodsTypeName: r.type_name ?? "" });
   }
   return out;
-}
-
-/** Names of rows of a master table by id. */
-async function namesOf(db: AnyDb, tenantId: number, table: string, column: string, ids: Array<number | null>): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null && id !== undefined).map(Number))];
-  if (!wanted.length) return new Map();
-  const rows = await db.selectFrom(table).select(["id", `${column} as name`]).where("tenant_id", "=", tenantId).where("id", "in", wanted).execute();
-  return new Map(rows.map((r) => [Number(r.id), String(r.name)]));
 }
 
 const key = (warehouseId: number, goodsId: number) => `${warehouseId}:${goodsId}`;

@@ -83,7 +83,8 @@ async function documentsOf(db: AnyDb, tenantId: number, lines: Row[]): Promise<M
   return out;
 }
 
-async function namesOf(db: AnyDb, tenantId: number, table: string, column: string, ids: unknown[]): Promise<Map<number, string>> {
+/** Names of rows of a warehouse master table (goods, supplier, warehouse, out_use_type) by id. */
+export async function namesOf(db: AnyDb, tenantId: number, table: string, column: string, ids: unknown[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id) => id !== null && id !== undefined).map(Number))];
   if (!wanted.length) return new Map();
   const rows = await db.selectFrom(table).select(["id", `${column} as name`]).where("tenant_id", "=", tenantId).where("id", "in", wanted).execute();
