@@ -71,6 +71,8 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         const post = (path: string, body: unknown, headers?: Record<string, string>, agent?: http.Agent) => send(server.port, "POST", `${Z}/${path}`, { token, body, headers, agent });
         const warehouseId = dataOf<{ id: number }>(await post("warehouse/create", { warehouseName: "断电测试仓" })).id;
         const supplierId = dataOf<{ id: number }>(await post("supplier/create", { supplierName: "断电测试供应商" })).id;
+        // A delivery needs the supplier's licences in force (decision 076).
+        for (const qualType of ["1", "2"]) await post("supplierQualification/create", { supplierId, qualType, qualNo: `QC-${qualType}`, validFrom: "2020-01-01" });
         const goods: number[] = [];
         for (const n of [1, 2, 3]) goods.push(dataOf<{ id: number }>(await post("goods/create", { goodsCode: `CRASH-${n}`, goodsName: `断电物资${n}` })).id);
 

@@ -59,7 +59,9 @@ test("a delivery of three goods in batches is entered in the grid, approved, iss
   test.setTimeout(180_000);
   const api = await apiAs(request, keeper.userName, keeper.password);
   const warehouseId = (await api.ok(`${Z}/warehouse/create`, { warehouseName: WAREHOUSE })).id;
-  await api.ok(`${Z}/supplier/create`, { supplierName: SUPPLIER });
+  const supplierId = (await api.ok(`${Z}/supplier/create`, { supplierName: SUPPLIER })).id;
+  // A delivery needs the supplier's licences in force (decision 076).
+  for (const qualType of ["1", "2"]) await api.ok(`${Z}/supplierQualification/create`, { supplierId, qualType, qualNo: `HF-${qualType}`, validFrom: "2020-01-01" });
   await api.ok(`${Z}/outUseType/create`, { typeName: KITCHEN });
   for (const g of GOODS) await api.ok(`${Z}/goods/create`, { goodsCode: g.goodsCode, goodsName: g.goodsName });
 

@@ -100,6 +100,8 @@ const table = {
   warehouseOutKind: { name: "出库类型", items: [[1, "领用出库"], [2, "维修出库"]] },
   purchasePriceAuditStatus: { name: "价格审核状态", items: [[0, "待审核"], [1, "已通过"], [2, "已驳回"]] },
   purchaseShareMethod: { name: "分摊方式", items: [[1, "按比例"], [2, "按金额"]] },
+  /** A supplier's licences (issue 35, decision 076); 1–3 are the ones a stock-in needs in force (supplierQualification.ts). */
+  supplierQualType: { name: "资质类型", items: [[1, "营业执照"], [2, "食品经营许可证"], [3, "食品生产许可证"], [4, "检验检疫证明"], [9, "其他"]] },
   deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;

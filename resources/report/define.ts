@@ -9,6 +9,7 @@ import type { ReportScreen } from "../modules";
  * - `org`: an organisation of the tenant of one type (a select of them).
  * - `diner`: a diner by 人员编号 (typed; a bookmark names the diner the same way on any machine).
  * - `monthRange`: the URL parameters `fromMonth` and `toMonth` (YYYY-MM, China months, inclusive; default this month).
+ * - `keyword`: text a report reads as typed (a batch number), at most 40 characters.
  * - `staffType`: a diner's 人员类别 (free text on the diner, no dictionary): a select of the values the tenant's diners have.
  */
 export type ReportFilter =
@@ -17,9 +18,37 @@ export type ReportFilter =
   | { name: string; kind: "staffType"; label: string }
   | { name: string; kind: "enum"; label: string; dict: DictCode }
   | { name: string; kind: "org"; label: string; orgType: "restaurant" | "department" | "stall" }
-  | { name: string; kind: "diner"; label: string; required?: boolean };
+  | { name: string; kind: "diner"; label: string; required?: boolean }
+  | RefFilter
+  | CodeFilter
+  | { name: string; kind: "keyword"; label: string; placeholder?: string };
 
-export type ColumnKind = "text" | "count" | "money" | "enum";
+/**
+ * The warehouse's master rows a logistics report filters by (decision 076): `ref` is a select of the tenant's rows of
+ * the table; `code` is a row typed by its code (物资编码: a tenant may keep thousands of goods, too many to offer).
+ */
+export type RefTable = "warehouse" | "supplier" | "goods_type" | "out_use_type" | "goods";
+export interface RefFilter {
+  name: string;
+  kind: "ref";
+  label: string;
+  table: RefTable;
+  /** The column a choice is shown by. */
+  labelColumn: string;
+}
+export interface CodeFilter {
+  /** The URL parameter (the code as typed). */
+  name: string;
+  kind: "code";
+  label: string;
+  table: RefTable;
+  codeColumn: string;
+  /** The filter the query reads: the row's id. */
+  idName: string;
+}
+
+/** `quantity`: thousandths of a unit (the quantity field of decision 067), shown with up to 3 decimals. */
+export type ColumnKind = "text" | "count" | "money" | "enum" | "quantity";
 
 export interface ReportColumn {
   key: string;
@@ -42,8 +71,9 @@ export interface ReportChart {
 }
 
 export interface ReportDef extends ReportScreen {
-  module: "report";
-  screenBase: "/report";
+  /** 报表's own reports are `report` under `/report`; a module's reports (智慧后勤's) are under its own path. */
+  module: string;
+  screenBase: string;
   /** What the figures are, printed under the title. */
   description: string;
   filters: ReportFilter[];
@@ -52,8 +82,8 @@ export interface ReportDef extends ReportScreen {
   buttons: { export: string };
 }
 
-export function defineReport(def: Omit<ReportDef, "module" | "screenBase" | "buttons">): ReportDef {
-  return { ...def, module: "report", screenBase: "/report", buttons: { export: "导出" } };
+export function defineReport(def: Omit<ReportDef, "module" | "screenBase" | "buttons">, place: { module: string; screenBase: string } = { module: "report", screenBase: "/report" }): ReportDef {
+  return { ...def, ...place, buttons: { export: "导出" } };
 }
 
 export const period = { name: "from", kind: "dayRange", label: "日期" } as const;

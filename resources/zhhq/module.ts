@@ -1,13 +1,15 @@
 import type { ModuleDeclaration } from "../modules";
 import { zhhqMasterResources } from "./master";
 import { purchaseDocuments, purchaseResources } from "./purchase";
+import { supplierQualification } from "./qualifications";
+import { zhhqReports } from "./reports";
 import { stockDocuments, stockViews } from "./stock";
 
 /**
  * The logistics module's master tables (decision 067), typed into the database's schema (server/db/schema.ts). The
  * stock views' tables are the stock ledger's, which reads and writes them by its declaration's names (decision 068).
  */
-export const zhhqResources = [...zhhqMasterResources] as const;
+export const zhhqResources = [...zhhqMasterResources, supplierQualification] as const;
 
 /**
  * 智慧后勤 (spec §2 /zhhq, issue 40): the warehouse's master data, its stock views and its stock documents
@@ -16,6 +18,6 @@ export const zhhqResources = [...zhhqMasterResources] as const;
 export const zhhqModule = {
   name: "zhhq",
   resources: [...zhhqResources, ...stockViews, ...purchaseResources],
-  reports: [],
+  reports: [...zhhqReports],
   documents: [...stockDocuments, ...purchaseDocuments],
 } as const satisfies ModuleDeclaration<"zhhq">;

@@ -1,4 +1,11 @@
-import type { ModuleScreens } from "../modules";
+import type { ModuleScreens, ScreenRoute } from "../modules";
+import { zhhqReports } from "./reports";
+
+/** Its reports are drawn by 报表's report page, under /zhhq (decision 076). */
+const reportPages = zhhqReports.flatMap((def): ScreenRoute[] => [
+  { path: `zhhq/${def.screen}/index`, file: "routes/report/report.tsx", id: `zhhq/${def.entity}` },
+  { path: `zhhq/${def.screen}/print`, file: "routes/report/report.tsx", id: `zhhq/${def.entity}:print`, bare: true },
+]);
 
 /**
  * 智慧后勤's menu groups (decision 062, issue 40): the warehouse's master data, its stock documents and stock views
@@ -21,6 +28,7 @@ export const zhhqScreens = {
             "supplier",
             "suppliertype",
             "suppliergoods",
+            "supplierqualification",
             "purchsedemand",
             "purchsedemandaudit",
             "purchse",
@@ -32,8 +40,10 @@ export const zhhqScreens = {
         },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
+        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport", "warehousewarning"] },
+        { title: "追溯", screens: ["batchtrace", "restauranttrace"] },
       ],
     },
   ],
-  screens: [],
+  screens: [...reportPages],
 } as const satisfies ModuleScreens;

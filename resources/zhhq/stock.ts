@@ -72,7 +72,14 @@ export const warehouseIn = defineDocument({
   menuTitle: "入库管理",
   header: {
     table: "warehouse_in",
-    fields: [warehouseRef, { name: "supplierId", label: "供应商", type: "relation", relation: "zhhq/supplier", filter: "eq" }, docDate, remark],
+    fields: [
+      warehouseRef,
+      { name: "supplierId", label: "供应商", type: "relation", relation: "zhhq/supplier", filter: "eq" },
+      docDate,
+      remark,
+      // Written at approval when the tenant only warns (zhhq.supplier.qualificationCheck = warn, decision 076).
+      { name: "qualificationNote", label: "资质提示", type: "text", max: 500, readOnly: true },
+    ],
     indexes: [["warehouseId"], ["supplierId"]],
   },
   lines: {
@@ -239,6 +246,8 @@ export const warehouseRealDetail = defineResource({
   labelField: "batchNo",
   defaultSort: { field: "expiryDate", dir: "asc" },
   indexes: [["warehouseId", "goodsId", "expiryDate"], ["inLineId"]],
+  // Where the batch came from and went, to the meals it could have fed (issue 35, decision 076).
+  rowLinks: [{ action: "view", entity: "batchTrace", label: "追溯", path: "/zhhq/batchtrace/index?batchNo=:batchNo" }],
   fields: readOnly([
     stockWarehouse,
     stockGoods,

@@ -40,7 +40,12 @@ export function stockClient(app: TestApp, token: () => string) {
     records,
     warehouse: async (as = token()) => (await ok<{ id: number }>("warehouse/create", { warehouseName: `仓库${uid()}` }, as)).id,
     goods: async (body: Row = {}, as = token()) => (await ok<{ id: number }>("goods/create", { goodsCode: `G${uid()}`, goodsName: `物资${uid()}`, ...body }, as)).id,
-    supplier: async (as = token()) => (await ok<{ id: number }>("supplier/create", { supplierName: `供应商${uid()}` }, as)).id,
+    /** A supplier that may deliver: its business and food operating licences in force, open-ended (decision 076). */
+    supplier: async (as = token()) => {
+      const id = (await ok<{ id: number }>("supplier/create", { supplierName: `供应商${uid()}` }, as)).id;
+      for (const qualType of ["1", "2"]) await ok("supplierQualification/create", { supplierId: id, qualType, qualNo: `Q${uid()}`, validFrom: "2020-01-01" }, as);
+      return id;
+    },
     create: (doc: StockDoc, body: Row, as = token()) => ok<Row & { id: number; docNo: string; status: string }>(`${doc}/create`, body, as),
     step: (doc: StockDoc, action: "submit" | "approve" | "reject", body: Row, as = token(), headers?: Record<string, string>) => post(`${doc}/${action}`, body, as, headers),
     info: async (doc: StockDoc, id: unknown, as = token()) => {

@@ -13,7 +13,8 @@ import { apiCall } from "~/lib/api.server";
 import { requirePermitted } from "~/lib/api-answer.server";
 import { DateField } from "~/components/dates/DateField";
 import { useDicts } from "~/lib/dicts";
-import { formatCount, formatFen } from "~/lib/format";
+import { formatCount, formatFen, formatQuantity } from "~/lib/format";
+import { thousandthsToQuantity } from "../../../resources/quantity";
 import { hrefWith } from "~/lib/list-url";
 import { t } from "~/lib/messages";
 import { usePermissions } from "~/lib/permissions";
@@ -75,12 +76,13 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: `${def?.title ?? "报表"}${loaderData?.print ? "（打印）" : ""} - ${t.appTitle}` }];
 }
 
-const numeric = (c: ReportColumn) => c.kind === "money" || c.kind === "count";
+const numeric = (c: ReportColumn) => c.kind === "money" || c.kind === "count" || c.kind === "quantity";
 
 function cellText(c: ReportColumn, value: Cell, dicts: Record<string, DictOption[]>): string {
   if (value === null || value === undefined) return "";
   if (c.kind === "money") return formatFen(Number(value));
   if (c.kind === "count") return formatCount(Number(value));
+  if (c.kind === "quantity") return formatQuantity(thousandthsToQuantity(Number(value)));
   if (c.kind === "enum" && c.dict) return dictLabel(dicts, c.dict, value);
   return String(value);
 }
@@ -181,6 +183,7 @@ function Filters({ def, query, answer, options, fieldErrors, dicts, pageSize }: 
               ];
             case "enum":
             case "org":
+            case "ref":
             case "staffType":
               return (
                 <NativeSelect
@@ -193,6 +196,9 @@ function Filters({ def, query, answer, options, fieldErrors, dicts, pageSize }: 
                   w={160}
                 />
               );
+            case "code":
+            case "keyword":
+              return <TextInput key={f.name} name={f.name} label={f.label} placeholder={`输入${f.label}`} defaultValue={value(f.name)} error={error(f.name)} w={170} />;
             case "diner":
               return <TextInput key={f.name} name={f.name} label={f.label} placeholder="输入人员编号" defaultValue={value(f.name)} error={error(f.name)} withAsterisk={f.required} w={170} />;
           }
@@ -253,7 +259,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
                 导出 Excel
               </Button>
             )}
-            <Button component="a" href={`/report/${def.screen}/print?${search}`} target="_blank" variant="default" leftSection={<IconPrinter size={16} />}>
+            <Button component="a" href={`${def.screenBase}/${def.screen}/print?${search}`} target="_blank" variant="default" leftSection={<IconPrinter size={16} />}>
               打印
             </Button>
           </Group>

@@ -10,8 +10,9 @@ import pages from "./pages.mjs";
 import servers from "./servers.mjs";
 import settle from "./settle.mjs";
 import stock from "./stock.mjs";
+import stockReports from "./stock-reports.mjs";
 import cashier from "./cashier.mjs";
 import render from "./render.mjs";
 import reports from "./reports.mjs";
 
-export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock];
+export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock, stockReports];

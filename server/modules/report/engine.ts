@@ -1,7 +1,8 @@
 import ExcelJS from "exceljs";
 import type { FieldDef } from "../../../resources/define";
 import { permissionCode } from "../../../resources/define";
-import { reports, type ReportColumn, type ReportDef, type ReportFilter } from "../../../resources/report/index";
+import type { Kysely } from "kysely";
+import { reports, type RefTable, type ReportColumn, type ReportDef, type ReportFilter } from "../../../resources/report/index";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import type { Db } from "../../db";
@@ -12,8 +13,9 @@ import { MONEY_FORMAT } from "../resource/sheet";
 import { MONTH_PATTERN, monthOf, monthRange } from "../zhct/months";
 import { parsePeriod } from "../zhct/reports";
 import { minuteOf, reportQueries } from "./queries";
-import type { Filters, Row } from "./query";
+import type { Filters, ReportQueries, Row } from "./query";
 import { chinaDay } from "../../../resources/chinaTime";
+import { thousandthsToQuantity } from "../../../resources/quantity";
 
 /**
  * The report engine (decision 030): one path for every declared report — its filters checked against the
@@ -30,6 +32,8 @@ export const reportEngineMessages = {
   monthOrder: "开始月份不能晚于结束月份",
   monthsTooMany: "月份范围最多 12 个月",
   staffTypeMissing: "所选人员类别不存在",
+  refMissing: (label: string) => `所选${label}不存在`,
+  codeMissing: (label: string) => `该${label}不存在`,
 };
 
 /** A month range: `fromMonth`–`toMonth` (YYYY-MM, China months, inclusive; default this month), at most 12 months. */
@@ -74,9 +78,11 @@ export interface ReportAnswer {
 const filterField = (f: ReportFilter): FieldDef =>
   f.kind === "enum"
     ? { name: f.name, label: f.label, type: "enum", dict: f.dict }
-    : f.kind === "org"
+    : f.kind === "org" || f.kind === "ref"
       ? { name: f.name, label: f.label, type: "relation", relation: "auth/org" }
-      : { name: f.name, label: f.label, type: "text", max: f.kind === "diner" ? 32 : f.kind === "staffType" ? 20 : 10 };
+      : f.kind === "code" || f.kind === "keyword"
+        ? { name: f.name, label: f.label, type: "text", max: 40 }
+        : { name: f.name, label: f.label, type: "text", max: f.kind === "diner" ? 32 : f.kind === "staffType" ? 20 : 10 };
 
 /** The parameters a report accepts: its filters (a day range is `from` and `to`); any other is refused. */
 export function reportQuerySchema(def: ReportDef) {
@@ -108,7 +114,8 @@ async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery
     applied = { fromMonth: filters.fromMonth as string, toMonth: filters.toMonth as string };
   } else {
     filters = parsePeriod({ from: text(query.from), to: text(query.to) }, ctx.now);
-    applied = { from: filters.from, to: filters.to };
+    // A report of how things stand (库存预警) declares no period: its URL names none.
+    applied = def.filters.some((f) => f.kind === "dayRange") ? { from: filters.from, to: filters.to } : {};
   }
   for (const f of def.filters) {
     const value = text(query[f.name])?.trim();
@@ -124,6 +131,16 @@ async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery
       const org = await db.selectFrom("org").select("id").where("tenant_id", "=", tenantId).where("id", "=", Number(value)).where("org_type", "=", f.orgType).executeTakeFirst();
       if (!org) throw fieldError(f.name, reportEngineMessages.orgMissing(f.label));
       (filters as unknown as Record<string, number>)[f.name] = org.id;
+    } else if (f.kind === "ref") {
+      const row = await refTable(db, f.table).select("id").where("tenant_id", "=", tenantId).where("id", "=", Number(value)).executeTakeFirst();
+      if (!row) throw fieldError(f.name, reportEngineMessages.refMissing(f.label));
+      (filters as unknown as Record<string, number>)[f.name] = Number(row.id);
+    } else if (f.kind === "code") {
+      const row = await refTable(db, f.table).select("id").where("tenant_id", "=", tenantId).where(f.codeColumn, "=", value).executeTakeFirst();
+      if (!row) throw fieldError(f.name, reportEngineMessages.codeMissing(f.label));
+      (filters as unknown as Record<string, number>)[f.idName] = Number(row.id);
+    } else if (f.kind === "keyword") {
+      filters.keyword = value;
     } else if (f.kind === "staffType") {
       const known = await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenantId).where("staff_type", "=", value).limit(1).executeTakeFirst();
       if (!known) throw fieldError(f.name, reportEngineMessages.staffTypeMissing);
@@ -141,12 +158,20 @@ async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery
 
 const ORG_OPTIONS = 500;
 
+/** A warehouse master table a `ref` or `code` filter names (a declared table of the tenant's, decision 076). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const refTable = (db: Db, table: RefTable) => (db as unknown as Kysely<any>).selectFrom(table);
+
 async function filterOptions(db: Db, tenantId: number, def: ReportDef) {
   const options: ReportAnswer["options"] = {};
   for (const f of def.filters) {
     if (f.kind === "staffType") {
       const types = await db.selectFrom("user_info").select("staff_type").distinct().where("tenant_id", "=", tenantId).where("staff_type", "is not", null).where("staff_type", "!=", "").orderBy("staff_type").limit(ORG_OPTIONS).execute();
       options[f.name] = types.map((t) => ({ value: String(t.staff_type), label: String(t.staff_type) }));
+    }
+    if (f.kind === "ref") {
+      const rows = await refTable(db, f.table).select(["id", `${f.labelColumn} as label`]).where("tenant_id", "=", tenantId).orderBy(f.labelColumn).limit(ORG_OPTIONS).execute();
+      options[f.name] = rows.map((r) => ({ value: String(r.id), label: String(r.label) }));
     }
     if (f.kind !== "org") continue;
     const rows = await db
@@ -177,7 +202,7 @@ function dictCodes(def: ReportDef, columns: boolean): string[] {
   return [...new Set(codes)];
 }
 
-export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQuery): Promise<ReportAnswer> {
+export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQuery, queries: ReportQueries = reportQueries): Promise<ReportAnswer> {
   const tenantId = ctx.session.tenantId;
   // The select filters' choices are read while the filters are checked and the report runs (on PostgreSQL these
   // are round trips of their own; on a small report they were most of its time).
@@ -189,7 +214,7 @@ export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQ
     if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...(error.data as object), options: await optionsRead });
     throw error;
   });
-  const [result, options] = await Promise.all([reportQueries[def.entity](ctx.services.db, tenantId, filters), optionsRead]);
+  const [result, options] = await Promise.all([queries[def.entity](ctx.services.db, tenantId, filters), optionsRead]);
   return {
     name: def.entity,
     title: def.title,
@@ -199,7 +224,7 @@ export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQ
     truncated: result.truncated ?? 0,
     more: (result.truncated ?? 0) > 0 || result.more === true,
     options,
-    summary: filterSummary(def, applied, options, dicts),
+    summary: filterSummary(def, applied, options, dicts, ctx.now),
     generatedAt: ctx.now,
     generatedText: minuteOf(ctx.now),
   };
@@ -210,17 +235,18 @@ function cellValue(column: ReportColumn, value: unknown, dicts: Map<string, Map<
   if (value === null || value === undefined || value === "") return null;
   if (column.kind === "money") return Number(value) / 100;
   if (column.kind === "count") return Number(value);
+  if (column.kind === "quantity") return thousandthsToQuantity(Number(value));
   if (column.kind === "enum" && column.dict) return dicts.get(column.dict)?.get(String(value)) ?? String(value);
   return escapeCell(String(value));
 }
 
 /** The filters in words, for the sheet's and the print view's header. */
-function filterSummary(def: ReportDef, applied: Record<string, string>, options: ReportAnswer["options"], dicts: Map<string, Map<string, string>>): string {
-  const parts = [applied.fromMonth ? `${applied.fromMonth} 至 ${applied.toMonth}` : `${applied.from} 至 ${applied.to}`];
+function filterSummary(def: ReportDef, applied: Record<string, string>, options: ReportAnswer["options"], dicts: Map<string, Map<string, string>>, now: number): string {
+  const parts = [applied.fromMonth ? `${applied.fromMonth} 至 ${applied.toMonth}` : applied.from ? `${applied.from} 至 ${applied.to}` : `截至 ${chinaDay(now)}`];
   for (const f of def.filters) {
     const value = applied[f.name];
     if (f.kind === "dayRange" || f.kind === "monthRange" || !value) continue;
-    const label = f.kind === "enum" ? dicts.get(f.dict)?.get(value) : f.kind === "org" ? options[f.name]?.find((o) => o.value === value)?.label : value;
+    const label = f.kind === "enum" ? dicts.get(f.dict)?.get(value) : f.kind === "org" || f.kind === "ref" ? options[f.name]?.find((o) => o.value === value)?.label : value;
     parts.push(`${f.label}：${label ?? value}`);
   }
   return parts.join("；");
@@ -243,7 +269,7 @@ export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer
     if (c.kind === "money") column.numFmt = MONEY_FORMAT;
   });
   const bytes = await workbook.xlsx.writeBuffer();
-  const fileName = `${def.title}-${answer.filters.from ?? answer.filters.fromMonth}-${answer.filters.to ?? answer.filters.toMonth}.xlsx`;
+  const fileName = answer.filters.from || answer.filters.fromMonth ? `${def.title}-${answer.filters.from ?? answer.filters.fromMonth}-${answer.filters.to ?? answer.filters.toMonth}.xlsx` : `${def.title}-${answer.generatedText.slice(0, 10)}.xlsx`;
   return new Response(bytes as ArrayBuffer, {
     headers: {
       "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -255,21 +281,25 @@ export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer
 
 export const reportApiPath = (def: ReportDef) => `/api/v1/report/${def.entity}`;
 
-export const reportEngineEndpoints: Endpoint[] = reports.flatMap((def) => [
-  endpoint({
-    method: "GET",
-    path: reportApiPath(def),
-    summary: `${def.title}：${def.description}（金额单位：分）`,
-    access: permission(permissionCode(def, "view")),
-    query: reportQuerySchema(def),
-    handle: (ctx, { query }) => runReport(ctx as SessionContext, def, query as RawQuery),
-  }),
-  endpoint({
-    method: "GET",
-    path: `${reportApiPath(def)}/export`,
-    summary: `导出${def.title}（xlsx：与页面相同的行与合计，金额单位：元）`,
-    access: permission(permissionCode(def, "export")),
-    query: reportQuerySchema(def),
-    handle: async (ctx, { query }) => reportWorkbook(ctx as SessionContext, def, await runReport(ctx as SessionContext, def, query as RawQuery)),
-  }),
-]);
+/** A list of declared reports' API (the page, the export), each answered by its query in `queries`. */
+export const reportEndpoints = (defs: readonly ReportDef[], queries: ReportQueries = reportQueries): Endpoint[] =>
+  defs.flatMap((def) => [
+    endpoint({
+      method: "GET",
+      path: reportApiPath(def),
+      summary: `${def.title}：${def.description}（金额单位：分）`,
+      access: permission(permissionCode(def, "view")),
+      query: reportQuerySchema(def),
+      handle: (ctx, { query }) => runReport(ctx as SessionContext, def, query as RawQuery, queries),
+    }),
+    endpoint({
+      method: "GET",
+      path: `${reportApiPath(def)}/export`,
+      summary: `导出${def.title}（xlsx：与页面相同的行与合计，金额单位：元）`,
+      access: permission(permissionCode(def, "export")),
+      query: reportQuerySchema(def),
+      handle: async (ctx, { query }) => reportWorkbook(ctx as SessionContext, def, await runReport(ctx as SessionContext, def, query as RawQuery, queries)),
+    }),
+  ]);
+
+export const reportEngineEndpoints: Endpoint[] = reportEndpoints(reports);

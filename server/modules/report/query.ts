@@ -28,6 +28,14 @@ export interface Filters {
   toMonth?: string;
   staffType?: string;
   ticketType?: string;
+  /** 智慧后勤's reports (decision 076): rows of the tenant's warehouse master data, checked. */
+  warehouseId?: number;
+  supplierId?: number;
+  goodsId?: number;
+  goodsTypeId?: number;
+  outUseTypeId?: number;
+  /** A text filter a report reads as typed (a batch number). */
+  keyword?: string;
 }
 
 export interface QueryResult {
@@ -40,3 +48,6 @@ export interface QueryResult {
 }
 
 export type ReportQuery = (db: Db, tenantId: number, filters: Filters) => Promise<QueryResult>;
+
+/** The queries of a module's reports, by the report's entity (报表's own are ./queries.ts's). */
+export type ReportQueries = Record<string, ReportQuery>;

@@ -1,7 +1,10 @@
 import { zhhqModule } from "../../../resources/zhhq/module";
 import type { ServerModule } from "../manifest";
+import { zhhqReports } from "../../../resources/zhhq/reports";
+import { reportEndpoints } from "../report/engine";
 import { masterServices } from "./master";
 import { purchaseDocumentRules, purchaseEndpoints } from "./purchase";
+import { zhhqReportQueries } from "./reports";
 import { stockDocumentRules, stockLedger } from "./stock";
 
 /**
@@ -11,7 +14,8 @@ import { stockDocumentRules, stockLedger } from "./stock";
 export const zhhqManifest: ServerModule = {
   declaration: zhhqModule,
   services: masterServices,
-  endpoints: purchaseEndpoints,
+  // Its reports run on 报表's engine, answered by the stock ledger's queries (decision 076).
+  endpoints: [...purchaseEndpoints, ...reportEndpoints(zhhqReports, zhhqReportQueries)],
   documentRules: { ...stockDocumentRules, ...purchaseDocumentRules },
   ledgers: [stockLedger],
   paymentHooks: [],

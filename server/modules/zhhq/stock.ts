@@ -9,6 +9,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { defineLedger, type LedgerDrift, type PostedLine, type Projection } from "../../kernel/ledger";
 import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules, Guard, LineOptions } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
+import { requireSupplierQualified } from "./supplierQualification";
 
 /**
  * The stock ledger and the rules of the stock documents (issue 40, decision 068). The ledger's balances are the
@@ -183,6 +184,9 @@ async function setLine(trx: AnyDb, doc: DocumentDef, tenantId: number, lineId: n
 /** Stock-in: each line becomes a batch (its number given or made from the document's), posted at its price × quantity. */
 const receiveBatches: Allocator = async (run, trx, entries) => {
   const tenantId = run.ctx.session.tenantId;
+  // A delivery needs its supplier's licences in force on the document's day (decision 076): refused, or noted.
+  const licenceNote = await requireSupplierQualified(trx, tenantId, run.header.supplierId as number | null, String(run.header.docDate ?? chinaDay(run.ctx.now)));
+  if (licenceNote) await trx.updateTable(run.doc.header.table).set({ qualification_note: licenceNote }).where("tenant_id", "=", tenantId).where("id", "=", run.header.id as number).execute();
   await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
   const out: AllocatedPosting[] = [];
   for (const entry of entries) {

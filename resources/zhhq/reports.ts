@@ -1,0 +1,197 @@
+import { defineReport, period, restaurant, type ReportFilter } from "../report/define";
+
+/**
+ * 智慧后勤's reports (issue 35, decision 076): declared like 报表's (decision 030: filters in the URL, totals, XLSX,
+ * print, a chart where a trend is the point), drawn by the same page under /zhhq, and answered from the stock ledger's
+ * movement lines (server/modules/zhhq/reports.ts), so every figure is the ledger's. A movement's day is the China day
+ * it was posted (approved); quantities are in the goods' own units, so they are not summed across goods.
+ */
+
+const place = { module: "zhhq", screenBase: "/zhhq" };
+
+const warehouse = { name: "warehouseId", kind: "ref", label: "仓库", table: "warehouse", labelColumn: "name" } as const satisfies ReportFilter;
+const supplier = { name: "supplierId", kind: "ref", label: "供应商", table: "supplier", labelColumn: "supplier_name" } as const satisfies ReportFilter;
+const goodsType = { name: "goodsTypeId", kind: "ref", label: "物资分类", table: "goods_type", labelColumn: "type_name" } as const satisfies ReportFilter;
+const useType = { name: "outUseTypeId", kind: "ref", label: "出库用途", table: "out_use_type", labelColumn: "type_name" } as const satisfies ReportFilter;
+const goods = { name: "goodsCode", kind: "code", label: "物资编码", table: "goods", codeColumn: "goods_code", idName: "goodsId" } as const satisfies ReportFilter;
+const months = { name: "fromMonth", kind: "monthRange", label: "月份" } as const satisfies ReportFilter;
+
+const goodsColumns = [
+  { key: "goodsCode", label: "物资编码", kind: "text" },
+  { key: "goodsName", label: "物资名称", kind: "text" },
+  { key: "unitName", label: "单位", kind: "text" },
+] as const;
+
+/** Opening, in, out and closing of a warehouse × goods over a day or a month (closing = opening + in − out). */
+const balanceColumns = [
+  { key: "openingQuantity", label: "期初数量", kind: "quantity" },
+  { key: "openingAmount", label: "期初金额", kind: "money", total: true },
+  { key: "inQuantity", label: "入库数量", kind: "quantity" },
+  { key: "inAmount", label: "入库金额", kind: "money", total: true },
+  { key: "outQuantity", label: "出库数量", kind: "quantity" },
+  { key: "outAmount", label: "出库金额", kind: "money", total: true },
+  { key: "closingQuantity", label: "期末数量", kind: "quantity" },
+  { key: "closingAmount", label: "期末金额", kind: "money", total: true },
+] as const;
+
+export const warehouseDailyReport = defineReport(
+  {
+    entity: "warehouseDailyReport",
+    screen: "warehousedailyreport",
+    title: "库存日报",
+    description:
+      "每天、每个仓库、每种物资的期初、入库、出库与期末（数量与金额；期末 = 期初 + 入库 − 出库）。入库含入库与出库退库，出库含出库与入库退货，按审核入账的日期计。只列当天有变动的物资。",
+    filters: [period, warehouse, goodsType, goods],
+    columns: [{ key: "day", label: "日期", kind: "text" }, { key: "warehouseName", label: "仓库", kind: "text" }, ...goodsColumns, ...balanceColumns],
+    chart: { kind: "bar", x: "day", series: ["inAmount", "outAmount"], title: "每日入库与出库金额" },
+  },
+  place,
+);
+
+export const warehouseMonthReport = defineReport(
+  {
+    entity: "warehouseMonthReport",
+    screen: "warehousemonthreport",
+    title: "库存月报",
+    description: "每月、每个仓库、每种物资的期初、入库、出库与期末（数量与金额），按库存流水计；列出当月有变动或有结存的物资。",
+    filters: [months, warehouse, goodsType, goods],
+    columns: [{ key: "month", label: "月份", kind: "text" }, { key: "warehouseName", label: "仓库", kind: "text" }, ...goodsColumns, ...balanceColumns],
+  },
+  place,
+);
+
+export const warehouseInReport = defineReport(
+  {
+    entity: "warehouseInReport",
+    screen: "warehouseinreport",
+    title: "入库统计",
+    description: "期间内已审核入库的数量与金额，按供应商、仓库与物资分列；入库退货另列并从净额中扣除。",
+    filters: [period, supplier, warehouse, goodsType, goods],
+    columns: [
+      { key: "supplierName", label: "供应商", kind: "text" },
+      { key: "warehouseName", label: "仓库", kind: "text" },
+      { key: "goodsTypeName", label: "物资分类", kind: "text" },
+      ...goodsColumns,
+      { key: "inCount", label: "入库笔数", kind: "count", total: true },
+      { key: "inQuantity", label: "入库数量", kind: "quantity" },
+      { key: "inAmount", label: "入库金额", kind: "money", total: true },
+      { key: "returnQuantity", label: "退货数量", kind: "quantity" },
+      { key: "returnAmount", label: "退货金额", kind: "money", total: true },
+      { key: "netAmount", label: "净入库金额", kind: "money", total: true },
+    ],
+    chart: { kind: "pie", x: "supplierName", series: ["netAmount"], title: "各供应商净入库金额占比" },
+  },
+  place,
+);
+
+export const warehouseOutReport = defineReport(
+  {
+    entity: "warehouseOutReport",
+    screen: "warehouseoutreport",
+    title: "出库统计",
+    description: "期间内已审核出库的数量与成本（按批次的入库价），按出库用途、领用餐厅（仓库的服务餐厅）、仓库与物资分列；出库退库另列并从净成本中扣除。",
+    filters: [period, useType, restaurant, warehouse, goodsType, goods],
+    columns: [
+      { key: "useTypeName", label: "出库用途", kind: "text" },
+      { key: "restaurantName", label: "领用餐厅", kind: "text" },
+      { key: "warehouseName", label: "仓库", kind: "text" },
+      ...goodsColumns,
+      { key: "outCount", label: "出库笔数", kind: "count", total: true },
+      { key: "outQuantity", label: "出库数量", kind: "quantity" },
+      { key: "outAmount", label: "出库成本", kind: "money", total: true },
+      { key: "returnQuantity", label: "退库数量", kind: "quantity" },
+      { key: "returnAmount", label: "退库成本", kind: "money", total: true },
+      { key: "netAmount", label: "净成本", kind: "money", total: true },
+    ],
+    chart: { kind: "pie", x: "useTypeName", series: ["netAmount"], title: "各用途成本占比" },
+  },
+  place,
+);
+
+/**
+ * 批次追溯 (issue 35's traceability): a delivery's batches — where each came from (supplier, stock-in, keeper, price,
+ * the supplier's licences in force that day), every movement after (stock-outs with their use and restaurant,
+ * returns; transfers and stocktakes as they come), and for stock-outs to a restaurant's kitchen the meal days and
+ * meals it could have fed: that restaurant's served orders from the first stock-out's date through the last one's + 1 day.
+ */
+export const batchTrace = defineReport(
+  {
+    entity: "batchTrace",
+    screen: "batchtrace",
+    title: "批次追溯",
+    description:
+      "按批次号（不限日期）或供应商（按入库日期）查一批物资：来源（供应商、入库单、仓管员、单价、当日有效的资质）、去向（出库、退货、退库）与可能供应的餐次（领用餐厅自首次出库日至末次出库日次日的已支付订单与就餐人数）。",
+    filters: [period, { name: "batchNo", kind: "keyword", label: "批次号" }, supplier],
+    columns: [
+      { key: "batchNo", label: "批次号", kind: "text" },
+      { key: "goodsName", label: "物资", kind: "text" },
+      { key: "stage", label: "环节", kind: "text" },
+      { key: "day", label: "日期", kind: "text" },
+      { key: "docTitle", label: "单据类型", kind: "text" },
+      { key: "docNo", label: "单号", kind: "text" },
+      { key: "party", label: "供应商 / 去向", kind: "text" },
+      { key: "quantity", label: "数量", kind: "quantity" },
+      { key: "amount", label: "金额", kind: "money" },
+      { key: "mealType", label: "餐别", kind: "enum", dict: "foodMenuType" },
+      { key: "orders", label: "订单数", kind: "count", total: true },
+      { key: "diners", label: "就餐人数", kind: "count", total: true },
+      { key: "note", label: "说明", kind: "text" },
+    ],
+  },
+  place,
+);
+
+/** The reverse: from a restaurant and its meal days, the batches its kitchen received that could have fed them. */
+export const restaurantTrace = defineReport(
+  {
+    entity: "restaurantTrace",
+    screen: "restauranttrace",
+    title: "餐厅用料追溯",
+    description: "某餐厅在所选就餐日期可能用到的批次：出库到该餐厅（仓库的服务餐厅）且首次出库日不晚于结束日期、末次出库日次日不早于开始日期的批次，及其供应商与入库单。点击批次号查看其全部去向。",
+    filters: [period, restaurant, supplier],
+    columns: [
+      { key: "restaurantName", label: "餐厅", kind: "text" },
+      { key: "batchNo", label: "批次号", kind: "text", link: { report: "batchTrace", params: { batchNo: "batchNo" } } },
+      { key: "goodsCode", label: "物资编码", kind: "text" },
+      { key: "goodsName", label: "物资名称", kind: "text" },
+      { key: "supplierName", label: "供应商", kind: "text" },
+      { key: "inDocNo", label: "入库单", kind: "text" },
+      { key: "inDay", label: "入库日期", kind: "text" },
+      { key: "expiryDate", label: "到期日期", kind: "text" },
+      { key: "firstIssue", label: "首次出库", kind: "text" },
+      { key: "lastIssue", label: "末次出库", kind: "text" },
+      { key: "issuedQuantity", label: "出库数量", kind: "quantity" },
+      { key: "issuedAmount", label: "出库成本", kind: "money", total: true },
+    ],
+  },
+  place,
+);
+
+/**
+ * 库存预警 as things stand: supplier licences lapsed or lapsing within 30 days (not yet renewed), and stock below
+ * its lower or above its upper threshold (物资上下限).
+ */
+export const warehouseWarning = defineReport(
+  {
+    entity: "warehouseWarning",
+    screen: "warehousewarning",
+    title: "库存预警",
+    description: "供应商资质已过期或 30 天内到期（未续期的），以及库存低于下限或高于上限的物资。过期资质的供应商不能入库（系统参数 zhhq.supplier.qualificationCheck 为 warn 时只提示）。",
+    filters: [warehouse, supplier],
+    columns: [
+      { key: "kind", label: "预警类型", kind: "text" },
+      { key: "subject", label: "供应商 / 物资", kind: "text" },
+      { key: "warehouseName", label: "仓库", kind: "text" },
+      { key: "detail", label: "内容", kind: "text" },
+      { key: "validTo", label: "有效期至", kind: "text" },
+      { key: "daysLeft", label: "剩余天数", kind: "count" },
+      { key: "quantity", label: "库存数量", kind: "quantity" },
+      { key: "threshold", label: "上下限", kind: "quantity" },
+      { key: "items", label: "预警数", kind: "count", total: true },
+    ],
+  },
+  place,
+);
+
+/** In the menu's order under 智慧后勤 → 报表 and 追溯. */
+export const zhhqReports = [warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, warehouseWarning];

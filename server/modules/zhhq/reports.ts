@@ -1,0 +1,391 @@
+import { sql, type Kysely } from "kysely";
+import { CHINA_OFFSET_MS, chinaDayStart, DAY_MS } from "../../../resources/chinaTime";
+import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
+import type { Db } from "../../db";
+import { orgNames, sumOf, zhOrder } from "../report/helpers";
+import type { Filters, QueryResult, ReportQueries, Row } from "../report/query";
+import { dayOfNo } from "../zhct/ledgerDays";
+import { expiringLicences, QUAL_TYPE_NAMES } from "./supplierQualification";
+import { batchTrace, namesOf, restaurantTrace } from "./trace";
+
+/**
+ * 智慧后勤's report queries (issue 35, decision 076), each from the stock ledger's movement lines (`stock_line`):
+ * a line's day is the China day it was posted; a positive line is stock in (a stock-in, a return to the store), a
+ * negative one stock out (a stock-out, a return to the supplier). Opening balances are the ledger's balance
+ * (`stock_real`, which the ledger check holds equal to the sum of every line) less the lines since the period began,
+ * so a recent period reads only its own lines. Sums come first; names are read for the keys found.
+ */
+
+// The stock tables are the ledger's and the declarations' (decision 068).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+const any = (db: Db) => db as unknown as AnyDb;
+
+/** A stock line's China day number: literals, so PostgreSQL sees one expression in select and group by. */
+const lineDayNo = sql<number>`(l.occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+
+const n = (value: unknown) => Number(value ?? 0);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type LineQuery = any;
+
+/** The line filters every report shares: warehouse, goods, goods type. */
+function whereGoods(db: AnyDb, q: LineQuery, tenantId: number, f: Filters): LineQuery {
+  if (f.warehouseId !== undefined) q = q.where("l.warehouse_id", "=", f.warehouseId);
+  if (f.goodsId !== undefined) q = q.where("l.goods_id", "=", f.goodsId);
+  if (f.goodsTypeId !== undefined)
+    q = q.where("l.goods_id", "in", db.selectFrom("goods").select("id").where("tenant_id", "=", tenantId).where("goods_type_id", "=", f.goodsTypeId));
+  return q;
+}
+
+interface GoodsName {
+  goodsCode: string;
+  goodsName: string;
+  unitName: string;
+  goodsTypeName: string;
+}
+
+/** The goods of these ids, with their unit's and type's names. */
+async function goodsNames(db: AnyDb, tenantId: number, ids: number[]): Promise<Map<number, GoodsName>> {
+  const wanted = [...new Set(ids)];
+  const out = new Map<number, GoodsName>();
+  for (let i = 0; i < wanted.length; i += 1000) {
+    const rows = await db
+      .selectFrom("goods as g")
+      .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
+      .leftJoin("goods_type as t", (j) => j.onRef("t.tenant_id", "=", "g.tenant_id").onRef("t.id", "=", "g.goods_type_id"))
+      .select(["g.id", "g.goods_code", "g.goods_name", "u.unit_name", "t.type_name"])
+      .where("g.tenant_id", "=", tenantId)
+      .where("g.id", "in", wanted.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) out.set(Number(r.id), { goodsCode: r.goods_code, goodsName: r.goods_name, unitName: r.unit_name ?? "", goodsTypeName: r.type_name ?? "" });
+  }
+  return out;
+}
+
+const key = (warehouseId: number, goodsId: number) => `${warehouseId}:${goodsId}`;
+
+interface Movement {
+  dayNo: number;
+  warehouseId: number;
+  goodsId: number;
+  inQuantity: number;
+  inAmount: number;
+  outQuantity: number;
+  outAmount: number;
+}
+
+/** The period's lines per day and warehouse × goods, split into in (positive) and out (negative, as positive figures). */
+async function movementsByDay(db: AnyDb, tenantId: number, f: Filters): Promise<Movement[]> {
+  let q = db
+    .selectFrom("stock_line as l")
+    .select([
+      lineDayNo.as("day_no"),
+      "l.warehouse_id",
+      "l.goods_id",
+      sumOf(sql`case when l.quantity > 0 then l.quantity else 0 end`).as("in_q"),
+      sumOf(sql`case when l.quantity > 0 then l.amount else 0 end`).as("in_a"),
+      sumOf(sql`case when l.quantity < 0 then -l.quantity else 0 end`).as("out_q"),
+      sumOf(sql`case when l.quantity < 0 then -l.amount else 0 end`).as("out_a"),
+    ])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.occurred_at", ">=", f.start)
+    .where("l.occurred_at", "<", f.end);
+  q = whereGoods(db, q, tenantId, f);
+  const rows = await q.groupBy([lineDayNo, "l.warehouse_id", "l.goods_id"]).execute();
+  return (rows as Row[]).map((r) => ({
+    dayNo: n(r.day_no),
+    warehouseId: n(r.warehouse_id),
+    goodsId: n(r.goods_id),
+    inQuantity: n(r.in_q),
+    inAmount: n(r.in_a),
+    outQuantity: n(r.out_q),
+    outAmount: n(r.out_a),
+  }));
+}
+
+/**
+ * Each warehouse × goods's stock when the period began: its balance now less every line since. With `all`, every
+ * key with stock then or movement since (a month report lists goods that only lie in store); else only these keys.
+ */
+async function openingBalances(db: AnyDb, tenantId: number, f: Filters, all: boolean): Promise<Map<string, { warehouseId: number; goodsId: number; quantity: number; amount: number }>> {
+  let since = db
+    .selectFrom("stock_line as l")
+    .select(["l.warehouse_id", "l.goods_id", sumOf(sql`l.quantity`).as("q"), sumOf(sql`l.amount`).as("a")])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.occurred_at", ">=", f.start);
+  since = whereGoods(db, since, tenantId, f);
+  const moved = new Map(((await since.groupBy(["l.warehouse_id", "l.goods_id"]).execute()) as Row[]).map((r) => [key(n(r.warehouse_id), n(r.goods_id)), r]));
+  // A day report lists only what moved since: nothing moved, nothing to open.
+  if (!all && !moved.size) return new Map();
+  let real = db.selectFrom("stock_real as l").select(["l.warehouse_id", "l.goods_id", "l.quantity", "l.amount"]).where("l.tenant_id", "=", tenantId);
+  real = whereGoods(db, real, tenantId, f);
+  const out = new Map<string, { warehouseId: number; goodsId: number; quantity: number; amount: number }>();
+  for (const r of (await real.execute()) as Row[]) {
+    const k = key(n(r.warehouse_id), n(r.goods_id));
+    const m = moved.get(k);
+    const quantity = n(r.quantity) - n(m?.q);
+    const amount = n(r.amount) - n(m?.a);
+    if (all || m) out.set(k, { warehouseId: n(r.warehouse_id), goodsId: n(r.goods_id), quantity, amount });
+  }
+  return out;
+}
+
+/** Rows of opening, in, out and closing per period (a day or a month) and warehouse × goods, named and in order. */
+async function balanceRows(db: AnyDb, tenantId: number, f: Filters, periodOf: (dayNo: number) => string, periodKey: "day" | "month"): Promise<QueryResult> {
+  const [moves, openings] = await Promise.all([movementsByDay(db, tenantId, f), openingBalances(db, tenantId, f, periodKey === "month")]);
+  // Fold the days into periods, then walk each key's periods in order from its opening.
+  const byKey = new Map<string, Map<string, Movement>>();
+  for (const m of moves) {
+    const k = key(m.warehouseId, m.goodsId);
+    const periods = byKey.get(k) ?? new Map<string, Movement>();
+    byKey.set(k, periods);
+    const p = periodOf(m.dayNo);
+    const into = periods.get(p) ?? { ...m, inQuantity: 0, inAmount: 0, outQuantity: 0, outAmount: 0 };
+    into.inQuantity += m.inQuantity;
+    into.inAmount += m.inAmount;
+    into.outQuantity += m.outQuantity;
+    into.outAmount += m.outAmount;
+    periods.set(p, into);
+  }
+  const allPeriods = periodKey === "month" ? monthsOf(f) : [];
+  const raw: Array<{ period: string; warehouseId: number; goodsId: number; figures: number[] }> = [];
+  for (const [k, opening] of openings) {
+    const periods = byKey.get(k) ?? new Map<string, Movement>();
+    let quantity = opening.quantity;
+    let amount = opening.amount;
+    const order = periodKey === "month" ? allPeriods : [...periods.keys()].sort();
+    for (const p of order) {
+      const m = periods.get(p);
+      // A month with neither stock nor movement is not a row.
+      if (!m && quantity === 0 && amount === 0) continue;
+      const inQ = m?.inQuantity ?? 0;
+      const inA = m?.inAmount ?? 0;
+      const outQ = m?.outQuantity ?? 0;
+      const outA = m?.outAmount ?? 0;
+      const closingQ = quantity + inQ - outQ;
+      const closingA = amount + inA - outA;
+      raw.push({ period: p, warehouseId: opening.warehouseId, goodsId: opening.goodsId, figures: [quantity, amount, inQ, inA, outQ, outA, closingQ, closingA] });
+      quantity = closingQ;
+      amount = closingA;
+    }
+  }
+  const [goods, warehouses] = await Promise.all([goodsNames(db, tenantId, raw.map((r) => r.goodsId)), namesOf(db, tenantId, "warehouse", "name", raw.map((r) => r.warehouseId))]);
+  const rows: Row[] = raw.map((r) => {
+    const g = goods.get(r.goodsId);
+    const [openingQuantity, openingAmount, inQuantity, inAmount, outQuantity, outAmount, closingQuantity, closingAmount] = r.figures;
+    return {
+      [periodKey]: r.period,
+      warehouseName: warehouses.get(r.warehouseId) ?? "",
+      goodsCode: g?.goodsCode ?? "",
+      goodsName: g?.goodsName ?? "",
+      unitName: g?.unitName ?? "",
+      openingQuantity,
+      openingAmount,
+      inQuantity,
+      inAmount,
+      outQuantity,
+      outAmount,
+      closingQuantity,
+      closingAmount,
+    };
+  });
+  rows.sort((a, b) => String(a[periodKey]).localeCompare(String(b[periodKey])) || zhOrder(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
+  return { rows };
+}
+
+/** The months of a month range, YYYY-MM. */
+function monthsOf(f: Filters): string[] {
+  const out: string[] = [];
+  let [y, m] = String(f.fromMonth).split("-").map(Number);
+  const last = String(f.toMonth);
+  for (let guard = 0; guard < 24; guard++) {
+    const month = `${y}-${String(m).padStart(2, "0")}`;
+    out.push(month);
+    if (month >= last) break;
+    m += 1;
+    if (m > 12) [y, m] = [y + 1, 1];
+  }
+  return out;
+}
+
+/**
+ * The seam for 月结 (warehouseaccountmonthsettle, issue 41, not merged yet): the settled figures of the months that
+ * were closed formally, by month and warehouse × goods. A settled month's row must then equal its settlement; until
+ * settlements exist every month is open and is read from the ledger. Replace this with the settlement's reader.
+ */
+export async function settledMonths(_db: AnyDb, _tenantId: number, _months: string[]): Promise<Map<string, Row[]>> {
+  return new Map();
+}
+
+const warehouseDailyReport = (db: Db, tenantId: number, f: Filters) => balanceRows(any(db), tenantId, f, (dayNo) => dayOfNo(dayNo), "day");
+
+async function warehouseMonthReport(db: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const result = await balanceRows(any(db), tenantId, f, (dayNo) => dayOfNo(dayNo).slice(0, 7), "month");
+  const settled = await settledMonths(any(db), tenantId, monthsOf(f));
+  if (!settled.size) return result;
+  return { rows: [...result.rows.filter((r) => !settled.has(String(r.month))), ...[...settled.values()].flat()].sort((a, b) => String(a.month).localeCompare(String(b.month))) };
+}
+
+/** Stock-ins and returns to the supplier per supplier, warehouse and goods. */
+async function warehouseInReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  const IN = warehouseIn.docType;
+  const RETURN = warehouseInReturn.docType;
+  const supplier = sql<number>`coalesce(i.supplier_id, r.supplier_id)`;
+  let q = db
+    .selectFrom("stock_line as l")
+    .leftJoin(`${warehouseIn.header.table} as i`, (j) => j.onRef("i.tenant_id", "=", "l.tenant_id").onRef("i.id", "=", "l.doc_id").on("l.doc_type", "=", IN))
+    .leftJoin(`${warehouseInReturn.header.table} as r`, (j) => j.onRef("r.tenant_id", "=", "l.tenant_id").onRef("r.id", "=", "l.doc_id").on("l.doc_type", "=", RETURN))
+    .select([
+      supplier.as("supplier_id"),
+      "l.warehouse_id",
+      "l.goods_id",
+      sumOf(sql`case when l.doc_type = ${IN} then 1 else 0 end`).as("in_count"),
+      sumOf(sql`case when l.doc_type = ${IN} then l.quantity else 0 end`).as("in_q"),
+      sumOf(sql`case when l.doc_type = ${IN} then l.amount else 0 end`).as("in_a"),
+      sumOf(sql`case when l.doc_type = ${RETURN} then -l.quantity else 0 end`).as("ret_q"),
+      sumOf(sql`case when l.doc_type = ${RETURN} then -l.amount else 0 end`).as("ret_a"),
+    ])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.doc_type", "in", [IN, RETURN])
+    .where("l.occurred_at", ">=", f.start)
+    .where("l.occurred_at", "<", f.end);
+  q = whereGoods(db, q, tenantId, f);
+  if (f.supplierId !== undefined) q = q.where(supplier, "=", f.supplierId);
+  const sums = (await q.groupBy([supplier, "l.warehouse_id", "l.goods_id"]).execute()) as Row[];
+  const [goods, warehouses, suppliers] = await Promise.all([
+    goodsNames(db, tenantId, sums.map((r) => n(r.goods_id))),
+    namesOf(db, tenantId, "warehouse", "name", sums.map((r) => n(r.warehouse_id))),
+    namesOf(db, tenantId, "supplier", "supplier_name", sums.map((r) => (r.supplier_id === null ? null : n(r.supplier_id)))),
+  ]);
+  const rows: Row[] = sums.map((r) => {
+    const g = goods.get(n(r.goods_id));
+    return {
+      supplierName: r.supplier_id === null ? "（未指定供应商）" : (suppliers.get(n(r.supplier_id)) ?? ""),
+      warehouseName: warehouses.get(n(r.warehouse_id)) ?? "",
+      goodsTypeName: g?.goodsTypeName ?? "",
+      goodsCode: g?.goodsCode ?? "",
+      goodsName: g?.goodsName ?? "",
+      unitName: g?.unitName ?? "",
+      inCount: n(r.in_count),
+      inQuantity: n(r.in_q),
+      inAmount: n(r.in_a),
+      returnQuantity: n(r.ret_q),
+      returnAmount: n(r.ret_a),
+      netAmount: n(r.in_a) - n(r.ret_a),
+    };
+  });
+  rows.sort((a, b) => zhOrder(String(a.supplierName), String(b.supplierName)) || zhOrder(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
+  return { rows };
+}
+
+/** Stock-outs and returns to the store per use type, restaurant (the warehouse's), warehouse and goods, at cost. */
+async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  const OUT = warehouseOut.docType;
+  const RETURN = warehouseOutReturn.docType;
+  const useType = sql<number>`coalesce(o.out_use_type_id, src.out_use_type_id)`;
+  let q = db
+    .selectFrom("stock_line as l")
+    .leftJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.doc_id").on("l.doc_type", "=", OUT))
+    .leftJoin(`${warehouseOutReturn.header.table} as r`, (j) => j.onRef("r.tenant_id", "=", "l.tenant_id").onRef("r.id", "=", "l.doc_id").on("l.doc_type", "=", RETURN))
+    .leftJoin(`${warehouseOut.header.table} as src`, (j) => j.onRef("src.tenant_id", "=", "r.tenant_id").onRef("src.id", "=", "r.warehouse_out_id"))
+    .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "l.tenant_id").onRef("w.id", "=", "l.warehouse_id"))
+    .select([
+      useType.as("use_type_id"),
+      "w.restaurant_id",
+      "l.warehouse_id",
+      "l.goods_id",
+      sql<number>`count(distinct case when l.doc_type = ${OUT} then l.doc_line_id end)`.as("out_count"),
+      sumOf(sql`case when l.doc_type = ${OUT} then -l.quantity else 0 end`).as("out_q"),
+      sumOf(sql`case when l.doc_type = ${OUT} then -l.amount else 0 end`).as("out_a"),
+      sumOf(sql`case when l.doc_type = ${RETURN} then l.quantity else 0 end`).as("ret_q"),
+      sumOf(sql`case when l.doc_type = ${RETURN} then l.amount else 0 end`).as("ret_a"),
+    ])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.doc_type", "in", [OUT, RETURN])
+    .where("l.occurred_at", ">=", f.start)
+    .where("l.occurred_at", "<", f.end);
+  q = whereGoods(db, q, tenantId, f);
+  if (f.outUseTypeId !== undefined) q = q.where(useType, "=", f.outUseTypeId);
+  if (f.restaurantId !== undefined) q = q.where("w.restaurant_id", "=", f.restaurantId);
+  const sums = (await q.groupBy([useType, "w.restaurant_id", "l.warehouse_id", "l.goods_id"]).execute()) as Row[];
+  const [goods, warehouses, useTypes, restaurants] = await Promise.all([
+    goodsNames(db, tenantId, sums.map((r) => n(r.goods_id))),
+    namesOf(db, tenantId, "warehouse", "name", sums.map((r) => n(r.warehouse_id))),
+    namesOf(db, tenantId, "out_use_type", "type_name", sums.map((r) => (r.use_type_id === null ? null : n(r.use_type_id)))),
+    orgNames(dbIn, tenantId, sums.map((r) => (r.restaurant_id === null ? null : n(r.restaurant_id)))),
+  ]);
+  const rows: Row[] = sums.map((r) => {
+    const g = goods.get(n(r.goods_id));
+    return {
+      useTypeName: r.use_type_id === null ? "（未指定用途）" : (useTypes.get(n(r.use_type_id)) ?? ""),
+      restaurantName: r.restaurant_id === null ? "" : (restaurants.get(n(r.restaurant_id)) ?? ""),
+      warehouseName: warehouses.get(n(r.warehouse_id)) ?? "",
+      goodsCode: g?.goodsCode ?? "",
+      goodsName: g?.goodsName ?? "",
+      unitName: g?.unitName ?? "",
+      outCount: n(r.out_count),
+      outQuantity: n(r.out_q),
+      outAmount: n(r.out_a),
+      returnQuantity: n(r.ret_q),
+      returnAmount: n(r.ret_a),
+      netAmount: n(r.out_a) - n(r.ret_a),
+    };
+  });
+  rows.sort((a, b) => zhOrder(String(a.useTypeName), String(b.useTypeName)) || zhOrder(String(a.restaurantName), String(b.restaurantName)) || zhOrder(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
+  return { rows };
+}
+
+/** 库存预警: licences lapsed or lapsing (supplierQualification.ts's list) and stock outside its thresholds. */
+async function warehouseWarning(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  // The report declares no period: the engine's default ends today, which is the day this is as of.
+  const licences = (await expiringLicences(db, tenantId, chinaDayStart(f.to))).filter((l) => f.supplierId === undefined || l.supplierId === f.supplierId);
+  const rows: Row[] = licences.map((l) => ({
+    kind: l.daysLeft < 0 ? "资质已过期" : "资质即将到期",
+    subject: l.supplierName,
+    warehouseName: "",
+    detail: `${QUAL_TYPE_NAMES[l.qualType] ?? ""} ${l.qualNo}`,
+    validTo: l.validTo,
+    daysLeft: l.daysLeft,
+    quantity: null,
+    threshold: null,
+    items: 1,
+  }));
+  if (f.supplierId === undefined) {
+    let q = db
+      .selectFrom("goods_threshold as t")
+      .leftJoin("stock_real as l", (j) => j.onRef("l.tenant_id", "=", "t.tenant_id").onRef("l.warehouse_id", "=", "t.warehouse_id").onRef("l.goods_id", "=", "t.goods_id"))
+      .select(["t.warehouse_id", "t.goods_id", "t.lower_quantity", "t.upper_quantity", sql<number>`coalesce(l.quantity, 0)`.as("quantity")])
+      .where("t.tenant_id", "=", tenantId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("t.lower_quantity", "is not", null), eb(sql`coalesce(l.quantity, 0)`, "<", eb.ref("t.lower_quantity"))]),
+          eb.and([eb("t.upper_quantity", "is not", null), eb(sql`coalesce(l.quantity, 0)`, ">", eb.ref("t.upper_quantity"))]),
+        ]),
+      );
+    if (f.warehouseId !== undefined) q = q.where("t.warehouse_id", "=", f.warehouseId);
+    const outside = (await q.execute()) as Row[];
+    const [goods, warehouses] = await Promise.all([goodsNames(db, tenantId, outside.map((r) => n(r.goods_id))), namesOf(db, tenantId, "warehouse", "name", outside.map((r) => n(r.warehouse_id)))]);
+    for (const r of outside) {
+      const low = r.lower_quantity !== null && n(r.quantity) < n(r.lower_quantity);
+      const g = goods.get(n(r.goods_id));
+      rows.push({
+        kind: low ? "低于下限" : "高于上限",
+        subject: g ? `${g.goodsName}（${g.goodsCode}）` : "",
+        warehouseName: warehouses.get(n(r.warehouse_id)) ?? "",
+        detail: `${low ? "下限" : "上限"}，单位：${g?.unitName || "—"}`,
+        validTo: "",
+        daysLeft: null,
+        quantity: n(r.quantity),
+        threshold: n(low ? r.lower_quantity : r.upper_quantity),
+        items: 1,
+      });
+    }
+  }
+  return { rows };
+}
+
+export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, warehouseWarning };

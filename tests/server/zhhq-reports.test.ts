@@ -1,0 +1,270 @@
+import ExcelJS from "exceljs";
+import { sql, type Kysely } from "kysely";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { chinaDay, DAY_MS } from "../../resources/chinaTime";
+import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../resources/zhhq/stock";
+import { stockLedger } from "../../server/modules/zhhq/stock";
+import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
+import { dialects } from "../helpers/db";
+import { stockClient, type Row, type StockClient } from "../helpers/stock";
+import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
+
+/**
+ * 智慧后勤's reports (issue 35, decision 076): every total equals the stock ledger's movement lines, recounted here
+ * in SQL of their own; each row's closing is its opening + in − out; the filters refuse another tenant's rows. And
+ * the supplier licence rule of a stock-in: in force, missing, lapsed, and the tenant that only warns.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+type Answer = { rows: Row[]; totals: Row; filters: Record<string, string> };
+
+const today = () => chinaDay(Date.now());
+const num = (v: unknown) => Number(v ?? 0);
+
+for (const dialect of dialects) {
+  describe(`${dialect}: 智慧后勤 reports against the stock ledger`, () => {
+    let app: TestApp;
+    let tenant: TenantFixture;
+    let other: TenantFixture;
+    let api: StockClient;
+    let db: AnyDb;
+
+    const report = async (name: string, query: Row = {}, token = tenant.token) => {
+      const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+      return (await app.call<Answer>("GET", `/api/v1/report/${name}?${params}`, { token })).body;
+    };
+    const answer = async (name: string, query: Row = {}) => {
+      const body = await report(name, query);
+      expect(body, JSON.stringify(body)).toMatchObject({ status: 200 });
+      return body.data;
+    };
+    /** A sum over the tenant's stock lines, in SQL of its own. */
+    const lineSum = async (what: "quantity" | "amount", where: ReturnType<typeof sql>) =>
+      num((await sql<{ s: number }>`select coalesce(sum(${sql.ref(what)}), 0) as s from stock_line where tenant_id = ${tenant.tenantId} and ${where}`.execute(db)).rows[0].s);
+
+    beforeAll(async () => {
+      app = await createTestApp(dialect);
+      db = app.database.db as AnyDb;
+      const superToken = await adminToken(app);
+      tenant = await createTenantWithAdmin(app, superToken, `rp${dialect}`);
+      other = await createTenantWithAdmin(app, superToken, `rpo${dialect}`);
+      api = stockClient(app, () => tenant.token);
+    }, 60_000);
+    afterEach(async () => {
+      expect(await stockLedger.check(db)).toEqual([]);
+    });
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    test("库存日报, 月报, 入库统计 and 出库统计 equal the ledger's lines, by their own sums", async () => {
+      const restaurantId = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `报表餐厅${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
+      const warehouseId = (await api.ok<{ id: number }>("warehouse/create", { warehouseName: `报表仓${api.uid()}`, restaurantId })).id;
+      const rice = await api.goods({ goodsCode: `RICE${api.uid()}` });
+      const oil = await api.goods();
+      const supplierId = await api.supplier();
+      const useType = (await api.ok<{ id: number }>("outUseType/create", { typeName: `厨房领用${api.uid()}` })).id;
+
+      const firstIn = await api.approved("warehouseIn", { warehouseId, supplierId, lines: [{ goodsId: rice, quantity: 100, price: 450, batchNo: "R-OLD" }] });
+      // The first delivery was three days ago: today's opening is its stock.
+      await db.updateTable("stock_line").set({ occurred_at: sql`occurred_at - ${3 * DAY_MS}` }).where("tenant_id", "=", tenant.tenantId).where("doc_id", "=", firstIn).execute();
+      const secondIn = await api.approved("warehouseIn", {
+        warehouseId,
+        supplierId,
+        lines: [
+          { goodsId: rice, quantity: 50, price: 500, batchNo: "R-NEW" },
+          { goodsId: oil, quantity: 20.5, price: 1299 },
+        ],
+      });
+      const outId = await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, lines: [{ goodsId: rice, quantity: 120 }, { goodsId: oil, quantity: 3.25 }] });
+      const inLines = (await api.info("warehouseIn", secondIn)).lines;
+      await api.approved("warehouseInReturn", { warehouseInId: secondIn, lines: [{ inLineId: inLines[1].id, quantity: 1.5 }] });
+      const outLines = (await api.info("warehouseOut", outId)).lines;
+      await api.approved("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLines[0].id, quantity: 10 }] });
+
+      const ofDoc = (type: string) => sql`doc_type = ${type}`;
+      const since = (from: number) => sql`occurred_at >= ${from}`;
+      const startOfToday = Date.now() - (Date.now() + 8 * 3600_000) % DAY_MS;
+
+      // 库存日报 of today: in, out and closing are the lines'; opening is the ledger before today.
+      const daily = await answer("warehouseDailyReport", { from: today(), to: today(), warehouseId });
+      expect(daily.rows.length).toBe(2);
+      expect(num(daily.totals.inAmount)).toBe(await lineSum("amount", sql`${since(startOfToday)} and quantity > 0 and warehouse_id = ${warehouseId}`));
+      expect(num(daily.totals.outAmount)).toBe(-(await lineSum("amount", sql`${since(startOfToday)} and quantity < 0 and warehouse_id = ${warehouseId}`)));
+      expect(num(daily.totals.openingAmount)).toBe(await lineSum("amount", sql`occurred_at < ${startOfToday} and warehouse_id = ${warehouseId}`));
+      expect(num(daily.totals.openingAmount)).toBe(45_000);
+      expect(num(daily.totals.closingAmount)).toBe(await lineSum("amount", sql`warehouse_id = ${warehouseId}`));
+      for (const row of daily.rows) {
+        expect(num(row.closingQuantity)).toBe(num(row.openingQuantity) + num(row.inQuantity) - num(row.outQuantity));
+        expect(num(row.closingAmount)).toBe(num(row.openingAmount) + num(row.inAmount) - num(row.outAmount));
+        expect(row.day).toBe(today());
+      }
+      const riceRow = daily.rows.find((r) => r.goodsCode === String(daily.rows.find((x) => String(x.goodsCode).startsWith("RICE"))?.goodsCode));
+      // 100 + 50 in − 120 out + 10 back: 40 kg left; opening 100, in 50 + 10, out 120.
+      expect(riceRow).toMatchObject({ openingQuantity: 100_000, inQuantity: 60_000, outQuantity: 120_000, closingQuantity: 40_000 });
+      // Over the four days, the first delivery is in and the opening is nothing.
+      const fourDays = await answer("warehouseDailyReport", { from: chinaDay(Date.now() - 4 * DAY_MS), to: today(), warehouseId });
+      expect(fourDays.rows.length).toBe(3);
+      expect(num(fourDays.totals.inAmount) - num(fourDays.totals.outAmount)).toBe(await lineSum("amount", sql`warehouse_id = ${warehouseId}`));
+
+      // 库存月报 of next month (nothing moves): the goods in store, opening = closing = the ledger's balance.
+      const next = new Date(Date.now() + 8 * 3600_000);
+      const nextMonth = `${next.getUTCMonth() === 11 ? next.getUTCFullYear() + 1 : next.getUTCFullYear()}-${String((next.getUTCMonth() + 1) % 12 + 1).padStart(2, "0")}`;
+      const month = await answer("warehouseMonthReport", { fromMonth: nextMonth, toMonth: nextMonth, warehouseId });
+      expect(month.rows.length).toBe(2);
+      expect(num(month.totals.openingAmount)).toBe(await lineSum("amount", sql`warehouse_id = ${warehouseId}`));
+      expect(num(month.totals.closingAmount)).toBe(num(month.totals.openingAmount));
+      expect(num(month.totals.inAmount)).toBe(0);
+
+      // 入库统计: stock-ins and returns to the supplier are the lines of those documents.
+      const ins = await answer("warehouseInReport", { from: chinaDay(Date.now() - 4 * DAY_MS), to: today(), supplierId });
+      expect(num(ins.totals.inAmount)).toBe(await lineSum("amount", ofDoc(warehouseIn.docType)));
+      expect(num(ins.totals.returnAmount)).toBe(-(await lineSum("amount", ofDoc(warehouseInReturn.docType))));
+      expect(num(ins.totals.netAmount)).toBe(45_000 + 25_000 + 26_630 - 1949);
+      expect(num(ins.totals.inCount)).toBe(3);
+      // 出库统计: stock-outs at their batches' cost, less what came back, by use type and the warehouse's restaurant.
+      const outs = await answer("warehouseOutReport", { from: today(), to: today(), outUseTypeId: useType, restaurantId });
+      expect(num(outs.totals.outAmount)).toBe(-(await lineSum("amount", ofDoc(warehouseOut.docType))));
+      expect(num(outs.totals.returnAmount)).toBe(await lineSum("amount", ofDoc(warehouseOutReturn.docType)));
+      expect(num(outs.totals.outCount)).toBe(2);
+      expect(outs.rows.every((r) => String(r.restaurantName).startsWith("报表餐厅"))).toBe(true);
+
+      // The export is the same answer as a sheet.
+      const response = await app.api.handle(
+        new Request(`http://canteen.test/api/v1/report/warehouseDailyReport/export?from=${today()}&to=${today()}&warehouseId=${warehouseId}`, { headers: { Authorization: `Bearer ${tenant.token}` } }),
+        "127.0.0.1",
+      );
+      expect(response.status).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load((await response.arrayBuffer()) as never);
+      const sheet = workbook.worksheets[0];
+      const totalsRow = (sheet.getRow(sheet.rowCount).values as unknown[]).slice(1);
+      expect(totalsRow[0]).toBe("合计");
+      // 期末金额 in yuan, and a quantity in its unit (kg, not thousandths).
+      expect(totalsRow[12]).toBe(num(daily.totals.closingAmount) / 100);
+      expect((sheet.getRow(4).values as unknown[]).slice(1)[11]).toBe(num(daily.rows[0].closingQuantity) / 1000);
+
+      // Another tenant's rows and unknown codes are refused on their field.
+      expectField(await report("warehouseDailyReport", { warehouseId }, other.token), "warehouseId", "所选仓库不存在");
+      expectField(await report("warehouseInReport", { goodsCode: "NO-SUCH" }), "goodsCode", "该物资编码不存在");
+      expectField(await report("warehouseOutReport", { outUseTypeId: "abc" }), "outUseTypeId", /出库用途/);
+      expect((await report("warehouseInReport", { nope: 1 })).status).toBe(400);
+    });
+
+    test("traceability: a delivery's batch to its stock-outs and the meals of the days it fed, and back from the restaurant and a day", async () => {
+      const restaurantId = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `追溯餐厅${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
+      const elsewhere = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `别的餐厅${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
+      const warehouseId = (await api.ok<{ id: number }>("warehouse/create", { warehouseName: `厨房仓${api.uid()}`, restaurantId })).id;
+      const goodsId = await api.goods({ goodsName: `猪肉${api.uid()}` });
+      const supplierId = await api.supplier();
+      const useType = (await api.ok<{ id: number }>("outUseType/create", { typeName: `后厨领用${api.uid()}` })).id;
+      const d = (offset: number) => chinaDay(Date.now() + offset * DAY_MS);
+      const batchNo = `TR${api.uid()}`;
+      const inId = await api.approved("warehouseIn", { warehouseId, supplierId, docDate: d(-5), lines: [{ goodsId, quantity: 30, price: 2800, batchNo }] });
+      // Issued on days −4 and −2 (back-dated stock-outs): the meals it could have fed are days −4 … −1.
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, docDate: d(-4), lines: [{ goodsId, quantity: 10 }] });
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, docDate: d(-2), lines: [{ goodsId, quantity: 5 }] });
+      // The canteen's orders, as the order table holds them: days −6 … 0 in the restaurant, one elsewhere, one cancelled.
+      const diners = await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenant.tenantId).limit(1).execute();
+      let dinerId = diners[0] ? Number(diners[0].id) : 0;
+      if (!dinerId) {
+        dinerId = Date.now();
+        await db.insertInto("user_info").values({ tenant_id: tenant.tenantId, id: dinerId, user_code: `TR${dinerId}`, user_name: "追溯食客", created_at: Date.now(), updated_at: Date.now() }).execute();
+      }
+      let serial = 0;
+      const order = async (day: string, restaurant: number, status = 1, mealType = "lunch") => {
+        serial += 1;
+        await db
+          .insertInto("meal_order")
+          .values({ tenant_id: tenant.tenantId, id: Date.now() * 100 + serial, order_no: `TRO${Date.now()}${serial}`, user_info_id: dinerId, order_date: day, meal_type: mealType, restaurant_id: restaurant, amount: 1500, paid_amount: 1500, pay_flag: 1, order_source: "cashier", order_status: status, paid_at: Date.now(), created_at: Date.now(), updated_at: Date.now() })
+          .execute();
+      };
+      for (const offset of [-6, -4, -3, -3, -1, 0]) await order(d(offset), restaurantId);
+      await order(d(-2), restaurantId, 1, "dinner");
+      await order(d(-3), restaurantId, 2);
+      await order(d(-3), elsewhere);
+
+      const trace = await answer("batchTrace", { batchNo });
+      const stages = trace.rows.map((r) => [r.stage, r.day, r.docTitle, r.quantity ?? r.mealType]);
+      expect(stages).toEqual([
+        ["来源", d(-5), "入库单", 30_000],
+        ["去向", d(-4), "出库单", -10_000],
+        ["去向", d(-2), "出库单", -5_000],
+        ["供餐", d(-4), "", "lunch"],
+        ["供餐", d(-3), "", "lunch"],
+        ["供餐", d(-2), "", "dinner"],
+        ["供餐", d(-1), "", "lunch"],
+      ]);
+      const source = trace.rows[0];
+      expect(source.party).toMatch(/^供应商/);
+      expect(source.docNo).toBe(String((await api.info("warehouseIn", inId)).docNo));
+      expect(String(source.note)).toMatch(/单价 28\.00 元；仓管 .+；当日资质：营业执照 Q.+、食品经营许可证 Q/);
+      expect(String(trace.rows[1].party)).toMatch(/^后厨领用.+ · 追溯餐厅/);
+      // Two lunches on day −3 (the cancelled one and the other restaurant's left out), by one diner.
+      expect(trace.rows[4]).toMatchObject({ orders: 2, diners: 1 });
+      expect(trace.totals).toMatchObject({ orders: 5, diners: 4 });
+      // By supplier and the delivery's date, the same batch.
+      expect((await answer("batchTrace", { supplierId, from: d(-5), to: d(0) })).rows.filter((r) => r.batchNo === batchNo)).toHaveLength(7);
+
+      // Back: the restaurant's meals of day −1 could have been fed by the batch (its last stock-out was day −2); day 0 not.
+      const back = await answer("restaurantTrace", { restaurantId, from: d(-1), to: d(-1) });
+      expect(back.rows).toEqual([
+        expect.objectContaining({ batchNo, firstIssue: d(-4), lastIssue: d(-2), issuedQuantity: 15_000, issuedAmount: 42_000, inDay: d(-5), supplierName: expect.stringMatching(/^供应商/) }),
+      ]);
+      expect((await answer("restaurantTrace", { restaurantId, from: d(0), to: d(0) })).rows).toEqual([]);
+      expect((await answer("restaurantTrace", { restaurantId, from: d(-7), to: d(-5) })).rows).toEqual([]);
+      expect((await answer("restaurantTrace", { restaurantId: elsewhere, from: d(-4), to: d(-1) })).rows).toEqual([]);
+      // Another tenant sees none of it.
+      expect((await report("batchTrace", { batchNo }, other.token)).data.rows).toEqual([]);
+    });
+
+    test("a stock-in needs its supplier's licences in force on its date: refused with 409 naming the licence, or noted where the tenant only warns", async () => {
+      const warehouseId = await api.warehouse();
+      const goodsId = await api.goods();
+      const supplierId = (await api.ok<{ id: number }>("supplier/create", { supplierName: `无证供应商${api.uid()}` })).id;
+      const body = { warehouseId, supplierId, lines: [{ goodsId, quantity: 1, price: 100 }] };
+
+      const missing = await api.approve("warehouseIn", body);
+      expect(missing.answer.status).toBe(409);
+      expect(missing.answer.message).toMatch(/^供应商「无证供应商.+」资质不符，不能入库：缺少营业执照；缺少食品经营许可证或食品生产许可证$/);
+
+      await api.ok("supplierQualification/create", { supplierId, qualType: "1", qualNo: "BL-1", issuer: "市监局", validFrom: "2020-01-01" });
+      await api.ok("supplierQualification/create", { supplierId, qualType: "2", qualNo: "JY-7", validFrom: "2020-01-01", validTo: chinaDay(Date.now() - DAY_MS) });
+      const lapsed = await api.approve("warehouseIn", body);
+      expect(lapsed.answer.status).toBe(409);
+      expect(lapsed.answer.message).toContain(`食品经营许可证（编号 JY-7）已于 ${chinaDay(Date.now() - DAY_MS)} 到期`);
+      // Nothing was posted.
+      expect(await api.stock(warehouseId, goodsId)).toEqual({ quantity: 0, amount: 0 });
+      // A back-dated stock-in whose day the licence covered passes.
+      await api.approved("warehouseIn", { ...body, docDate: chinaDay(Date.now() - 2 * DAY_MS) });
+
+      // The tenant that only warns: it posts, and the stock-in says why.
+      await app.call("POST", "/api/v1/sys/parameterConfig/create", { token: tenant.token, body: { paramCode: "zhhq.supplier.qualificationCheck", paramName: "供应商资质检查", paramValue: "warn" } });
+      const warned = await api.approved("warehouseIn", body);
+      expect((await api.info("warehouseIn", warned)).qualificationNote).toMatch(/^资质预警：食品经营许可证（编号 JY-7）已于/);
+      expect((await api.stock(warehouseId, goodsId)).quantity).toBe(2);
+
+      // A food production licence in force is as good as an operating licence.
+      await db.deleteFrom("parameter_config").where("tenant_id", "=", tenant.tenantId).where("param_code", "=", "zhhq.supplier.qualificationCheck").execute();
+      await api.ok("supplierQualification/create", { supplierId, qualType: "3", qualNo: "SC-9", validFrom: "2020-01-01", validTo: "2099-12-31" });
+      const passed = await api.approved("warehouseIn", body);
+      expect((await api.info("warehouseIn", passed)).qualificationNote ?? null).toBeNull();
+
+      // 库存预警 lists the lapsed licence and one lapsing within 30 days, not one renewed or far off.
+      await api.ok("supplierQualification/create", { supplierId, qualType: "4", qualNo: "JJ-10", validTo: chinaDay(Date.now() + 10 * DAY_MS) });
+      await api.ok("supplierQualification/create", { supplierId, qualType: "9", qualNo: "QT-40", validTo: chinaDay(Date.now() + 40 * DAY_MS) });
+      await api.ok("supplierQualification/create", { supplierId, qualType: "1", qualNo: "BL-OLD", validTo: chinaDay(Date.now() - 30 * DAY_MS) });
+      const warning = await answer("warehouseWarning", { supplierId });
+      expect(warning.filters).toEqual({ supplierId: String(supplierId) });
+      expect(warning.rows.map((r) => [r.kind, r.detail, r.daysLeft])).toEqual([
+        ["资质已过期", "食品经营许可证 JY-7", -1],
+        ["资质即将到期", "检验检疫证明 JJ-10", 10],
+      ]);
+      // Stock outside its thresholds: 2 units in store against a lower limit of 5.
+      await api.ok("goodsThreshold/create", { warehouseId, goodsId, lowerQuantity: 5 });
+      const low = (await answer("warehouseWarning", { warehouseId })).rows.filter((r) => r.kind === "低于下限");
+      expect(low).toEqual([expect.objectContaining({ quantity: 3000, threshold: 5000 })]);
+    });
+  });
+}
