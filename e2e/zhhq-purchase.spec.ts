@@ -54,6 +54,8 @@ test("request → approve → order at the contract price → receive half → r
   const api = await apiAs(request, buyer.userName, buyer.password);
   const warehouseId = (await api.ok(`${Z}/warehouse/create`, { warehouseName: WAREHOUSE })).id;
   const supplierId = (await api.ok(`${Z}/supplier/create`, { supplierName: SUPPLIER })).id;
+  // A receipt is a delivery: it needs the supplier's licences in force (decision 076).
+  for (const qualType of ["1", "2"]) await api.ok(`${Z}/supplierQualification/create`, { supplierId, qualType, qualNo: `MF-${qualType}`, validFrom: "2020-01-01" });
   for (const g of [FLOUR, EGGS]) {
     const goodsId = (await api.ok(`${Z}/goods/create`, { goodsCode: g.goodsCode, goodsName: g.goodsName })).id;
     await api.ok(`${Z}/supplierGoods/create`, { supplierId, goodsId, price: g.price, validFrom: day(-30) });
