@@ -238,7 +238,8 @@ export const warehouseRealDetail = defineResource({
   title: "批次库存",
   labelField: "batchNo",
   defaultSort: { field: "expiryDate", dir: "asc" },
-  indexes: [["warehouseId", "goodsId", "expiryDate"], ["inLineId"]],
+  // The list's default order with no warehouse chosen (expiry, then id) is an index of its own (migration 0058).
+  indexes: [["warehouseId", "goodsId", "expiryDate"], ["inLineId"], ["expiryDate", "id"]],
   fields: readOnly([
     stockWarehouse,
     stockGoods,
