@@ -148,7 +148,7 @@ export const warehouseInReturn = defineDocument({
     min: 1,
     totals: ["amount"],
     fields: [
-      { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true, narrowedBy: "warehouseInId" },
+      { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true, narrowedBy: "warehouseInId", narrowedShows: "物资 · 批次" },
       { ...goodsRef, required: false, readOnly: true },
       lineQuantity,
       lineAmount,
@@ -181,7 +181,7 @@ export const warehouseOutReturn = defineDocument({
     min: 1,
     totals: ["amount"],
     fields: [
-      { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true, narrowedBy: "warehouseOutId" },
+      { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true, narrowedBy: "warehouseOutId", narrowedShows: "物资 · 批次" },
       { ...goodsRef, required: false, readOnly: true },
       lineQuantity,
       lineAmount,

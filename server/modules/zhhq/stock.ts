@@ -633,7 +633,9 @@ function sourceLineOptions(source: DocumentDef, lineField: string): LineOptions 
       ];
       // `大米（G001）· 批次 …`: no space after the full-width bracket, as the pickers' other labels write it.
       const label = `${goods}· ${details.join(" · ")}`;
-      out.push({ id: lineId, label, goodsId: Number(r.goods_id), goodsIdLabel: goods, returnable: thousandthsToQuantity(left) });
+      // What choosing it brings into the return's line, for the column beside the picker (`narrowedShows`).
+      const shows = batches.length ? `${goods}· 批次 ${batches.join("、")}` : goods;
+      out.push({ id: lineId, label, goodsId: Number(r.goods_id), goodsIdLabel: goods, shows, returnable: thousandthsToQuantity(left) });
     }
     return out;
   };
