@@ -71,6 +71,7 @@ test("a page's buttons fold under it: opened and closed, edited, added to, delet
   await unfold.click();
   await expect(buttonRows).toHaveCount(count);
   await expect(device.getByRole("link", { name: "收起按钮" })).toHaveAttribute("aria-expanded", "true");
+  await page.screenshot({ path: "test-results/screenshots/sys-menu-index-unfolded.png" });
 
   // A button added under the page comes back with the page opened, among its buttons.
   await device.getByRole("link", { name: "新增下级" }).click();
