@@ -40,10 +40,12 @@ type IndexRow = Omit<TreeNode, "children"> & { depth: number; buttons: number };
  * the server (issue 38), so a page's buttons are folded under it until asked for, by a link that works without scripts.
  */
 function indexRows(nodes: TreeNode[], open: string | null, depth = 0): IndexRow[] {
-  return nodes.flatMap(({ children, ...node }) => {
+  return nodes.flatMap(({ children, id, menuName, menuType, menuPath, permission, sort, status }) => {
     const buttons = children.filter((c) => c.menuType === "button");
-    const shown = open === "all" || open === String(node.id) ? children : children.filter((c) => c.menuType !== "button");
-    return [{ ...node, depth, buttons: buttons.length }, ...indexRows(shown, open, depth + 1)];
+    const shown = open === "all" || open === String(id) ? children : children.filter((c) => c.menuType !== "button");
+    // Only what the row draws: the page's data carries every row again for hydration.
+    const row: IndexRow = { id, menuName, menuType, menuPath, permission, sort, status, depth, buttons: buttons.length };
+    return [row, ...indexRows(shown, open, depth + 1)];
   });
 }
 
@@ -189,7 +191,7 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
                 </tr>
               ) : (
                 rows.map((row) => (
-                  <tr key={row.id} id={`menu-${row.id}`} data-menu-id={row.id}>
+                  <tr key={row.id} id={`menu-${row.id}`}>
                     <td style={{ paddingLeft: 12 + row.depth * 24 }}>
                       {row.menuName}
                       {row.buttons > 0 && open !== "all" && <FoldLink index={index} row={row} unfolded={open === String(row.id)} />}
