@@ -13,6 +13,10 @@ test("the menu tree: add an entry under a subsystem, a server rule at the field,
   await expect(page.getByRole("tab", { name: "系统管理" })).toHaveAttribute("aria-selected", "true");
   const device = page.locator("tbody tr", { hasText: "/admin/sys/device/index" });
   await expect(device).toContainText("页面");
+  // A page's button codes are folded under it until asked for (issue 38).
+  await expect(page.locator("tbody tr", { hasText: "sys:device:setting" })).toHaveCount(0);
+  await device.getByRole("link", { name: /^展开 \d+ 个按钮$/ }).click();
+  await expect(page).toHaveURL(/[?&]open=\d+/);
   await expect(page.locator("tbody tr", { hasText: "sys:device:setting" })).toContainText("参数设置");
 
   await page.getByRole("link", { name: "新增", exact: true }).click();
@@ -52,6 +56,65 @@ test("the menu tree: add an entry under a subsystem, a server rule at the field,
   await page.getByRole("tab", { name: "智慧餐厅" }).click();
   await expect(page).toHaveURL(/subsystemId=2$/);
   await expect(page.getByRole("tab", { name: "智慧餐厅" })).toHaveAttribute("aria-selected", "true");
+});
+
+test("a page's buttons fold under it: opened and closed, edited, added to, deleted, all shown at once", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index?subsystemId=1");
+  const device = page.locator("tbody tr", { hasText: "/admin/sys/device/index" });
+  const buttonRows = page.locator("tbody tr", { hasText: "按钮" }).filter({ has: page.locator("td:nth-child(2)", { hasText: /^按钮$/ }) });
+  await expect(buttonRows).toHaveCount(0);
+  const unfold = device.getByRole("link", { name: /^展开 \d+ 个按钮$/ });
+  await expect(unfold).toHaveAttribute("aria-expanded", "false");
+  const count = Number(/展开 (\d+) 个按钮/.exec((await unfold.textContent()) ?? "")?.[1]);
+  expect(count).toBeGreaterThan(0);
+  await unfold.click();
+  await expect(buttonRows).toHaveCount(count);
+  await expect(device.getByRole("link", { name: "收起按钮" })).toHaveAttribute("aria-expanded", "true");
+  await page.screenshot({ path: "test-results/screenshots/sys-menu-index-unfolded.png" });
+
+  // A button added under the page comes back with the page opened, among its buttons.
+  await device.getByRole("link", { name: "新增下级" }).click();
+  await page.getByLabel("菜单名称").fill("导出参数");
+  await page.getByLabel("菜单类型").selectOption("button");
+  await page.getByLabel("权限标识").fill("sys:device:exportParams");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("保存成功")).toBeVisible();
+  await expect(page).toHaveURL(/[?&]open=\d+/);
+  await expect(buttonRows).toHaveCount(count + 1);
+  const added = page.locator("tbody tr", { hasText: "sys:device:exportParams" });
+  await expect(added).toContainText("导出参数");
+
+  // Edited and deleted from its row, the page staying open.
+  await added.getByRole("link", { name: "编辑" }).click();
+  await page.getByLabel("菜单名称").fill("导出设备参数");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.locator("tbody tr", { hasText: "sys:device:exportParams" })).toContainText("导出设备参数");
+  await page.locator("tbody tr", { hasText: "sys:device:exportParams" }).getByRole("link", { name: "删除" }).click();
+  await expect(page.getByTestId("confirm-delete")).toContainText("导出设备参数");
+  await page.getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByText("删除成功")).toBeVisible();
+  await expect(buttonRows).toHaveCount(count);
+
+  await device.getByRole("link", { name: "收起按钮" }).click();
+  await expect(buttonRows).toHaveCount(0);
+  await page.getByRole("link", { name: "展开全部按钮" }).click();
+  await expect(page.locator("tbody tr", { hasText: "sys:device:setting" })).toBeVisible();
+  expect(await buttonRows.count()).toBeGreaterThan(count);
+  await page.getByRole("link", { name: "收起全部按钮" }).click();
+  await expect(buttonRows).toHaveCount(0);
+});
+
+test.describe("without scripts", () => {
+  test.use({ javaScriptEnabled: false });
+  test("a page's buttons open by a plain link that lands at the page's row", async ({ page }) => {
+    await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index?subsystemId=1");
+    const device = page.locator("tbody tr", { hasText: "/admin/sys/device/index" });
+    await expect(page.locator("tbody tr", { hasText: "sys:device:setting" })).toHaveCount(0);
+    await device.getByRole("link", { name: /^展开 \d+ 个按钮$/ }).click();
+    await expect(page).toHaveURL(/[?&]open=(\d+)#menu-\1$/);
+    await expect(page.locator("tbody tr", { hasText: "sys:device:setting" })).toContainText("参数设置");
+  });
 });
 
 test("a menu entry that still has children is kept, with the reason shown", async ({ page }) => {

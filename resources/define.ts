@@ -79,6 +79,11 @@ export interface FieldDef {
    */
   narrowedBy?: string;
   /**
+   * A narrowed line relation's read-only column beside its picker, headed so: what the chosen row brings into the
+   * line (each option's `shows`: a return's goods and batch), drawn as the row is chosen.
+   */
+  narrowedShows?: string;
+  /**
    * How lists and exports read a stored value that is a code for the API's clients (the operation log's entity and
    * changes): given the row, and how dictionaries, money and times read where it is shown.
    */

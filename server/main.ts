@@ -19,7 +19,9 @@ import { startPointsExpiryScheduler } from "./modules/zhct/points";
 import { startNoShowScheduler } from "./modules/zhct/bookings";
 import { seed } from "./modules/seed";
 import { seedDemo } from "./modules/zhct/demo";
+import { startBenchHook } from "./benchHook";
 import { CallScope, createApi } from "./http/api";
+import { serverModules } from "./modules/index";
 import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
 import { hostedFetch, type HostedFetch } from "./http/hosted";
@@ -201,7 +203,13 @@ export async function prepare(config: Config): Promise<AppHandler> {
         startIdempotencyKeyPruner(database.db),
       ]
     : [];
+  // `npm run bench` only: a document step without HTTP in this very process, its floor (server/benchHook.ts).
+  const benchHook =
+    process.env.CANTEEN_BENCH === "1" && process.env.CANTEEN_BENCH_PORT
+      ? startBenchHook({ db: database.db, dialect: database.dialect, config }, serverModules, Number(process.env.CANTEEN_BENCH_PORT))
+      : null;
   const release = async () => {
+    benchHook?.close();
     await dispatcher.stop();
     for (const job of jobs) await job.stop().catch(() => {});
     await lease.release().catch((error: unknown) => logDatabaseFault(error));

@@ -19,7 +19,7 @@ import {
 import { ADDED_LINE_ROWS, BLANK_LINE_ROWS, documentBase, documentFormSchema, filledRows, formFieldErrors, MAX_FORM_ROWS } from "../../resources/document-form";
 import { documents, findResource } from "../../resources/index";
 import { z } from "../../resources/z";
-import { optionLabel, relationSource, type RelationSource } from "~/components/resource/relation-search";
+import { optionLabel, relationSource, type Option, type RelationSource } from "~/components/resource/relation-search";
 import { apiCall } from "./api.server";
 import { reasonOf, refusalOf } from "./confirm.server";
 import { collectPermissionCodes } from "./permissions";
@@ -120,7 +120,7 @@ async function pickers(request: Request, context: AppLoadContext, defs: Resource
  * scripts once its source is chosen and the form came back (增加行, a refused save).
  */
 async function narrowedPickers(request: Request, context: AppLoadContext, doc: DocumentDef, header: Row, lines: Row[]) {
-  const options: Record<string, { value: string; label: string }[]> = {};
+  const options: Record<string, Option[]> = {};
   const sources: Record<string, RelationSource> = {};
   for (const field of narrowedLineFields(doc)) {
     const findPage = documentPath(doc, LINE_OPTIONS);
@@ -128,7 +128,7 @@ async function narrowedPickers(request: Request, context: AppLoadContext, doc: D
     const value = header[field.narrowedBy as string];
     const chosen = value === undefined || value === null || value === "" ? null : String(value);
     const page = chosen && /^\d{1,16}$/.test(chosen) ? await apiCall<{ records: Row[] }>(request, context, "GET", findPage, { query: { field: field.name, [field.narrowedBy as string]: chosen } }) : null;
-    const list = (page?.data?.records ?? []).map((r) => ({ value: String(r.id), label: String(r.label) }));
+    const list: Option[] = (page?.data?.records ?? []).map((r) => ({ value: String(r.id), label: String(r.label), ...(typeof r.shows === "string" ? { shows: r.shows } : {}) }));
     for (const line of lines) {
       const current = line[field.name];
       if (current !== null && current !== undefined && current !== "" && !list.some((o) => o.value === String(current))) {

@@ -17,6 +17,10 @@ export const ts = {
     editTitle: (subsystem: string) => `编辑菜单 · ${subsystem}`,
     subsystem: "子系统",
     topLevel: "无（顶级菜单）",
+    unfold: (count: number) => `展开 ${count} 个按钮`,
+    fold: "收起按钮",
+    unfoldAll: "展开全部按钮",
+    foldAll: "收起全部按钮",
     columns: { name: "菜单名称", type: "类型", path: "路径", permission: "权限标识", sort: "排序", status: "状态", actions: "操作" },
   },
   device: {

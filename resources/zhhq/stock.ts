@@ -155,7 +155,7 @@ export const warehouseInReturn = defineDocument({
     min: 1,
     totals: ["amount"],
     fields: [
-      { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true, narrowedBy: "warehouseInId" },
+      { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true, narrowedBy: "warehouseInId", narrowedShows: "物资 · 批次" },
       { ...goodsRef, required: false, readOnly: true },
       lineQuantity,
       lineAmount,
@@ -188,7 +188,7 @@ export const warehouseOutReturn = defineDocument({
     min: 1,
     totals: ["amount"],
     fields: [
-      { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true, narrowedBy: "warehouseOutId" },
+      { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true, narrowedBy: "warehouseOutId", narrowedShows: "物资 · 批次" },
       { ...goodsRef, required: false, readOnly: true },
       lineQuantity,
       lineAmount,
@@ -245,7 +245,8 @@ export const warehouseRealDetail = defineResource({
   title: "批次库存",
   labelField: "batchNo",
   defaultSort: { field: "expiryDate", dir: "asc" },
-  indexes: [["warehouseId", "goodsId", "expiryDate"], ["inLineId"]],
+  // The list's default order with no warehouse chosen (expiry, then id) is an index of its own (migration 0058).
+  indexes: [["warehouseId", "goodsId", "expiryDate"], ["inLineId"], ["expiryDate", "id"]],
   // Where the batch came from and went, to the meals it could have fed (issue 35, decision 076).
   rowLinks: [{ action: "view", entity: "batchTrace", label: "追溯", path: "/zhhq/batchtrace/index?batchNo=:batchNo" }],
   fields: readOnly([

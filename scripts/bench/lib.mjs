@@ -17,6 +17,8 @@ export const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 4);
 export const LIGHTHOUSE_RUNS = Number(env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 export const PORT = Number(env.BENCH_PORT ?? 3600);
 export const BARE_PORT = PORT + 1;
+/** The bench's server answers a document step without HTTP here, in its own process (server/benchHook.ts). */
+export const HOOK_PORT = PORT + 3;
 export const ADMIN_PASSWORD = "Bench-Admin-Pass-2026";
 export const dir = "bench/data";
 export const TENANT = 1;
@@ -51,6 +53,7 @@ export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.m
       CANTEEN_CAPTCHA: "off",
       CANTEEN_ADMIN_PASSWORD: ADMIN_PASSWORD,
       CANTEEN_BENCH: "1",
+      ...(port === PORT ? { CANTEEN_BENCH_PORT: String(HOOK_PORT) } : {}),
       LOGIN_RATE_PER_MINUTE: "100000",
     },
     stdio: ["ignore", stdout, "pipe"],

@@ -62,7 +62,8 @@ export function declaredTable(def: ResourceDef, find: (key: string) => ResourceD
     columns.push({ name: columnOf(field), type, notNull: field.required === true, ...(value !== undefined ? { default: value } : {}) });
   }
   columns.push(...audit);
-  const byName = (name: string) => columnOf(def.fields.find((f) => f.name === name) as FieldDef);
+  // `id` may end an index, as the tiebreak of a list's order (findPage sorts by a field, then id).
+  const byName = (name: string) => (name === "id" ? "id" : columnOf(def.fields.find((f) => f.name === name) as FieldDef));
   const unique = [
     ...def.fields.filter((f) => f.unique).map((f) => scoped([columnOf(f)])),
     ...(def.uniqueKeys ?? []).map((key) => scoped(key.fields.map(byName))),

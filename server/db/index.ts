@@ -28,6 +28,7 @@ import * as migration0028 from "./migrations/0028_zhct_recognition_surveys";
 import * as migration0032 from "./migrations/0032_charge_device";
 import * as migration0056 from "./migrations/0056_zhhq_master";
 import * as migration0057 from "./migrations/0057_zhhq_stock";
+import * as migration0058 from "./migrations/0058_stock_batch_expiry_index";
 import * as migration0059 from "./migrations/0059_top_up_channels";
 import * as migration0060 from "./migrations/0060_zhhq_purchase";
 import * as migration0069 from "./migrations/0069_zhhq_supplier_qualifications";
@@ -110,6 +111,7 @@ const migrations: Record<string, Migration> = {
   "0047_document_tables": documentTables,
   "0056_zhhq_master": migration0056,
   "0057_zhhq_stock": migration0057,
+  "0058_stock_batch_expiry_index": migration0058,
   "0059_top_up_channels": migration0059,
   "0060_zhhq_purchase": migration0060,
   "0069_zhhq_supplier_qualifications": migration0069,

@@ -63,7 +63,7 @@ for (const dialect of dialects) {
 
       const all = await options("warehouseInReturn", { field: "inLineId", warehouseInId: inId });
       expect(all).toEqual([
-        { id: riceLine.id, label: `大米（${code}）· 批次 B20261128-1 · 已收 50 · 可退 42.5`, goodsId: rice, goodsIdLabel: `大米（${code}）`, returnable: 42.5 },
+        { id: riceLine.id, label: `大米（${code}）· 批次 B20261128-1 · 已收 50 · 可退 42.5`, goodsId: rice, goodsIdLabel: `大米（${code}）`, shows: `大米（${code}）· 批次 B20261128-1`, returnable: 42.5 },
         expect.objectContaining({ id: oilLine.id, goodsId: oil, returnable: 2, label: expect.stringMatching(/^菜籽油（G.+）· 批次 OIL-1 · 已收 2 · 可退 2$/) }),
       ]);
       // The other stock-in's line is not among them: the header's choice narrows the lines.

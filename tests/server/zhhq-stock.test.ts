@@ -164,10 +164,13 @@ for (const dialect of dialects) {
       expect(await api.step("warehouseInReturn", "submit", { id: submitted.id })).toMatchObject({ status: 200 });
       // What was issued from the batch cannot go back to the supplier either: the limit moved since they were written.
       await api.approved("warehouseOut", { warehouseId, lines: [{ goodsId, quantity: 5 }] });
-      expectField(await api.step("warehouseInReturn", "submit", { id: draftReturn.id }), "lines.0.quantity", "第 1 行退货数量超过可退数量 1");
+      // What is left (1) is claimed by the return submitted before it (decision 069).
+      expectField(await api.step("warehouseInReturn", "submit", { id: draftReturn.id }), "lines.0.quantity", "第 1 行退货数量超过可退数量 0（另有待审核的退货 1.001）");
       expect((await api.info("warehouseInReturn", draftReturn.id)).status).toBe("0");
       const issued = await api.step("warehouseInReturn", "approve", { id: submitted.id });
       expect(issued).toMatchObject({ status: 409, message: "第 1 行退货数量超过可退数量 1" });
+      // Rejected, it claims nothing any more: what is left goes back by another return.
+      expect(await api.step("warehouseInReturn", "reject", { id: submitted.id, reason: "批次已部分出库" })).toMatchObject({ status: 200 });
       await api.approved("warehouseInReturn", { warehouseInId: inId, lines: [{ inLineId: inLine.id, quantity: 1 }] });
       expect(await api.stock(warehouseId, goodsId)).toEqual({ quantity: 0, amount: 0 });
       // A draft stock-in is no source of returns.
@@ -203,11 +206,20 @@ for (const dialect of dialects) {
         "lines.1.quantity",
         "第 2 行退库数量超过可退数量 0.5",
       );
+      const legacy = await api.create("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 1 }] });
       const late = await api.create("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 1 }] });
       expect(await api.step("warehouseOutReturn", "submit", { id: late.id })).toMatchObject({ status: 200 });
-      await api.approved("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 1.5 }] });
-      // The approval counts again: what came back meanwhile leaves nothing for the one submitted before.
-      expect(await api.step("warehouseOutReturn", "approve", { id: late.id })).toMatchObject({ status: 409, message: "第 1 行退库数量超过可退数量 0" });
+      // A submitted return claims its quantity (decision 069): what is left beside it is what another may take.
+      expectField(
+        await api.post("warehouseOutReturn/create", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 0.501 }] }),
+        "lines.0.quantity",
+        "第 1 行退库数量超过可退数量 0.5（另有待审核的退库 1）",
+      );
+      await api.approved("warehouseOutReturn", { warehouseOutId: outId, lines: [{ outLineId: outLine.id, quantity: 0.5 }] });
+      expect(await api.step("warehouseOutReturn", "approve", { id: late.id })).toMatchObject({ status: 200 });
+      // A return submitted before submits counted claims: the approval counts again and refuses what no longer fits.
+      await db.updateTable("warehouse_out_return").set({ status: 1 }).where("id", "=", legacy.id).execute();
+      expect(await api.step("warehouseOutReturn", "approve", { id: legacy.id })).toMatchObject({ status: 409, message: "第 1 行退库数量超过可退数量 0" });
       expect(await api.stock(warehouseId, goodsId)).toEqual({ quantity: 4, amount: 500 });
       const batches = await api.batches(warehouseId, goodsId);
       expect(batches.map((b) => [b.batchNo, b.quantity, b.amount])).toEqual([["A", 2, 200], ["B", 2, 300]]);

@@ -19,13 +19,15 @@ export interface CellProps {
   source: RelationSource | null;
   /** The header's value that narrows this relation's choices (`narrowedBy`): none chosen, none offered. */
   narrowedTo?: string;
+  /** A narrowed picker's choice made: what the chosen option brings into the line (`shows`), for the column beside it. */
+  onShows?: (shows: string) => void;
 }
 
 /**
  * One cell of a line: the field's input without its label (the column says it), named for the form. Money is typed
  * in yuan, as every form here takes it; the page's action sends fen.
  */
-export function LineCell({ field, name, row, value, onChange, error, dicts, options, source, narrowedTo }: CellProps) {
+export function LineCell({ field, name, row, value, onChange, error, dicts, options, source, narrowedTo, onShows }: CellProps) {
   const label = `第 ${row} 行 ${field.label}`;
   const bind = onChange ? { value, onChange: (e: { currentTarget: { value: string } }) => onChange(e.currentTarget.value) } : { defaultValue: value };
   const common = { "aria-label": label, error, size: "xs" as const, "data-line-cell": "", "data-field": field.name };
@@ -47,6 +49,7 @@ export function LineCell({ field, name, row, value, onChange, error, dicts, opti
           field={field.name}
           narrowedBy={field.narrowedBy}
           narrowedTo={narrowedTo}
+          onShows={onShows}
         />
       );
     case "enum":
@@ -85,6 +88,7 @@ function RelationCell({
   field,
   narrowedBy,
   narrowedTo,
+  onShows,
 }: {
   name: string;
   label: string;
@@ -97,6 +101,7 @@ function RelationCell({
   field: string;
   narrowedBy?: string;
   narrowedTo?: string;
+  onShows?: (shows: string) => void;
 }) {
   // A narrowed picker searches only under the header's choice (a return's source lines of the source chosen).
   const searched = useMemo(
@@ -109,7 +114,15 @@ function RelationCell({
       name={name}
       aria-label={label}
       data={options}
-      {...(onChange ? { value: value || null, onChange: (next: string | null) => onChange(next ?? "") } : { defaultValue: value || null })}
+      {...(onChange
+        ? {
+            value: value || null,
+            onChange: (next: string | null) => {
+              onChange(next ?? "");
+              onShows?.(options.find((o) => o.value === next)?.shows ?? "");
+            },
+          }
+        : { defaultValue: value || null })}
       searchable
       clearable={!required}
       nothingFoundMessage="没有匹配的选项"

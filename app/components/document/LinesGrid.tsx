@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react"
 import { blankLineValues, lineInputName } from "../../../resources/document-form";
 import { IconPlus, IconTrash } from "~/components/icons";
 import { LineCell } from "./LineCell";
-import { typedUnits, unitsText, type LinesProps } from "./lines";
+import { showsKey, shownText, typedUnits, unitsText, type LinesProps } from "./lines";
 
 interface GridRow {
   /** The row's own key: rows keep their values and their messages when one above them is removed. */
@@ -63,7 +63,7 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
 
   const columns = useMemo<MRT_ColumnDef<GridRow>[]>(
     () =>
-      fields.map((field) => ({
+      fields.flatMap((field): MRT_ColumnDef<GridRow>[] => [{
         id: field.name,
         header: field.required ? `${field.label} *` : field.label,
         accessorFn: (row) => row.values[field.name] ?? "",
@@ -80,6 +80,7 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
             options={options[field.name] ?? []}
             source={sources[field.name] ?? null}
             narrowedTo={field.narrowedBy ? header?.[field.narrowedBy] : undefined}
+            onShows={field.narrowedShows ? (shows) => setValue(row.original.key, showsKey(field.name), shows || "—") : undefined}
           />
         ),
         Footer: totalled.includes(field.name)
@@ -92,7 +93,25 @@ export function LinesGrid({ fields, rows: initial, errors, dicts, options, sourc
               );
             }
           : undefined,
-      })),
+      },
+      // A return's goods and batch, read-only beside its source line: what the chosen line brings.
+      ...(field.narrowedShows
+        ? [
+            {
+              id: showsKey(field.name),
+              header: field.narrowedShows,
+              size: 220,
+              enableEditing: false,
+              accessorFn: (row: GridRow) => row.values[showsKey(field.name)] ?? shownText(options[field.name] ?? [], row.values[field.name]),
+              Cell: ({ cell }: { cell: { getValue: () => unknown } }) => (
+                <Text size="sm" data-testid={`shows-${field.name}`}>
+                  {String(cell.getValue())}
+                </Text>
+              ),
+            } satisfies MRT_ColumnDef<GridRow>,
+          ]
+        : []),
+      ]),
     [fields, dicts, options, sources, header, totalled],
   );
 

@@ -3,7 +3,7 @@ import type { FieldDef } from "../../../resources/define";
 import { lineInputName } from "../../../resources/document-form";
 import { IconPlus } from "~/components/icons";
 import { LineCell } from "./LineCell";
-import type { LinesProps } from "./lines";
+import { shownText, type LinesProps } from "./lines";
 
 /**
  * The lines as a plain table of inputs: what the server draws, and all a browser without scripts gets (decision 061).
@@ -17,7 +17,7 @@ export function PlainLines({ fields, rows, errors, dicts, options, sources, head
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={48}>行号</Table.Th>
-            {fields.map((f: FieldDef) => (
+            {fields.flatMap((f: FieldDef) => [
               <Table.Th key={f.name}>
                 {f.label}
                 {f.required && (
@@ -25,8 +25,9 @@ export function PlainLines({ fields, rows, errors, dicts, options, sources, head
                     {" "}*
                   </Text>
                 )}
-              </Table.Th>
-            ))}
+              </Table.Th>,
+              ...(f.narrowedShows ? [<Table.Th key={`${f.name}:shows`}>{f.narrowedShows}</Table.Th>] : []),
+            ])}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -36,7 +37,7 @@ export function PlainLines({ fields, rows, errors, dicts, options, sources, head
                 {i + 1}
                 {row.id && <input type="hidden" name={lineInputName(i, "id")} value={row.id} />}
               </Table.Td>
-              {fields.map((f) => (
+              {fields.flatMap((f) => [
                 <Table.Td key={f.name}>
                   <LineCell
                     field={f}
@@ -49,8 +50,16 @@ export function PlainLines({ fields, rows, errors, dicts, options, sources, head
                     source={sources[f.name] ?? null}
                     narrowedTo={f.narrowedBy ? header?.[f.narrowedBy] : undefined}
                   />
-                </Table.Td>
-              ))}
+                </Table.Td>,
+                // What the chosen source line brings (a return's goods and batch), as the page was drawn.
+                ...(f.narrowedShows
+                  ? [
+                      <Table.Td key={`${f.name}:shows`} data-testid={`shows-${f.name}`}>
+                        <Text size="sm">{shownText(options[f.name] ?? [], row[f.name])}</Text>
+                      </Table.Td>,
+                    ]
+                  : []),
+              ])}
             </Table.Tr>
           ))}
         </Table.Tbody>

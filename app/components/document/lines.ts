@@ -17,6 +17,14 @@ export interface LinesProps {
   header?: Record<string, string>;
 }
 
+/** The key in a grid row's values of what a narrowed picker's choice shows (`narrowedShows`); never posted. */
+export const showsKey = (field: string) => `${field}:shows`;
+
+/** What the line's narrowed picker has chosen brings into it, as its options say (`shows`), or a dash. */
+export function shownText(options: Option[], value: string | undefined): string {
+  return (value && options.find((o) => o.value === value)?.shows) || "—";
+}
+
 /** A typed money or quantity as a number of its smallest unit (fen, thousandths), or null while it reads as none. */
 export function typedUnits(field: FieldDef, text: string): number | null {
   const places = field.type === "money" ? 2 : 3;

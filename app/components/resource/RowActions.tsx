@@ -43,7 +43,8 @@ export function useAppLinkNavigation() {
     if (!link || link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
     event.preventDefault();
     const url = new URL(link.href);
-    navigate(url.pathname + url.search);
+    // `data-keep-scroll`: a link that changes what the page shows in place (a fold), not where the user is.
+    navigate(url.pathname + url.search, { preventScrollReset: link.hasAttribute("data-keep-scroll") });
   };
 }
 

@@ -4,6 +4,8 @@ import { apiPath, type ResourceDef } from "../../../resources/define";
 export interface Option {
   value: string;
   label: string;
+  /** What choosing it brings into a document line, shown beside a narrowed picker (`narrowedShows`). */
+  shows?: string;
 }
 
 /** Where a relation's choices come from: the target's findPage, its label, and the fields a search looks in. */
@@ -78,7 +80,7 @@ export function useRelationSearch(source: RelationSource | null, initialOptions:
           return envelope.status === 200 ? envelope.data.records : [];
         }),
       );
-      const found = pages.flat().map((r) => ({ value: String(r.id), label: optionLabel(source, r) }));
+      const found = pages.flat().map((r) => ({ value: String(r.id), label: optionLabel(source, r), ...(typeof r.shows === "string" ? { shows: r.shows } : {}) }));
       setOptions((current) => [...current, ...found].filter((o, i, all) => all.findIndex((x) => x.value === o.value) === i));
     },
     [source],

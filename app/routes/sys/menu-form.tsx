@@ -69,7 +69,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (mode === "edit") for (const field of formFields(menu)) body[field.name] ??= null;
   const result = await apiCall(request, context, "POST", apiPath(menu, mode === "create" ? "create" : "update"), { body });
   if (result.status !== 200) return formReply(submission, result);
-  return redirect(`${BASE}/index?subsystemId=${body.subsystemId}`, { headers: { "Set-Cookie": flashCookie(ts.saved) } });
+  // A button saved is shown unfolded under its page (the index folds buttons, issue 38).
+  const open = body.menuType === "button" && body.parentId ? `&open=${body.parentId}#menu-${body.parentId}` : "";
+  return redirect(`${BASE}/index?subsystemId=${body.subsystemId}${open}`, { headers: { "Set-Cookie": flashCookie(ts.saved) } });
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -9,6 +9,7 @@ import { dictLabel } from "../../../resources/dicts";
 import { menu } from "../../../resources/sys/menu";
 import { subsystem } from "../../../resources/sys/subsystem";
 import type { Route } from "./+types/menu-tree";
+import classes from "./menu-tree.module.css";
 import { apiCall } from "~/lib/api.server";
 import { errorReply, requirePermitted } from "~/lib/api-answer.server";
 import { useDicts } from "~/lib/dicts";
@@ -30,7 +31,33 @@ interface TreeNode {
 
 const BASE = `${menu.screenBase}/${menu.screen}`;
 
-/** Spec §2 menu index: the menu tree of one subsystem at a time, chosen by `?subsystemId=`. */
+/** A row of the index: an entry at its depth, with the number of button codes folded under it (pages). */
+type IndexRow = Omit<TreeNode, "children"> & { depth: number; buttons: number };
+
+/**
+ * The index's rows: every folder and page, and the buttons only of the page `open` names (`all`: every page's).
+ * A subsystem holds hundreds of pages with thousands of button codes; drawn all at once they cost a page seconds on
+ * the server (issue 38), so a page's buttons are folded under it until asked for, by a link that works without scripts.
+ */
+function indexRows(nodes: TreeNode[], open: string | null, depth = 0): IndexRow[] {
+  return nodes.flatMap(({ children, id, menuName, menuType, menuPath, permission, sort, status }) => {
+    const buttons = children.filter((c) => c.menuType === "button");
+    const shown = open === "all" || open === String(id) ? children : children.filter((c) => c.menuType !== "button");
+    // Only what the row draws: the page's data carries every row again for hydration.
+    const row: IndexRow = { id, menuName, menuType, menuPath, permission, sort, status, depth, buttons: buttons.length };
+    return [row, ...indexRows(shown, open, depth + 1)];
+  });
+}
+
+function findNode(nodes: TreeNode[], id: string): TreeNode | undefined {
+  for (const node of nodes) {
+    const found = String(node.id) === id ? node : findNode(node.children, id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Spec §2 menu index: the menu tree of one subsystem at a time, chosen by `?subsystemId=`; `?open=` a page's buttons. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const subsystems = await apiCall<{ records: Array<{ id: number; sysName: string }> }>(request, context, "GET", apiPath(subsystem, "findPage"), {
@@ -43,12 +70,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ? await apiCall<{ tree: TreeNode[] }>(request, context, "GET", apiPath(menu, "tree"), { query: { subsystemId } })
     : null;
   if (tree && tree.status === 404) throw data(null, { status: 404 });
+  const nodes = tree?.data?.tree ?? [];
+  const open = url.searchParams.get("open");
+  const confirmDelete = url.searchParams.get("delete");
+  const target = confirmDelete ? findNode(nodes, confirmDelete) : undefined;
   return {
     subsystems: list.map((s) => ({ id: s.id, name: s.sysName })),
     subsystemId,
-    tree: tree?.data?.tree ?? [],
+    open,
+    rows: indexRows(nodes, open),
     error: tree && tree.status !== 200 ? tree.message : null,
-    confirmDelete: url.searchParams.get("delete"),
+    target: target ? { id: target.id, menuName: target.menuName } : null,
   };
 }
 
@@ -65,17 +97,13 @@ export function meta() {
   return [{ title: `${ts.menu.title} - ${t.appTitle}` }];
 }
 
-function flatten(nodes: TreeNode[], depth = 0): Array<TreeNode & { depth: number }> {
-  return nodes.flatMap((node) => [{ ...node, depth }, ...flatten(node.children, depth + 1)]);
-}
-
 export default function MenuTree({ loaderData, actionData }: Route.ComponentProps) {
-  const { subsystems, subsystemId, tree, error, confirmDelete } = loaderData;
+  const { subsystems, subsystemId, open, rows, error, target } = loaderData;
   const dicts = useDicts();
   const can = usePermissions();
-  const rows = flatten(tree);
-  const target = confirmDelete ? rows.find((r) => String(r.id) === confirmDelete) : undefined;
-  const here = `${BASE}/index?subsystemId=${subsystemId}`;
+  const index = `${BASE}/index?subsystemId=${subsystemId}`;
+  const here = open ? `${index}&open=${encodeURIComponent(open)}` : index;
+  const anyButtons = rows.some((r) => r.buttons > 0);
   const problem = actionData?.error ?? error;
   const c = ts.menu.columns;
   const mayCreate = can(permissionCode(menu, "create"));
@@ -93,20 +121,27 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
           </Button>
         )}
       </Group>
-      <Group gap="xs" role="tablist" aria-label={ts.menu.subsystem}>
-        {subsystems.map((s) => (
-          <Button
-            key={s.id}
-            component={Link}
-            to={`${BASE}/index?subsystemId=${s.id}`}
-            role="tab"
-            aria-selected={s.id === subsystemId}
-            variant={s.id === subsystemId ? "filled" : "default"}
-            size="xs"
-          >
-            {s.name}
+      <Group justify="space-between" gap="xs">
+        <Group gap="xs" role="tablist" aria-label={ts.menu.subsystem}>
+          {subsystems.map((s) => (
+            <Button
+              key={s.id}
+              component={Link}
+              to={`${BASE}/index?subsystemId=${s.id}`}
+              role="tab"
+              aria-selected={s.id === subsystemId}
+              variant={s.id === subsystemId ? "filled" : "default"}
+              size="xs"
+            >
+              {s.name}
+            </Button>
+          ))}
+        </Group>
+        {anyButtons && (
+          <Button component={Link} to={open === "all" ? index : `${index}&open=all`} variant="subtle" size="xs" preventScrollReset>
+            {open === "all" ? ts.menu.foldAll : ts.menu.unfoldAll}
           </Button>
-        ))}
+        )}
       </Group>
       {problem && (
         <Alert color="red" variant="light" role="alert">
@@ -156,8 +191,11 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
                 </tr>
               ) : (
                 rows.map((row) => (
-                  <tr key={row.id} data-menu-id={row.id}>
-                    <td style={{ paddingLeft: 12 + row.depth * 24 }}>{row.menuName}</td>
+                  <tr key={row.id} id={`menu-${row.id}`}>
+                    <td style={{ paddingLeft: 12 + row.depth * 24 }}>
+                      {row.menuName}
+                      {row.buttons > 0 && open !== "all" && <FoldLink index={index} row={row} unfolded={open === String(row.id)} />}
+                    </td>
                     <td>
                       <span className={cellClasses.badge} data-tone={row.menuType === "button" ? "gray" : undefined}>
                         {dictLabel(dicts, "menuType", row.menuType)}
@@ -188,5 +226,22 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
         </div>
       </Paper>
     </Stack>
+  );
+}
+
+/**
+ * Shows or hides one page's button codes: a plain link (`?open=<page>#menu-<page>`), so it works before scripts load
+ * and lands at the row; with scripts it is routed in the app and the page keeps its scroll.
+ */
+function FoldLink({ index, row, unfolded }: { index: string; row: IndexRow; unfolded: boolean }) {
+  return (
+    <a
+      className={classes.fold}
+      href={unfolded ? `${index}#menu-${row.id}` : `${index}&open=${row.id}#menu-${row.id}`}
+      aria-expanded={unfolded}
+      data-keep-scroll
+    >
+      {unfolded ? ts.menu.fold : ts.menu.unfold(row.buttons)}
+    </a>
   );
 }

@@ -32,12 +32,17 @@ export const stockMessages = {
   batchShort: "批次库存不足",
   zero: "数量不能为 0",
   expired: (batchNo: string, expiryDate: string) => `批次 ${batchNo} 已于 ${expiryDate} 过期，过期物资不能出库`,
-  inReturnOver: (line: number, left: number, unit: string) => `第 ${line} 行退货数量超过可退数量 ${formatQuantity(left)}${unit}`,
-  outReturnOver: (line: number, left: number, unit: string) => `第 ${line} 行退库数量超过可退数量 ${formatQuantity(left)}${unit}`,
+  inReturnOver: (line: number, left: number, unit: string, pending = 0) => `第 ${line} 行退货数量超过可退数量 ${formatQuantity(left)}${unit}${pendingWords(pending, unit, "退货")}`,
+  outReturnOver: (line: number, left: number, unit: string, pending = 0) => `第 ${line} 行退库数量超过可退数量 ${formatQuantity(left)}${unit}${pendingWords(pending, unit, "退库")}`,
   notApproved: (title: string) => `${title}尚未审核，不能退`,
   notOfDocument: (title: string) => `该明细不属于所选${title}`,
   futureDate: "单据日期不能晚于今天",
 };
+
+/** `（另有待审核的退货 5.5kg）`: what other submitted returns of the line claim, when they claim any. */
+function pendingWords(pending: number, unit: string, kind: string): string {
+  return pending > 0 ? `（另有待审核的${kind} ${formatQuantity(pending)}${unit}）` : "";
+}
 
 /** Thousandths as the screens write a quantity: 12.5, 3. */
 function formatQuantity(thousandths: number): string {
@@ -455,13 +460,33 @@ export function defaultDocDate(ctx: SessionContext, header: Row) {
   else if (String(header.docDate) > today) throw fieldError("docDate", stockMessages.futureDate);
 }
 
-/** A stock-in line's amount and expiry, as far as what it gives lets them be known before approval. */
+/**
+ * A stock-in line's amount and expiry, as far as what it gives lets them be known before approval. An update's kept
+ * line may send its quantity or its price alone: the other is the stored one, so a draft's amount (its detail, its
+ * list's totals) is right after every update, not only once approval recounts it. The stored lines read here are the
+ * ones the update then writes over: the update refuses a version that moved since (409).
+ */
 async function fillWarehouseIn(ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) {
   if (!current || header.docDate) defaultDocDate(ctx, header);
   const docDate = (header.docDate ?? current?.doc_date ?? null) as string | null;
   const shelfLives = new Map<number, number | null>();
+  const partial = lines.filter((l) => l.id !== undefined && l.id !== null && (typeof l.quantity !== "number" || typeof l.price !== "number"));
+  const stored = new Map<number, Row>();
+  if (current && partial.length) {
+    const rows = (await db
+      .selectFrom(warehouseIn.lines.table)
+      .select(["id", "quantity", "price"])
+      .where("tenant_id", "=", ctx.session.tenantId)
+      .where("document_id", "=", current.id as number)
+      .where("id", "in", partial.map((l) => Number(l.id)))
+      .execute()) as Row[];
+    for (const row of rows) stored.set(Number(row.id), row);
+  }
   for (const line of lines) {
-    if (typeof line.quantity === "number" && typeof line.price === "number") line.amount = lineAmount(quantityToThousandths(line.quantity), line.price);
+    const before = line.id === undefined || line.id === null ? undefined : stored.get(Number(line.id));
+    const quantity = typeof line.quantity === "number" ? quantityToThousandths(line.quantity) : before?.quantity == null ? null : Number(before.quantity);
+    const price = typeof line.price === "number" ? line.price : before?.price == null ? null : Number(before.price);
+    if (quantity !== null && price !== null) line.amount = lineAmount(quantity, price);
     if (line.expiryDate || line.goodsId === undefined) continue;
     const goodsId = Number(line.goodsId);
     if (!shelfLives.has(goodsId)) shelfLives.set(goodsId, (await goodsWords(db, ctx.session.tenantId, goodsId)).shelfLifeDays);
@@ -498,7 +523,7 @@ function fillReturn(source: DocumentDef, sourceField: string, lineField: string,
       if (!sourceLine) throw fieldError(`lines.${i}.${lineField}`, stockMessages.notOfDocument(source.title));
       line.goodsId = Number(sourceLine.goods_id);
     }
-    await refuseOverReturn(db, tenantId, source, sourceId, lineField, lines);
+    await refuseOverReturn(db, tenantId, source, sourceId, lineField, lines, current ? Number(current.id) : undefined);
   };
 }
 
@@ -508,42 +533,79 @@ async function returnable(db: AnyDb, tenantId: number, source: DocumentDef, sour
   return (await issuedOf(db, tenantId, sourceLineId)).reduce((sum, b) => sum + b.quantity, 0);
 }
 
+/** The return document that gives back a source's lines: a stock-in's goes to the supplier, a stock-out's to the store. */
+const returnOf = (source: DocumentDef): DocumentDef => (source === warehouseIn ? warehouseInReturn : warehouseOutReturn);
+
+/** 待审核: a submitted return, not yet posted, whose quantities are a claim on its source lines (decision 069). */
+const SUBMITTED = Number(warehouseInReturn.workflow.transitions.find((t) => t.name === "submit")?.to);
+
+/**
+ * What the submitted returns of a source line ask, in thousandths, other than the document `except`: posted nothing
+ * yet, but each is a claim on the line's limit that approval will honour, so a second return cannot be submitted
+ * into the same room (decision 069).
+ */
+async function claimed(db: AnyDb, tenantId: number, source: DocumentDef, lineField: string, sourceLineId: number, except?: number): Promise<number> {
+  const doc = returnOf(source);
+  const sourceColumn = lineField.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let q = db
+    .selectFrom(`${doc.lines.table} as l`)
+    .innerJoin(`${doc.header.table} as h`, (j) => j.onRef("h.tenant_id", "=", "l.tenant_id").onRef("h.id", "=", "l.document_id"))
+    .select(sql<number>`coalesce(sum(l.quantity), 0)`.as("q"))
+    .where("l.tenant_id", "=", tenantId)
+    .where(`l.${sourceColumn}`, "=", sourceLineId)
+    .where("h.status", "=", SUBMITTED);
+  if (except !== undefined) q = q.where("h.id", "!=", except);
+  return Number(((await q.executeTakeFirst()) as Row | undefined)?.q ?? 0);
+}
+
 /**
  * Refuses a return whose lines ask more than their source lines can still give back, at the line's quantity (400),
  * as the approval would (its message): on create, update and submit, so the keeper hears it while typing, not at
- * approval. Lines naming the same source line share its limit. Approval counts again under the stock locks.
+ * approval. What is left is what the source line can give less what other submitted returns claim (`except` is the
+ * return itself); lines naming the same source line share it. Approval counts again under the stock locks, and is
+ * the final word.
  */
-async function refuseOverReturn(db: AnyDb, tenantId: number, source: DocumentDef, sourceId: number, lineField: string, lines: Row[]) {
-  const left = new Map<number, number>();
+async function refuseOverReturn(db: AnyDb, tenantId: number, source: DocumentDef, sourceId: number, lineField: string, lines: Row[], except?: number) {
+  const left = new Map<number, { can: number; pending: number }>();
   const over = source === warehouseIn ? stockMessages.inReturnOver : stockMessages.outReturnOver;
   for (const [i, line] of lines.entries()) {
     const sourceLineId = line[lineField];
     if (sourceLineId === undefined || sourceLineId === null || typeof line.quantity !== "number") continue;
     const id = Number(sourceLineId);
-    if (!left.has(id)) left.set(id, await returnable(db, tenantId, source, sourceId, id));
-    const can = left.get(id) as number;
+    if (!left.has(id)) {
+      const pending = await claimed(db, tenantId, source, lineField, id, except);
+      left.set(id, { can: Math.max(0, (await returnable(db, tenantId, source, sourceId, id)) - pending), pending });
+    }
+    const { can, pending } = left.get(id) as { can: number; pending: number };
     const take = quantityToThousandths(line.quantity);
     if (take > can) {
       const goods = await goodsWords(db, tenantId, Number(line.goodsId));
-      throw fieldError(`lines.${i}.quantity`, over(i + 1, can, goods.unit));
+      throw fieldError(`lines.${i}.quantity`, over(i + 1, can, goods.unit, pending));
     }
-    left.set(id, can - take);
+    left.set(id, { can: can - take, pending });
   }
 }
 
-/** The submit step's guard of a return: its stored lines within their limits, as create and update checked. */
+/**
+ * The submit step's guard of a return: its stored lines within their limits less what other submitted returns
+ * claim. On PostgreSQL the source document's row is taken first, so two returns of one source submit one after the
+ * other and the second counts the first's claim (SQLite's writer holds the database already).
+ */
 function withinReturnLimit(source: DocumentDef, sourceField: string, lineField: string): Guard {
   return async (run, trx) => {
-    await refuseOverReturn(trx, run.ctx.session.tenantId, source, Number(run.header[sourceField]), lineField, run.lines);
+    const tenantId = run.ctx.session.tenantId;
+    const sourceId = Number(run.header[sourceField]);
+    if (isPostgres(trx)) await trx.selectFrom(source.header.table).select("id").where("tenant_id", "=", tenantId).where("id", "=", sourceId).forUpdate().execute();
+    await refuseOverReturn(trx, tenantId, source, sourceId, lineField, run.lines, Number(run.header.id));
   };
 }
 
 /**
  * A return's source lines as a keeper recognises them: goods name (code), batch, what the line received or issued
- * and what it can still give back (`大米（G001）· 批次 B20261128-1 · 已收 50 · 可退 42.5`), searched by goods name or
- * code. Choosing one fills the return line's goods (`goodsId`).
+ * and what it can still give back (`大米（G001）· 批次 B20261128-1 · 已收 50 · 可退 42.5`; `· 待审核 5 ·` before it when
+ * submitted returns claim some), searched by goods name or code. Choosing one fills the return line's goods (`goodsId`).
  */
-function sourceLineOptions(source: DocumentDef): LineOptions {
+function sourceLineOptions(source: DocumentDef, lineField: string): LineOptions {
   const moved = source === warehouseIn ? "已收" : "已发";
   return async (ctx, db, sourceId, keyword) => {
     const tenantId = ctx.session.tenantId;
@@ -564,12 +626,20 @@ function sourceLineOptions(source: DocumentDef): LineOptions {
         source === warehouseIn
           ? ((await db.selectFrom("stock_batch").select("batch_no").where("tenant_id", "=", tenantId).where("in_line_id", "=", lineId).execute()) as Row[]).map((b) => String(b.batch_no))
           : (await issuedOf(db, tenantId, lineId)).map((b) => b.batchNo);
-      const left = await returnable(db, tenantId, source, sourceId, lineId);
+      const pending = await claimed(db, tenantId, source, lineField, lineId);
+      const left = Math.max(0, (await returnable(db, tenantId, source, sourceId, lineId)) - pending);
       const goods = `${String(r.goods_name)}（${String(r.goods_code)}）`;
-      const details = [...(batches.length ? [`批次 ${batches.join("、")}`] : []), `${moved} ${formatQuantity(Number(r.quantity))}`, `可退 ${formatQuantity(left)}`];
+      const details = [
+        ...(batches.length ? [`批次 ${batches.join("、")}`] : []),
+        `${moved} ${formatQuantity(Number(r.quantity))}`,
+        ...(pending > 0 ? [`待审核 ${formatQuantity(pending)}`] : []),
+        `可退 ${formatQuantity(left)}`,
+      ];
       // `大米（G001）· 批次 …`: no space after the full-width bracket, as the pickers' other labels write it.
       const label = `${goods}· ${details.join(" · ")}`;
-      out.push({ id: lineId, label, goodsId: Number(r.goods_id), goodsIdLabel: goods, returnable: thousandthsToQuantity(left) });
+      // What choosing it brings into the return's line, for the column beside the picker (`narrowedShows`).
+      const shows = batches.length ? `${goods}· 批次 ${batches.join("、")}` : goods;
+      out.push({ id: lineId, label, goodsId: Number(r.goods_id), goodsIdLabel: goods, shows, returnable: thousandthsToQuantity(left) });
     }
     return out;
   };
@@ -622,7 +692,7 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
     fill: fillReturn(warehouseIn, "warehouseInId", "inLineId", ["warehouseId", "supplierId"]),
     describe: describe(warehouseInReturn),
     guards: { withinReturnLimit: withinReturnLimit(warehouseIn, "warehouseInId", "inLineId") },
-    lineOptions: { inLineId: sourceLineOptions(warehouseIn) },
+    lineOptions: { inLineId: sourceLineOptions(warehouseIn, "inLineId") },
   },
   [warehouseOutReturn.docType]: {
     ledgers,
@@ -630,6 +700,6 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
     fill: fillReturn(warehouseOut, "warehouseOutId", "outLineId", ["warehouseId"]),
     describe: describe(warehouseOutReturn),
     guards: { withinReturnLimit: withinReturnLimit(warehouseOut, "warehouseOutId", "outLineId") },
-    lineOptions: { outLineId: sourceLineOptions(warehouseOut) },
+    lineOptions: { outLineId: sourceLineOptions(warehouseOut, "outLineId") },
   },
 };
