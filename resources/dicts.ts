@@ -98,6 +98,9 @@ const table = {
   /** The workflow statuses of every stock document (issue 40; resources/zhhq/stock.ts declares them with colours). */
   docStatus: { name: "单据状态", items: [[0, "草稿"], [1, "待审核"], [2, "已审核"], [3, "已驳回"]] },
   warehouseOutKind: { name: "出库类型", items: [[1, "领用出库"], [2, "维修出库"]] },
+  scCostKind: { name: "采购性质", items: [[1, "直接食材成本"], [2, "费用"]] },
+  scExpenseCategory: { name: "费用类别", items: [[1, "食材"], [2, "人工"], [3, "水电"], [4, "租金"], [5, "维修"], [6, "其他"]] },
+  scIncomeSource: { name: "收入来源", items: [[1, "订单生成"], [2, "手工录入"]] },
   deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;

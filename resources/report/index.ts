@@ -172,9 +172,5 @@ export const reports: ReportDef[] = [
 
 const byName = new Map(reports.map((r) => [r.entity, r]));
 export const findReport = (name: string) => byName.get(name);
-export const reportPath = (def: Pick<ReportDef, "screenBase" | "screen">) => `${def.screenBase}/${def.screen}/index`;
-const byScreen = new Map(reports.map((r) => [r.screen, r]));
-/** The report of a page path `/report/<screen>/...`. */
-export const reportForPath = (pathname: string) => byScreen.get(pathname.split("/")[2] ?? "");
 /** The URL parameters a report reads (a day range is two). */
 export const reportParams = (def: ReportDef) => def.filters.flatMap((f) => (f.kind === "dayRange" ? ["from", "to"] : f.kind === "monthRange" ? ["fromMonth", "toMonth"] : [f.name]));

@@ -319,6 +319,7 @@ const NO_PARAMETERS = [
   "GET /api/v1/zhct/userInfoDept/findPage",
   "GET /api/v1/zhhq/goods/importTemplate",
   "GET /api/v1/zhhq/supplier/importTemplate",
+  "GET /api/v1/sc/scProduct/importTemplate",
   "GET /healthz",
 ];
 /** Its one parameter is a sign-in token (for an <img> link): a hostile one is refused as a token, 401, not a 400. */
