@@ -309,6 +309,7 @@ const NO_PARAMETERS = [
   "GET /api/v1/auth/user/shellInfo",
   "GET /api/v1/openapi.json",
   "GET /api/v1/report/dashboard",
+  "GET /api/v1/sc/scProduct/importTemplate",
   "GET /api/v1/sys/dashboard/overview",
   "GET /api/v1/sys/imageObj/findLogoImage",
   "GET /api/v1/zhct/food/importTemplate",
@@ -319,7 +320,6 @@ const NO_PARAMETERS = [
   "GET /api/v1/zhct/userInfoDept/findPage",
   "GET /api/v1/zhhq/goods/importTemplate",
   "GET /api/v1/zhhq/supplier/importTemplate",
-  "GET /api/v1/sc/scProduct/importTemplate",
   "GET /healthz",
 ];
 /** Its one parameter is a sign-in token (for an <img> link): a hostile one is refused as a token, 401, not a 400. */
