@@ -151,6 +151,13 @@ for (const dialect of dialects) {
       expectField(await call("POST", `${S}/scIncome/generate`, { from: today, to: "2025-01-01" }), "from", /不能晚于/);
       expect((await call("POST", `${S}/scIncome/generate`, { from: today, to: today, extra: 1 })).status).toBe(400);
       expect((await call("POST", `${S}/scIncome/generate`, { from: `${today}\u0000`, to: today })).status).toBe(400);
+      // Sent twice with one Idempotency-Key, a generation runs once; the key with another body is refused.
+      const key = { "Idempotency-Key": `gen-${uid()}` };
+      const once = await call("POST", `${S}/scIncome/generate`, { from: today, to: today }, t.token, key);
+      expect(once.status).toBe(200);
+      expect(await call("POST", `${S}/scIncome/generate`, { from: today, to: today }, t.token, key)).toEqual(once);
+      expect((await call("POST", `${S}/scIncome/generate`, { from: today, to: today }, other.token, key)).status).toBe(200);
+      expect((await call("POST", `${S}/scIncome/generate`, { from: dayOf(Date.now() - 86_400_000), to: today }, t.token, key)).status).toBe(409);
     });
 
     test("a purchase: amount = quantity × price per line, total = Σ lines; 未付款 → 部分付款 → 已付款 by its payments; paid it cannot change", async () => {
