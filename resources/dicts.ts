@@ -102,6 +102,9 @@ const table = {
   purchaseShareMethod: { name: "分摊方式", items: [[1, "按比例"], [2, "按金额"]] },
   /** A supplier's licences (issue 35, decision 076); 1–3 are the ones a stock-in needs in force (supplierQualification.ts). */
   supplierQualType: { name: "资质类型", items: [[1, "营业执照"], [2, "食品经营许可证"], [3, "食品生产许可证"], [4, "检验检疫证明"], [9, "其他"]] },
+  scCostKind: { name: "采购性质", items: [[1, "直接食材成本"], [2, "费用"]] },
+  scExpenseCategory: { name: "费用类别", items: [[1, "食材"], [2, "人工"], [3, "水电"], [4, "租金"], [5, "维修"], [6, "其他"]] },
+  scIncomeSource: { name: "收入来源", items: [[1, "订单生成"], [2, "手工录入"]] },
   deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;

@@ -6,16 +6,19 @@ import { reportModule } from "./report/module";
 import { sysModule } from "./sys/module";
 import { zhctModule } from "./zhct/module";
 import { zhhqModule } from "./zhhq/module";
+import { scModule } from "./sc/module";
+import { isDeclaredReport, reportPath, reportPrintPath, type ReportDef } from "./report/define";
 
 export { zhctResources } from "./zhct/module";
 export { zhhqResources } from "./zhhq/module";
+export { scResources } from "./sc/module";
 
 /**
  * The one list of the modules, in the order their menus, routes and endpoints are laid out (decision 062). Their
  * screens (resources/screens.ts) and server manifests (server/modules/index.ts) are keyed by these names; `sc` joins
  * here.
  */
-export const modules = [sysModule, authModule, zhctModule, zhhqModule, reportModule] as const;
+export const modules = [sysModule, authModule, zhctModule, zhhqModule, scModule, reportModule] as const;
 
 export type ModuleName = (typeof modules)[number]["name"];
 
@@ -26,6 +29,13 @@ export const resources: ResourceDef[] = declared.flatMap((m) => m.resources);
 
 /** Report screens (no table of their own): menu pages with a view permission. */
 export const reportScreens: ReportScreen[] = declared.flatMap((m) => m.reports);
+
+/** Every module's declared reports (decision 030): the one report page finds its report among them by its path. */
+export const declaredReports: ReportDef[] = reportScreens.filter(isDeclaredReport);
+const reportByName = new Map(declaredReports.map((r) => [r.entity, r]));
+export const findDeclaredReport = (name: string) => reportByName.get(name);
+/** The report whose page or print view is this path (`/report/<screen>/index`, `/sc/sccostexpense/profitCount/print`). */
+export const reportForPath = (pathname: string) => declaredReports.find((r) => pathname === reportPath(r) || pathname === reportPrintPath(r));
 
 /**
  * Every declared document (issue 34, decision 060): its API is generated (server/modules/resource/registry.ts), and

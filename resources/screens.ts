@@ -5,6 +5,7 @@ import { reportScreens } from "./report/screens";
 import { sysScreens } from "./sys/screens";
 import { zhctScreens } from "./zhct/screens";
 import { zhhqScreens } from "./zhhq/screens";
+import { scScreens } from "./sc/screens";
 
 /** Each module's menu groups and screens by its name: a module of the list without them does not compile. */
 const screensOf: { [Name in ModuleName]: ModuleScreens } = {
@@ -12,6 +13,7 @@ const screensOf: { [Name in ModuleName]: ModuleScreens } = {
   auth: authScreens,
   zhct: zhctScreens,
   zhhq: zhhqScreens,
+  sc: scScreens,
   report: reportScreens,
 };
 

@@ -21,6 +21,8 @@ import { documents, findResource } from "../../resources/index";
 import { z } from "../../resources/z";
 import { optionLabel, relationSource, type Option, type RelationSource } from "~/components/resource/relation-search";
 import { apiCall } from "./api.server";
+import { fieldErrorsOf, refusalStatus } from "./api-answer.server";
+import { yuanToFen } from "../../resources/forms";
 import { reasonOf, refusalOf } from "./confirm.server";
 import { collectPermissionCodes } from "./permissions";
 import { flashCookie, requireUserInfo } from "./session.server";
@@ -209,7 +211,15 @@ export async function loadDetail(request: Request, context: AppLoadContext, doc:
   const status = record[DOC_STATUS];
   const transitions = transitionsFrom(doc, status)
     .filter((t) => can(transitionPermission(doc, t)))
-    .map((t) => ({ name: t.name, label: t.label, reasonRequired: Boolean(t.reasonRequired), confirm: t.confirm ?? null, to: t.to as string }));
+    .map((t) => ({
+      name: t.name,
+      label: t.label,
+      reasonRequired: Boolean(t.reasonRequired),
+      confirm: t.confirm ?? null,
+      to: t.to as string,
+      // The step's own fields (登记付款's amount), asked in its confirmation.
+      input: (t.input ?? []).map((f) => ({ name: f.name, label: f.label, type: f.type, required: Boolean(f.required) })),
+    }));
   return {
     doc: documentView(doc, true),
     record,
@@ -230,11 +240,19 @@ export async function takeTransition(request: Request, context: AppLoadContext, 
   if (!transition || !id || !/^\d{1,16}$/.test(id)) return data({ error: "未知操作", reasonError: null, reason: "" }, { status: 400 });
   const reason = reasonOf(form);
   const version = Number(form.get(DOC_VERSION));
+  // The step's own fields as typed (money in yuan, sent in fen); an empty one is left for the API to name.
+  const typed = Object.fromEntries((transition.input ?? []).map((f) => [f.name, String(form.get(f.name) ?? "").trim()]));
+  const inputs = Object.fromEntries(
+    (transition.input ?? []).filter((f) => typed[f.name] !== "").map((f) => [f.name, f.type === "money" ? yuanToFen(typed[f.name]) : typed[f.name]]),
+  );
   const result = await apiCall<Row>(request, context, "POST", documentPath(doc, transition.name), {
-    body: { id: Number(id), ...(Number.isSafeInteger(version) && version > 0 ? { version } : {}), ...(reason ? { reason } : {}) },
+    body: { id: Number(id), ...(Number.isSafeInteger(version) && version > 0 ? { version } : {}), ...(reason ? { reason } : {}), ...inputs },
   });
   if (result.status !== 200) {
     if (result.status === 403) return data({ error: result.message || "没有权限", reasonError: null, reason, transition: transition.name }, { status: 403 });
+    const fieldErrors = fieldErrorsOf(result) ?? {};
+    const inputError = (transition.input ?? []).map((f) => fieldErrors[f.name]?.[0]).find(Boolean);
+    if (inputError) return data({ error: inputError, reasonError: null, reason, transition: transition.name, typed }, { status: refusalStatus(result) });
     return refusalWith(refusalOf(result, reason), transition.name);
   }
   const number = String(result.data?.[DOC_NO] ?? "");

@@ -71,7 +71,7 @@ export interface ReportChart {
 }
 
 export interface ReportDef extends ReportScreen {
-  /** 报表's own reports are `report` under `/report`; a module's reports (智慧后勤's) are under its own path. */
+  /** 报表's reports by default; a module's own report lives under its group (收支管理: `/sc/sccostexpense/profitCount`). */
   module: string;
   screenBase: string;
   /** What the figures are, printed under the title. */
@@ -82,9 +82,19 @@ export interface ReportDef extends ReportScreen {
   buttons: { export: string };
 }
 
-export function defineReport(def: Omit<ReportDef, "module" | "screenBase" | "buttons">, place: { module: string; screenBase: string } = { module: "report", screenBase: "/report" }): ReportDef {
-  return { ...def, ...place, buttons: { export: "导出" } };
+export function defineReport(def: Omit<ReportDef, "module" | "screenBase" | "buttons"> & Partial<Pick<ReportDef, "module" | "screenBase">>): ReportDef {
+  return { module: "report", screenBase: "/report", ...def, buttons: { export: "导出" } };
 }
+
+/** `GET /api/v1/<module>/<entity>`: a report's answer (its XLSX at `…/export`). */
+export const reportApiPath = (def: Pick<ReportDef, "module" | "entity">) => `/api/v1/${def.module}/${def.entity}`;
+
+/** A report's page in the shell (`/report/<screen>/index`) and its print view (`…/print`). */
+export const reportPath = (def: Pick<ReportDef, "screenBase" | "screen">) => `${def.screenBase}/${def.screen}/index`;
+export const reportPrintPath = (def: Pick<ReportDef, "screenBase" | "screen">) => `${def.screenBase}/${def.screen}/print`;
+
+/** Whether a module's report screen is a declared report (银行对账 is a screen of its own, decision 034). */
+export const isDeclaredReport = (screen: ReportScreen): screen is ReportDef => "columns" in screen && "filters" in screen;
 
 export const period = { name: "from", kind: "dayRange", label: "日期" } as const;
 export const restaurant = { name: "restaurantId", kind: "org", label: "餐厅", orgType: "restaurant" } as const;

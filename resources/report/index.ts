@@ -1,7 +1,6 @@
 import { accountType, defineReport, department, diner, MEAL_TYPES, mealType, payFlag, period, restaurant, type ReportColumn, type ReportDef } from "./define";
 import { settlementReports } from "./settlement";
 import { attendanceReports } from "./attendance";
-import { zhhqReports } from "../zhhq/reports";
 
 export * from "./define";
 
@@ -171,13 +170,7 @@ export const reports: ReportDef[] = [
   ...attendanceReports,
 ];
 
-/** Every declared report the one report page draws: 报表's and the modules' own (智慧后勤's, decision 076). */
-const drawn: ReportDef[] = [...reports, ...zhhqReports];
-const byName = new Map(drawn.map((r) => [r.entity, r]));
+const byName = new Map(reports.map((r) => [r.entity, r]));
 export const findReport = (name: string) => byName.get(name);
-export const reportPath = (def: Pick<ReportDef, "screenBase" | "screen">) => `${def.screenBase}/${def.screen}/index`;
-const byPlace = new Map(drawn.map((r) => [`${r.screenBase}/${r.screen}`, r]));
-/** The report of a page path `<screenBase>/<screen>/...` (`/report/foodcount/index`, `/zhhq/warehousedailyreport/print`). */
-export const reportForPath = (pathname: string) => byPlace.get(pathname.split("/").slice(0, -1).join("/"));
 /** The URL parameters a report reads (a day range is two). */
 export const reportParams = (def: ReportDef) => def.filters.flatMap((f) => (f.kind === "dayRange" ? ["from", "to"] : f.kind === "monthRange" ? ["fromMonth", "toMonth"] : [f.name]));

@@ -1,11 +1,12 @@
 import type { ModuleScreens, ScreenRoute } from "../modules";
-import { reports } from "./index";
+import { reportPath, reportPrintPath, reports, type ReportDef } from "./index";
 
-/** Every declared report: its page in the shell, and its print view alone on the page (decision 030). */
-const reportPages = reports.flatMap((def): ScreenRoute[] => [
-  { path: `report/${def.screen}/index`, file: "routes/report/report.tsx", id: `report/${def.entity}` },
-  { path: `report/${def.screen}/print`, file: "routes/report/report.tsx", id: `report/${def.entity}:print`, bare: true },
-]);
+/** Declared reports' screens: each one's page in the shell, and its print view alone on the page (decision 030). */
+export const reportPages = (defs: readonly ReportDef[]) =>
+  defs.flatMap((def): ScreenRoute[] => [
+    { path: reportPath(def).slice(1), file: "routes/report/report.tsx", id: `${def.module}/${def.entity}` },
+    { path: reportPrintPath(def).slice(1), file: "routes/report/report.tsx", id: `${def.module}/${def.entity}:print`, bare: true },
+  ]);
 
 /**
  * 报表's menu groups and its own screens (decision 062): read by the route table, the seeded menus and the group
@@ -29,7 +30,7 @@ export const reportScreens = {
     },
   ],
   screens: [
-    ...reportPages,
+    ...reportPages(reports),
     { path: "report/bankreconcile/index", file: "routes/report/bank.tsx", id: "report/bankReconcile" },
     { path: "report/bankreconcile/print", file: "routes/report/bank.tsx", id: "report/bankReconcile:print", bare: true },
   ],

@@ -7,6 +7,7 @@ import { defineReport, period, restaurant, type ReportFilter } from "../report/d
  * it was posted (approved); quantities are in the goods' own units, so they are not summed across goods.
  */
 
+/** Under /zhhq, its API under /api/v1/zhhq (a module's own reports, decision 075). */
 const place = { module: "zhhq", screenBase: "/zhhq" };
 
 const warehouse = { name: "warehouseId", kind: "ref", label: "仓库", table: "warehouse", labelColumn: "name" } as const satisfies ReportFilter;
@@ -36,6 +37,7 @@ const balanceColumns = [
 
 export const warehouseDailyReport = defineReport(
   {
+    ...place,
     entity: "warehouseDailyReport",
     screen: "warehousedailyreport",
     title: "库存日报",
@@ -45,11 +47,11 @@ export const warehouseDailyReport = defineReport(
     columns: [{ key: "day", label: "日期", kind: "text" }, { key: "warehouseName", label: "仓库", kind: "text" }, ...goodsColumns, ...balanceColumns],
     chart: { kind: "bar", x: "day", series: ["inAmount", "outAmount"], title: "每日入库与出库金额" },
   },
-  place,
 );
 
 export const warehouseMonthReport = defineReport(
   {
+    ...place,
     entity: "warehouseMonthReport",
     screen: "warehousemonthreport",
     title: "库存月报",
@@ -57,11 +59,11 @@ export const warehouseMonthReport = defineReport(
     filters: [months, warehouse, goodsType, goods],
     columns: [{ key: "month", label: "月份", kind: "text" }, { key: "warehouseName", label: "仓库", kind: "text" }, ...goodsColumns, ...balanceColumns],
   },
-  place,
 );
 
 export const warehouseInReport = defineReport(
   {
+    ...place,
     entity: "warehouseInReport",
     screen: "warehouseinreport",
     title: "入库统计",
@@ -81,11 +83,11 @@ export const warehouseInReport = defineReport(
     ],
     chart: { kind: "pie", x: "supplierName", series: ["netAmount"], title: "各供应商净入库金额占比" },
   },
-  place,
 );
 
 export const warehouseOutReport = defineReport(
   {
+    ...place,
     entity: "warehouseOutReport",
     screen: "warehouseoutreport",
     title: "出库统计",
@@ -105,7 +107,6 @@ export const warehouseOutReport = defineReport(
     ],
     chart: { kind: "pie", x: "useTypeName", series: ["netAmount"], title: "各用途成本占比" },
   },
-  place,
 );
 
 /**
@@ -116,6 +117,7 @@ export const warehouseOutReport = defineReport(
  */
 export const batchTrace = defineReport(
   {
+    ...place,
     entity: "batchTrace",
     screen: "batchtrace",
     title: "批次追溯",
@@ -138,12 +140,12 @@ export const batchTrace = defineReport(
       { key: "note", label: "说明", kind: "text" },
     ],
   },
-  place,
 );
 
 /** The reverse: from a restaurant and its meal days, the batches its kitchen received that could have fed them. */
 export const restaurantTrace = defineReport(
   {
+    ...place,
     entity: "restaurantTrace",
     screen: "restauranttrace",
     title: "餐厅用料追溯",
@@ -164,7 +166,6 @@ export const restaurantTrace = defineReport(
       { key: "issuedAmount", label: "出库成本", kind: "money", total: true },
     ],
   },
-  place,
 );
 
 /**
@@ -173,6 +174,7 @@ export const restaurantTrace = defineReport(
  */
 export const warehouseWarning = defineReport(
   {
+    ...place,
     entity: "warehouseWarning",
     screen: "warehousewarning",
     title: "库存预警",
@@ -190,7 +192,6 @@ export const warehouseWarning = defineReport(
       { key: "items", label: "预警数", kind: "count", total: true },
     ],
   },
-  place,
 );
 
 /** In the menu's order under 智慧后勤 → 报表 and 追溯. */

@@ -1,11 +1,6 @@
-import type { ModuleScreens, ScreenRoute } from "../modules";
+import type { ModuleScreens } from "../modules";
+import { reportPages } from "../report/screens";
 import { zhhqReports } from "./reports";
-
-/** Its reports are drawn by 报表's report page, under /zhhq (decision 076). */
-const reportPages = zhhqReports.flatMap((def): ScreenRoute[] => [
-  { path: `zhhq/${def.screen}/index`, file: "routes/report/report.tsx", id: `zhhq/${def.entity}` },
-  { path: `zhhq/${def.screen}/print`, file: "routes/report/report.tsx", id: `zhhq/${def.entity}:print`, bare: true },
-]);
 
 /**
  * 智慧后勤's menu groups (decision 062, issue 40): the warehouse's master data, its stock documents and stock views
@@ -45,5 +40,5 @@ export const zhhqScreens = {
       ],
     },
   ],
-  screens: [...reportPages],
+  screens: [...reportPages(zhhqReports)],
 } as const satisfies ModuleScreens;

@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { zhctResources, zhhqResources } from "../../resources/index";
+import type { scResources, zhctResources, zhhqResources } from "../../resources/index";
 import type { holiday } from "../../resources/sys/holiday";
 import type { DeclaredRow, DeclaredTables } from "./declared";
 
@@ -372,7 +372,7 @@ export interface IccardInitTable extends Audit {
 }
 
 /** Tables written from declarations get their row types from them (decision 014); the rest are listed here. */
-type Declared = DeclaredTables<typeof zhctResources> & DeclaredTables<typeof zhhqResources>;
+type Declared = DeclaredTables<typeof zhctResources> & DeclaredTables<typeof zhhqResources> & DeclaredTables<typeof scResources>;
 
 export interface Database extends Declared {
   holiday: DeclaredRow<typeof holiday>;

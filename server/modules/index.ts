@@ -5,6 +5,7 @@ import { reportManifest } from "./report/manifest";
 import { sysManifest } from "./sys/manifest";
 import { zhctManifest } from "./zhct/manifest";
 import { zhhqManifest } from "./zhhq/manifest";
+import { scManifest } from "./sc/manifest";
 
 /** Each module's server half by its name: a module in the list (resources/index.ts) without one does not compile. */
 const manifests: { [Name in ModuleName]: ServerModule } = {
@@ -12,6 +13,7 @@ const manifests: { [Name in ModuleName]: ServerModule } = {
   auth: authManifest,
   zhct: zhctManifest,
   zhhq: zhhqManifest,
+  sc: scManifest,
   report: reportManifest,
 };
 

@@ -311,6 +311,7 @@ const NO_PARAMETERS = [
   "GET /api/v1/auth/user/shellInfo",
   "GET /api/v1/openapi.json",
   "GET /api/v1/report/dashboard",
+  "GET /api/v1/sc/scProduct/importTemplate",
   "GET /api/v1/sys/dashboard/overview",
   "GET /api/v1/sys/imageObj/findLogoImage",
   "GET /api/v1/zhct/food/importTemplate",

@@ -50,9 +50,11 @@ for (const dialect of dialects) {
       // The menus as the seed wrote them before sections: every page directly under its module's group. 智慧后勤's
       // came after them (issue 40), seeded into its sections from its first start, so a database of then had none.
       const zhhq = subsystems.find((s) => s.sys_code === "zhhq")?.id;
+      // 收支管理's (issue 37) likewise.
+      const sc = subsystems.find((s) => s.sys_code === "sc")?.id;
       // 充值渠道 (decision 064) came later too, into its section, with its buttons.
       const later = (m: { menu_path: string | null; permission: string | null }) => m.menu_path === "/zhct/topupchannel/index" || Boolean(m.permission?.startsWith("zhct:topUpChannel:"));
-      const menus = seedMenus().filter((m) => m.subsystem_id !== zhhq && !later(m));
+      const menus = seedMenus().filter((m) => m.subsystem_id !== zhhq && m.subsystem_id !== sc && !later(m));
       const sections = menus.filter((m) => m.menu_type === "path" && m.parent_id !== null);
       for (const m of menus.filter((x) => !sections.includes(x))) {
         const section = sections.find((s) => s.id === m.parent_id);
@@ -94,7 +96,7 @@ for (const dialect of dialects) {
       await menuSections.up(db);
       expect([await count("menu"), await count("role_menu")]).toEqual(before);
 
-      // And the seed of the next start finds every entry in place, adding only 智慧后勤's.
+      // And the seed of the next start finds every entry in place, adding only 智慧后勤's and 收支管理's.
       await seed(db);
       expect(await count("menu")).toBe(before[0] + seedMenus().length - menus.length);
     });

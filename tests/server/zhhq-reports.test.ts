@@ -32,7 +32,7 @@ for (const dialect of dialects) {
 
     const report = async (name: string, query: Row = {}, token = tenant.token) => {
       const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-      return (await app.call<Answer>("GET", `/api/v1/report/${name}?${params}`, { token })).body;
+      return (await app.call<Answer>("GET", `/api/v1/zhhq/${name}?${params}`, { token })).body;
     };
     const answer = async (name: string, query: Row = {}) => {
       const body = await report(name, query);
@@ -132,7 +132,7 @@ for (const dialect of dialects) {
 
       // The export is the same answer as a sheet.
       const response = await app.api.handle(
-        new Request(`http://canteen.test/api/v1/report/warehouseDailyReport/export?from=${today()}&to=${today()}&warehouseId=${warehouseId}`, { headers: { Authorization: `Bearer ${tenant.token}` } }),
+        new Request(`http://canteen.test/api/v1/zhhq/warehouseDailyReport/export?from=${today()}&to=${today()}&warehouseId=${warehouseId}`, { headers: { Authorization: `Bearer ${tenant.token}` } }),
         "127.0.0.1",
       );
       expect(response.status).toBe(200);

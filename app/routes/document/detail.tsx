@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFunctionArgs, type ActionFunctionArgs } from "react-router";
 import { DOC_NO, DOC_STATUS, DOC_VERSION } from "../../../resources/document";
 import { documentBase, totalledFields } from "../../../resources/document-form";
@@ -47,12 +47,12 @@ export default function DocumentDetail() {
   const dicts = useDicts();
   const navigation = useNavigation();
   const base = documentBase(doc);
-  const refusal = actionData as (ConfirmRefusal & { transition?: string }) | undefined;
+  const refusal = actionData as (ConfirmRefusal & { transition?: string; typed?: Record<string, string> }) | undefined;
   const version = String(record[DOC_VERSION]);
   const headerFields = doc.header.fields.filter((f) => !f.hidden && f.name !== DOC_NO && f.name !== DOC_STATUS);
   const lineFields = shownLineFields(doc.lines.fields);
   const history = (record.history as HistoryRow[] | undefined) ?? [];
-  const plainSteps = transitions.filter((s) => !s.reasonRequired && !s.confirm);
+  const plainSteps = transitions.filter((s) => !s.reasonRequired && !s.confirm && !s.input.length);
   const plainRefusal = refusal?.error && plainSteps.some((s) => s.name === refusal.transition) ? refusal.error : null;
   return (
     <Stack gap="md" maw={1200}>
@@ -97,7 +97,7 @@ export default function DocumentDetail() {
             </Form>
           ))}
           {transitions
-            .filter((s) => s.reasonRequired || s.confirm)
+            .filter((s) => s.reasonRequired || s.confirm || s.input.length)
             .map((step) => (
               <ConfirmAction
                 key={step.name}
@@ -109,7 +109,20 @@ export default function DocumentDetail() {
                 hidden={{ transition: step.name, [DOC_VERSION]: version }}
                 refusal={refusal?.transition === step.name ? refusal : null}
                 color={step.reasonRequired ? "red" : "blue"}
-              />
+              >
+                {step.input.map((f, i) => (
+                  <TextInput
+                    key={f.name}
+                    name={f.name}
+                    label={f.label}
+                    withAsterisk={f.required}
+                    required={f.required}
+                    inputMode={f.type === "money" ? "decimal" : undefined}
+                    defaultValue={refusal?.transition === step.name ? (refusal.typed?.[f.name] ?? "") : ""}
+                    data-autofocus={i === 0 || undefined}
+                  />
+                ))}
+              </ConfirmAction>
             ))}
         </Group>
       )}

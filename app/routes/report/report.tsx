@@ -7,7 +7,8 @@ import { ListPagination } from "~/components/resource/ListPagination";
 import { useAppLinkNavigation } from "~/components/resource/RowActions";
 import { permissionCode } from "../../../resources/define";
 import { dictLabel, type DictOption } from "../../../resources/dicts";
-import { findReport, monthDays, reportForPath, reportParams, reportPath, type ReportColumn, type ReportDef } from "../../../resources/report/index";
+import { monthDays, reportApiPath, reportParams, reportPath, reportPrintPath, type ReportColumn, type ReportDef } from "../../../resources/report/index";
+import { findDeclaredReport as findReport, reportForPath } from "../../../resources/index";
 import type { Route } from "./+types/report";
 import { apiCall } from "~/lib/api.server";
 import { requirePermitted } from "~/lib/api-answer.server";
@@ -38,7 +39,8 @@ type Answer = {
 };
 
 /**
- * Every report's page (decision 030): `/report/<screen>/index` in the shell, `/report/<screen>/print` alone for A4.
+ * Every report's page (decision 030): `/report/<screen>/index` in the shell, `/report/<screen>/print` alone for A4
+ * (a module's own report under its group: `/sc/sccostexpense/profitCount/index`).
  * The filters are the URL (a GET form, so a filtered report is a bookmark and works before scripts load);
  * `?export=xlsx` hands the same filters to the report's export. The table shows a page of the rows (`pageNum`,
  * `pageSize`); the totals, the chart, the export and the print view cover them all (decision 046).
@@ -51,14 +53,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = Object.fromEntries(reportParams(def).map((name) => [name, url.searchParams.get(name) ?? ""]));
   if (url.searchParams.get("export") === "xlsx") {
     const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== ""));
-    throw redirect(`/api/v1/report/${def.entity}/export?${params}`);
+    throw redirect(`${reportApiPath(def)}/export?${params}`);
   }
   const print = url.pathname.endsWith("/print");
   // A report of one diner opens on its filter form until a diner is named, rather than on an error.
   const waiting = def.filters.some((f) => f.kind === "diner" && f.required && !query[f.name]);
   const none = { options: {} as Answer["options"], fieldErrors: {} as Record<string, string[]>, page: null, chart: null };
   if (waiting) return { name: def.entity, print, query, answer: null, error: null, ...none };
-  const result = await apiCall<Answer>(request, context, "GET", `/api/v1/report/${def.entity}`, { query });
+  const result = await apiCall<Answer>(request, context, "GET", reportApiPath(def), { query });
   requirePermitted(result);
   if (result.status !== 200) {
     const refused = (result.data as { fieldErrors?: Record<string, string[]>; options?: Answer["options"] } | null) ?? {};
@@ -259,7 +261,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
                 导出 Excel
               </Button>
             )}
-            <Button component="a" href={`${def.screenBase}/${def.screen}/print?${search}`} target="_blank" variant="default" leftSection={<IconPrinter size={16} />}>
+            <Button component="a" href={`${reportPrintPath(def)}?${search}`} target="_blank" variant="default" leftSection={<IconPrinter size={16} />}>
               打印
             </Button>
           </Group>

@@ -2,7 +2,7 @@ import ExcelJS from "exceljs";
 import type { FieldDef } from "../../../resources/define";
 import { permissionCode } from "../../../resources/define";
 import type { Kysely } from "kysely";
-import { reports, type RefTable, type ReportColumn, type ReportDef, type ReportFilter } from "../../../resources/report/index";
+import { reportApiPath, reports, type RefTable, type ReportColumn, type ReportDef, type ReportFilter } from "../../../resources/report/index";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import type { Db } from "../../db";
@@ -13,7 +13,7 @@ import { MONEY_FORMAT } from "../resource/sheet";
 import { MONTH_PATTERN, monthOf, monthRange } from "../zhct/months";
 import { parsePeriod } from "../zhct/reports";
 import { minuteOf, reportQueries } from "./queries";
-import type { Filters, ReportQueries, Row } from "./query";
+import type { Filters, ReportQuery, Row } from "./query";
 import { chinaDay } from "../../../resources/chinaTime";
 import { thousandthsToQuantity } from "../../../resources/quantity";
 
@@ -202,7 +202,7 @@ function dictCodes(def: ReportDef, columns: boolean): string[] {
   return [...new Set(codes)];
 }
 
-export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQuery, queries: ReportQueries = reportQueries): Promise<ReportAnswer> {
+export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQuery, run: ReportQuery = reportQueries[def.entity]): Promise<ReportAnswer> {
   const tenantId = ctx.session.tenantId;
   // The select filters' choices are read while the filters are checked and the report runs (on PostgreSQL these
   // are round trips of their own; on a small report they were most of its time).
@@ -214,7 +214,7 @@ export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQ
     if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...(error.data as object), options: await optionsRead });
     throw error;
   });
-  const [result, options] = await Promise.all([queries[def.entity](ctx.services.db, tenantId, filters), optionsRead]);
+  const [result, options] = await Promise.all([run(ctx.services.db, tenantId, filters), optionsRead]);
   return {
     name: def.entity,
     title: def.title,
@@ -279,27 +279,31 @@ export async function reportWorkbook(ctx: SessionContext, def: ReportDef, answer
   });
 }
 
-export const reportApiPath = (def: ReportDef) => `/api/v1/report/${def.entity}`;
+/** A module's declared reports as endpoints, each run by its query (by the report's entity). */
+export const reportEndpoints = (defs: readonly ReportDef[], queries: Readonly<Record<string, ReportQuery>>): Endpoint[] =>
+  defs.flatMap((def) => {
+    const run = queries[def.entity];
+    if (!run) throw new Error(`report ${def.module}/${def.entity}: no query`);
+    return reportEndpointsOf(def, run);
+  });
 
-/** A list of declared reports' API (the page, the export), each answered by its query in `queries`. */
-export const reportEndpoints = (defs: readonly ReportDef[], queries: ReportQueries = reportQueries): Endpoint[] =>
-  defs.flatMap((def) => [
-    endpoint({
-      method: "GET",
-      path: reportApiPath(def),
-      summary: `${def.title}：${def.description}（金额单位：分）`,
-      access: permission(permissionCode(def, "view")),
-      query: reportQuerySchema(def),
-      handle: (ctx, { query }) => runReport(ctx as SessionContext, def, query as RawQuery, queries),
-    }),
-    endpoint({
-      method: "GET",
-      path: `${reportApiPath(def)}/export`,
-      summary: `导出${def.title}（xlsx：与页面相同的行与合计，金额单位：元）`,
-      access: permission(permissionCode(def, "export")),
-      query: reportQuerySchema(def),
-      handle: async (ctx, { query }) => reportWorkbook(ctx as SessionContext, def, await runReport(ctx as SessionContext, def, query as RawQuery, queries)),
-    }),
-  ]);
+const reportEndpointsOf = (def: ReportDef, run: ReportQuery): Endpoint[] => [
+  endpoint({
+    method: "GET",
+    path: reportApiPath(def),
+    summary: `${def.title}：${def.description}（金额单位：分）`,
+    access: permission(permissionCode(def, "view")),
+    query: reportQuerySchema(def),
+    handle: (ctx, { query }) => runReport(ctx as SessionContext, def, query as RawQuery, run),
+  }),
+  endpoint({
+    method: "GET",
+    path: `${reportApiPath(def)}/export`,
+    summary: `导出${def.title}（xlsx：与页面相同的行与合计，金额单位：元）`,
+    access: permission(permissionCode(def, "export")),
+    query: reportQuerySchema(def),
+    handle: async (ctx, { query }) => reportWorkbook(ctx as SessionContext, def, await runReport(ctx as SessionContext, def, query as RawQuery, run)),
+  }),
+];
 
-export const reportEngineEndpoints: Endpoint[] = reportEndpoints(reports);
+export const reportEngineEndpoints: Endpoint[] = reportEndpoints(reports, reportQueries);

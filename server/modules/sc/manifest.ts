@@ -1,0 +1,37 @@
+import { resourceKey } from "../../../resources/define";
+import { scReports } from "../../../resources/sc/reports";
+import { scModule } from "../../../resources/sc/module";
+import { scMasterResources } from "../../../resources/sc/master";
+import type { ServerModule } from "../manifest";
+import { reportEndpoints } from "../report/engine";
+import type { ResourceService } from "../resource/engine";
+import { incomeEndpoints, incomeServices } from "./income";
+import { purchaseRules } from "./purchase";
+import { scReportQueries } from "./reports";
+
+/** A status an API client leaves out is 有效 (as the warehouse's master data, decision 067). */
+const declaredDefaults: Record<string, ResourceService> = Object.fromEntries(
+  scMasterResources
+    .filter((def) => def.fields.some((f) => f.name === "status"))
+    .map((def) => [
+      resourceKey(def),
+      {
+        beforeCreate(_ctx, values) {
+          if (values.status === undefined) values.status = "1";
+        },
+      } satisfies ResourceService,
+    ]),
+);
+
+/**
+ * 收支管理 on the server (decision 062, issue 37, decision 075): income generated from the canteen's orders, the
+ * purchases' totals and payments, and the two reports through the report engine.
+ */
+export const scManifest: ServerModule = {
+  declaration: scModule,
+  services: { ...declaredDefaults, ...incomeServices },
+  endpoints: [...incomeEndpoints, ...reportEndpoints(scReports, scReportQueries)],
+  documentRules: purchaseRules,
+  ledgers: [],
+  paymentHooks: [],
+};
