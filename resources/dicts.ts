@@ -98,6 +98,10 @@ const table = {
   /** The workflow statuses of every stock document (issue 40; resources/zhhq/stock.ts declares them with colours). */
   docStatus: { name: "单据状态", items: [[0, "草稿"], [1, "待审核"], [2, "已审核"], [3, "已驳回"]] },
   warehouseOutKind: { name: "出库类型", items: [[1, "领用出库"], [2, "维修出库"]] },
+  /** Issue 41 (resources/zhhq/closing.ts): a transfer's, a stocktake's and a stock month's statuses. */
+  transferStatus: { name: "调拨状态", items: [[0, "草稿"], [1, "待审核"], [2, "在途"], [3, "已收货"], [4, "已驳回"]] },
+  checkStatus: { name: "盘点状态", items: [[0, "盘点中"], [1, "待审核"], [2, "已审核"], [3, "已作废"]] },
+  monthSettleStatus: { name: "结账状态", items: [[0, "临时"], [1, "正式"]] },
   deliveryPointType: { name: "配送点类型", items: [[1, "自提点"], [2, "送餐点"]] },
   orderingPayTime: { name: "付款时机", items: [[1, "预订时支付"], [2, "取餐时支付"]] },
 } satisfies DictTable;
