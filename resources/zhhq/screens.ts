@@ -2,7 +2,8 @@ import type { ModuleScreens } from "../modules";
 
 /**
  * 智慧后勤's menu groups (decision 062, issue 40): the warehouse's master data, its stock documents and stock views
- * (decision 068). A section lists only screens that exist (decision 053).
+ * (decision 068), transfers, stocktakes and the month's account (decision 073). A section lists only screens that exist
+ * (decision 053).
  */
 export const zhhqScreens = {
   menuGroups: [
@@ -18,6 +19,8 @@ export const zhhqScreens = {
         { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
+        { title: "调拨", screens: ["warehousetransfer", "warehousetransferout", "warehousetransferin"] },
+        { title: "盘点与结账", screens: ["warehousecheck", "warehouseaccountmonthsettle", "warehouseaccountmonth"] },
       ],
     },
   ],

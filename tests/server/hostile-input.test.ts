@@ -160,6 +160,9 @@ const NO_CREATE_OR_UPDATE = [
   "zhct/userOrderDefaultGenerateDetail",
   "zhct/userPlate",
   // The stock ledger's balances, batches and movements (decision 068): written only by the stock documents' approvals.
+  // The month's stock account (decision 073): written only by 生成 and 转正式.
+  "zhhq/warehouseAccountMonth",
+  "zhhq/warehouseAccountMonthSettle",
   "zhhq/warehouseLedger",
   "zhhq/warehouseReal",
   "zhhq/warehouseRealDetail",

@@ -11,7 +11,7 @@ import { endpoint, permission, type Endpoint, type SessionContext } from "../../
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { idempotent } from "../../kernel/idempotency";
 import type { AllocatedPosting, Allocator, DocumentRules } from "../../kernel/transitions";
-import { createDocument, updateDocument } from "../resource/documents";
+import { createDocument, documentSchemas, updateDocument } from "../resource/documents";
 import { db } from "../resource/engine";
 import type { Row } from "../resource/rows";
 import {
@@ -54,6 +54,8 @@ type AnyDb = Kysely<any>;
 export const closingMessages = {
   sameWarehouse: "调入仓库不能与调出仓库相同",
   transitWarehouse: "不能选择调拨在途仓库",
+  bookLines: "盘点明细按账面自动生成，开单时不能填写",
+  fixed: "盘点单开单后不能更改仓库和物资类别，请作废后重新开单",
   openSheet: (docNo: string) => `该仓库已有未完成的盘点单 ${docNo}`,
   noLine: (i: number) => `第 ${i + 1} 行盘点明细不存在`,
   month: "月份格式应为 YYYY-MM",
@@ -313,19 +315,20 @@ const countDifference: Allocator = async (run, trx, entries) => {
   return out;
 };
 
-/** `create` of a sheet: the warehouse (and goods type); the lines are the server's (the book). */
-const checkCreateBody = z.object({
-  warehouseId: recordId("仓库", "请选择仓库"),
-  goodsTypeId: z.preprocess((v) => (v === "" ? undefined : v), recordId("物资类别").nullish()),
-  docDate: fieldSchema({ name: "docDate", label: "单据日期", type: "date" }, true),
-  remark: fieldSchema({ name: "remark", label: "备注", type: "longText", max: 500 }, true),
+/**
+ * `create` of a sheet: the document's header (the warehouse, optionally a goods type); its lines are the server's (the
+ * book), so a create that brings lines is refused on them.
+ */
+const checkCreateBody = documentSchemas(warehouseCheck).create.extend({
+  lines: documentSchemas(warehouseCheck).create.shape.lines.optional(),
 });
 
-/** `update` of a sheet: the counted quantities of the lines given (by id); the others keep theirs. */
-const checkUpdateBody = z.object({
-  id: recordId("盘点单", "请选择盘点单"),
+/**
+ * `update` of a sheet: the counted quantities of the lines given (by id); the others keep theirs. The header's fields
+ * are the document's (its remark, its date); its warehouse and goods type are the sheet's from its create on.
+ */
+const checkUpdateBody = documentSchemas(warehouseCheck).update.extend({
   version: z.number({ error: "version 应为数字" }).int().positive().optional(),
-  remark: fieldSchema({ name: "remark", label: "备注", type: "longText", max: 500 }, true),
   lines: z
     .array(
       z.object({
@@ -339,19 +342,24 @@ const checkUpdateBody = z.object({
 
 async function updateCounts(ctx: SessionContext, body: z.infer<typeof checkUpdateBody>, raw: unknown) {
   const tenantId = ctx.session.tenantId;
-  const header = (await db(ctx).selectFrom(warehouseCheck.header.table).select(["id", "version"]).where("tenant_id", "=", tenantId).where("id", "=", body.id).executeTakeFirst()) as Row | undefined;
+  const header = (await db(ctx).selectFrom(warehouseCheck.header.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", body.id).executeTakeFirst()) as Row | undefined;
   if (!header) throw new ApiError(Status.NOT_FOUND, `${warehouseCheck.title}不存在或已被删除`);
-  const stored = (await db(ctx).selectFrom(warehouseCheck.lines.table).select(["id", "line_no"]).where("tenant_id", "=", tenantId).where("document_id", "=", body.id).orderBy("line_no").execute()) as Row[];
+  const { id, version: given, lines: counts, ...values } = body as Row & { id: number; version?: number; lines: Array<{ id: number; countedQuantity?: unknown }> };
+  for (const [field, column] of [["warehouseId", "warehouse_id"], ["goodsTypeId", "goods_type_id"]]) {
+    if (values[field] !== undefined && (values[field] ?? null) !== (header[column] === null ? null : Number(header[column]))) throw fieldError(field, closingMessages.fixed);
+    delete values[field];
+  }
+  const stored = (await db(ctx).selectFrom(warehouseCheck.lines.table).select(["id", "line_no"]).where("tenant_id", "=", tenantId).where("document_id", "=", id).orderBy("line_no").execute()) as Row[];
   const known = new Set(stored.map((r) => Number(r.id)));
   const counted = new Map<number, unknown>();
-  body.lines.forEach((line, i) => {
+  counts.forEach((line, i) => {
     if (!known.has(line.id) || counted.has(line.id)) throw fieldError(`lines.${i}.id`, closingMessages.noLine(i));
     counted.set(line.id, line.countedQuantity ?? null);
   });
   // Every stored line stays, in its order; those given take their count.
   const lines = stored.map((r) => (counted.has(Number(r.id)) ? { id: Number(r.id), countedQuantity: counted.get(Number(r.id)) } : { id: Number(r.id) }));
-  const version = body.version ?? Number(header[DOC_VERSION]);
-  return updateDocument(ctx, warehouseCheck, { id: body.id, version, ...(body.remark !== undefined ? { remark: body.remark } : {}), lines }, raw, closingRules[warehouseCheck.docType]);
+  const version = given ?? Number(header[DOC_VERSION]);
+  return updateDocument(ctx, warehouseCheck, { id, version, ...values, lines }, raw, closingRules[warehouseCheck.docType]);
 }
 
 // ---- The month's stock account ------------------------------------------------------------------------------------
@@ -494,7 +502,11 @@ export const closingEndpoints: Endpoint[] = [
     access: permission(permissionCode(warehouseCheck.header, "create")),
     body: checkCreateBody,
     replacesGenerated: true,
-    handle: (ctx, { body }) => createDocument(session(ctx), warehouseCheck, { ...(body as Row), lines: [] }, body, closingRules[warehouseCheck.docType]),
+    handle: (ctx, { body }) => {
+      const { lines, ...header } = body as Row & { lines?: Row[] };
+      if (lines?.length) throw fieldError("lines", closingMessages.bookLines);
+      return createDocument(session(ctx), warehouseCheck, { ...header, lines: [] }, body, closingRules[warehouseCheck.docType]);
+    },
   }),
   endpoint({
     method: "POST",
