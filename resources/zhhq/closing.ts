@@ -1,4 +1,5 @@
 import { defineResource, type ResourceAction } from "../define";
+import type { ReportScreen } from "../modules";
 import { defineDocument, type DocumentSpec, type PostingDef } from "../document";
 
 /**
@@ -185,6 +186,10 @@ export const warehouseAccountMonthSettle = defineResource({
   defaultSort: { field: "goodsId", dir: "asc" },
   uniqueKeys: [{ fields: ["month", "warehouseId", "goodsId"], message: "该月份已有此仓库物资的结账行" }],
   workflowActions: { generate: "生成", confirm: "转正式" },
+  headerLinks: [
+    { action: "generate", path: "generate" },
+    { action: "confirm", path: "confirm" },
+  ],
   fields: [
     { name: "month", label: "月份", type: "text", required: true, readOnly: true, filter: "eq", sortable: true, max: 7, pattern: MONTH },
     { name: "warehouseId", label: "仓库", type: "relation", relation: "zhhq/warehouse", required: true, readOnly: true, filter: "eq" },
@@ -202,3 +207,19 @@ export const warehouseAccountMonthSettle = defineResource({
 });
 
 export const closingViews = [warehouseAccountMonth, warehouseAccountMonthSettle] as const;
+
+/**
+ * 库存预警 (issue 41): goods under their lower threshold or over their upper one (库存上下限), batches expiring within
+ * the tenant's `zhhq.expiry.warnDays` (7 unless set) and batches already expired, each with its quantity. A screen
+ * over the stock with no table of its own (server/modules/zhhq/warning.ts); the home page shows its counts.
+ */
+export const warehouseWarning: ReportScreen = { module: "zhhq", entity: "warehouseWarning", screen: "warehousewarning", screenBase: "/zhhq", title: "库存预警" };
+
+/** The kinds of warning, in the order the screen shows them. */
+export const WARNING_KINDS = [
+  { value: "expired", label: "已过期", color: "red" },
+  { value: "expiring", label: "临期", color: "orange" },
+  { value: "low", label: "低于下限", color: "yellow" },
+  { value: "high", label: "高于上限", color: "blue" },
+] as const;
+export type WarningKind = (typeof WARNING_KINDS)[number]["value"];

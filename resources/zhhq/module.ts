@@ -1,5 +1,5 @@
 import type { ModuleDeclaration } from "../modules";
-import { closingDocuments, closingViews } from "./closing";
+import { closingDocuments, closingViews, warehouseWarning } from "./closing";
 import { zhhqMasterResources } from "./master";
 import { stockDocuments, stockViews } from "./stock";
 
@@ -17,6 +17,6 @@ export const zhhqResources = [...zhhqMasterResources] as const;
 export const zhhqModule = {
   name: "zhhq",
   resources: [...zhhqResources, ...stockViews, ...closingViews],
-  reports: [],
+  reports: [warehouseWarning],
   documents: [...stockDocuments, ...closingDocuments],
 } as const satisfies ModuleDeclaration<"zhhq">;

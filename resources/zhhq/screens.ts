@@ -18,11 +18,15 @@ export const zhhqScreens = {
         { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
         { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
-        { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
+        { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger", "warehousewarning"] },
         { title: "调拨", screens: ["warehousetransfer", "warehousetransferout", "warehousetransferin"] },
         { title: "盘点与结账", screens: ["warehousecheck", "warehouseaccountmonthsettle", "warehouseaccountmonth"] },
       ],
     },
   ],
-  screens: [],
+  /** 月末结账's two steps (decision 073): generate and make formal, a month at a time. */
+  screens: [
+    { path: "zhhq/warehouseaccountmonthsettle/:step", file: "routes/zhhq/month-settle.tsx" },
+    { path: "zhhq/warehousewarning/index", file: "routes/zhhq/warning.tsx" },
+  ],
 } as const satisfies ModuleScreens;
