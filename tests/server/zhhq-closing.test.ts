@@ -232,5 +232,51 @@ for (const dialect of dialects) {
       // Another tenant sees none of it.
       expect(await m.records("warehouseAccountMonthSettle", { month: last }, tenant.token)).toEqual([]);
     });
+
+    test("warnings: goods under or over their thresholds, batches expiring within zhhq.expiry.warnDays and expired, each with its quantity", async () => {
+      const warehouseId = await api.warehouse();
+      const low = await api.goods();
+      const high = await api.goods();
+      const fresh = await api.goods();
+      await api.approved("warehouseIn", {
+        warehouseId,
+        docDate: day(-30),
+        lines: [
+          { goodsId: low, quantity: 2, price: 100, batchNo: "LOW-1", expiryDate: day(3) },
+          { goodsId: high, quantity: 50, price: 100, batchNo: "HIGH-1", expiryDate: day(-2) },
+          { goodsId: fresh, quantity: 5, price: 100, batchNo: "FRESH-1", expiryDate: day(9) },
+        ],
+      });
+      await api.ok("goodsThreshold/create", { warehouseId, goodsId: low, lowerQuantity: 5, upperQuantity: 100 });
+      await api.ok("goodsThreshold/create", { warehouseId, goodsId: high, lowerQuantity: 1, upperQuantity: 40 });
+      await api.ok("goodsThreshold/create", { warehouseId, goodsId: fresh, lowerQuantity: 1, upperQuantity: 40 });
+      const shown = async () => {
+        const answer = await api.get("warehouseWarning/findPage", { warehouseId });
+        expect(answer).toMatchObject({ status: 200 });
+        return answer.data as { records: Row[]; counts: Row; warnDays: number };
+      };
+      let found = await shown();
+      expect(found.warnDays).toBe(7);
+      expect(found.counts).toEqual({ expired: 1, expiring: 1, low: 1, high: 1 });
+      expect(found.records.map((r) => [r.kind, r.goodsId, r.batchNo, r.quantity, r.days])).toEqual([
+        ["expired", high, "HIGH-1", 50, -2],
+        ["expiring", low, "LOW-1", 2, 3],
+        ["low", low, null, 2, null],
+        ["high", high, null, 50, null],
+      ]);
+      // The tenant's parameter widens the window: FRESH-1 (9 days) is then expiring too.
+      const param = await app.call<{ id: number }>("POST", "/api/v1/sys/parameterConfig/create", { token: tenant.token, body: { paramName: "临期预警天数", paramCode: "zhhq.expiry.warnDays", paramValue: "10" } });
+      expect(param.body.status, JSON.stringify(param.body)).toBe(200);
+      found = await shown();
+      expect(found.warnDays).toBe(10);
+      expect(found.counts).toEqual({ expired: 1, expiring: 2, low: 1, high: 1 });
+      const expiring = await api.get("warehouseWarning/findPage", { warehouseId, kind: "expiring" });
+      expect((expiring.data as { records: Row[] }).records.map((r) => r.batchNo)).toEqual(["LOW-1", "FRESH-1"]);
+      expect(await api.get("warehouseWarning/findPage", { kind: "nope" })).toMatchObject({ status: 400 });
+      // Another tenant's warnings are its own.
+      const theirs = await api.get("warehouseWarning/findPage", {}, other.token);
+      expect((theirs.data as { records: Row[] }).records).toEqual([]);
+      expect((await app.call("POST", "/api/v1/sys/parameterConfig/deleteBatch", { token: tenant.token, body: { ids: [param.body.data.id] } })).body.status).toBe(200);
+    });
   });
 }
