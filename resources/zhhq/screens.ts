@@ -28,5 +28,7 @@ export const zhhqScreens = {
   screens: [
     { path: "zhhq/warehouseaccountmonthsettle/:step", file: "routes/zhhq/month-settle.tsx" },
     { path: "zhhq/warehousewarning/index", file: "routes/zhhq/warning.tsx" },
+    // A stocktake's lines are the book's: its editor is the count of each line, not the generic lines grid.
+    { path: "zhhq/warehousecheck/edit/:id", file: "routes/zhhq/check-count.tsx", replacesGenerated: true },
   ],
 } as const satisfies ModuleScreens;

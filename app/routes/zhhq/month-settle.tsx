@@ -32,7 +32,7 @@ const stepOf = (value: string | undefined): Step => {
 };
 
 async function months(request: Request, context: Route.LoaderArgs["context"]) {
-  const result = await apiCall<{ records: Month[] }>(request, context, "GET", `${API}/warehouseAccountMonth/findPage?pageSize=24`);
+  const result = await apiCall<{ records: Month[] }>(request, context, "GET", `${API}/warehouseAccountMonth/findPage?pageSize=50`);
   return { result, list: result.status === 200 ? result.data.records : [] };
 }
 
