@@ -9,7 +9,7 @@ import { expectNoReactErrors } from "./support/shell";
 /*
  * Issue 35 in Chromium (decision 076): 智慧后勤 → 报表 → 库存月报 filtered by month on its form, the URL bookmarked and
  * reopened in a fresh page with the same figures, exported; a batch traced from 批次库存 to its stock-out and exported
- * as the inspector's sheet; 库存预警 lists a licence about to lapse. Data is made through the API as a keeper does.
+ * as the inspector's sheet; 资质预警 lists a licence about to lapse. Data is made through the API as a keeper does.
  */
 
 const keeper = e2eUsers.hqKeeper;
@@ -136,7 +136,7 @@ test("库存月报 filtered by month on its form, bookmarked, reopened and expor
   expect([totals.getCell(1).value, totals.getCell(9).value, totals.getCell(11).value, totals.getCell(13).value]).toEqual(["合计", 1440, 426.25, 1013.75]);
 });
 
-test("a batch is traced from 批次库存 to its stock-out and exported; 库存预警 lists the licence about to lapse", async ({ page }) => {
+test("a batch is traced from 批次库存 to its stock-out and exported; 资质预警 lists the licence about to lapse", async ({ page }) => {
   await signInFresh(page, keeper.userName, keeper.password, `/zhhq/warehouserealdetail/index?warehouseId=${warehouseId}`);
   const row = page.getByRole("row").filter({ hasText: BATCH });
   await row.getByRole("link", { name: "追溯" }).click();
@@ -155,8 +155,8 @@ test("a batch is traced from 批次库存 to its stock-out and exported; 库存�
   expect(String(workbook.worksheets[0].getRow(4).getCell(3).value)).toBe("来源");
   expect(String(workbook.worksheets[0].getRow(2).getCell(1).value)).toContain(`批次号：${BATCH}`);
 
-  await page.goto("/zhhq/warehousewarning/index");
-  await expect(page.getByRole("heading", { name: "库存预警" })).toBeVisible();
+  await page.goto("/zhhq/supplierqualificationwarning/index");
+  await expect(page.getByRole("heading", { name: "资质预警" })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: `JY-${tag}` })).toContainText("资质即将到期");
   await expect(page.getByRole("row").filter({ hasText: `JY-${tag}` })).toContainText(day(12));
   await shot(page, "warning");

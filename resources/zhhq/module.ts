@@ -1,4 +1,5 @@
 import type { ModuleDeclaration } from "../modules";
+import { closingDocuments, closingViews, warehouseWarning } from "./closing";
 import { zhhqMasterResources } from "./master";
 import { purchaseDocuments, purchaseResources } from "./purchase";
 import { supplierQualification } from "./qualifications";
@@ -12,12 +13,13 @@ import { stockDocuments, stockViews } from "./stock";
 export const zhhqResources = [...zhhqMasterResources, supplierQualification] as const;
 
 /**
- * 智慧后勤 (spec §2 /zhhq, issue 40): the warehouse's master data, its stock views and its stock documents
- * (decision 068). A section lists only screens that exist (decision 053).
+ * 智慧后勤 (spec §2 /zhhq, issues 40 and 41): the warehouse's master data, its stock views and its stock documents
+ * (decision 068), transfers, stocktakes and the month's stock account (decision 073). A section lists only screens
+ * that exist (decision 053).
  */
 export const zhhqModule = {
   name: "zhhq",
-  resources: [...zhhqResources, ...stockViews, ...purchaseResources],
-  reports: [...zhhqReports],
-  documents: [...stockDocuments, ...purchaseDocuments],
+  resources: [...zhhqResources, ...stockViews, ...purchaseResources, ...closingViews],
+  reports: [...zhhqReports, warehouseWarning],
+  documents: [...stockDocuments, ...purchaseDocuments, ...closingDocuments],
 } as const satisfies ModuleDeclaration<"zhhq">;

@@ -169,30 +169,27 @@ export const restaurantTrace = defineReport(
 );
 
 /**
- * 库存预警 as things stand: supplier licences lapsed or lapsing within 30 days (not yet renewed), and stock below
- * its lower or above its upper threshold (物资上下限).
+ * 资质预警 as things stand: supplier licences lapsed or lapsing within 30 days (not yet renewed). Stock outside its
+ * thresholds and batches near expiry are 库存预警's (decision 073).
  */
-export const warehouseWarning = defineReport(
+export const supplierQualificationWarning = defineReport(
   {
     ...place,
-    entity: "warehouseWarning",
-    screen: "warehousewarning",
-    title: "库存预警",
-    description: "供应商资质已过期或 30 天内到期（未续期的），以及库存低于下限或高于上限的物资。过期资质的供应商不能入库（系统参数 zhhq.supplier.qualificationCheck 为 warn 时只提示）。",
-    filters: [warehouse, supplier],
+    entity: "supplierQualificationWarning",
+    screen: "supplierqualificationwarning",
+    title: "资质预警",
+    description: "供应商资质已过期或 30 天内到期（未续期的）。过期资质的供应商不能入库（系统参数 zhhq.supplier.qualificationCheck 为 warn 时只提示）。",
+    filters: [supplier],
     columns: [
       { key: "kind", label: "预警类型", kind: "text" },
-      { key: "subject", label: "供应商 / 物资", kind: "text" },
-      { key: "warehouseName", label: "仓库", kind: "text" },
-      { key: "detail", label: "内容", kind: "text" },
+      { key: "subject", label: "供应商", kind: "text" },
+      { key: "detail", label: "资质", kind: "text" },
       { key: "validTo", label: "有效期至", kind: "text" },
       { key: "daysLeft", label: "剩余天数", kind: "count" },
-      { key: "quantity", label: "库存数量", kind: "quantity" },
-      { key: "threshold", label: "上下限", kind: "quantity" },
       { key: "items", label: "预警数", kind: "count", total: true },
     ],
   },
 );
 
 /** In the menu's order under 智慧后勤 → 报表 and 追溯. */
-export const zhhqReports = [warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, warehouseWarning];
+export const zhhqReports = [warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, supplierQualificationWarning];

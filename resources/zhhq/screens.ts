@@ -4,7 +4,8 @@ import { zhhqReports } from "./reports";
 
 /**
  * 智慧后勤's menu groups (decision 062, issue 40): the warehouse's master data, its stock documents and stock views
- * (decision 068). A section lists only screens that exist (decision 053).
+ * (decision 068), transfers, stocktakes and the month's account (decision 073). A section lists only screens that exist
+ * (decision 053).
  */
 export const zhhqScreens = {
   menuGroups: [
@@ -24,6 +25,7 @@ export const zhhqScreens = {
             "suppliertype",
             "suppliergoods",
             "supplierqualification",
+            "supplierqualificationwarning",
             "purchsedemand",
             "purchsedemandaudit",
             "purchse",
@@ -34,11 +36,20 @@ export const zhhqScreens = {
           ],
         },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
-        { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
-        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport", "warehousewarning"] },
+        { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger", "warehousewarning"] },
+        { title: "调拨", screens: ["warehousetransfer", "warehousetransferout", "warehousetransferin"] },
+        { title: "盘点与结账", screens: ["warehousecheck", "warehouseaccountmonthsettle", "warehouseaccountmonth"] },
+        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport"] },
         { title: "追溯", screens: ["batchtrace", "restauranttrace"] },
       ],
     },
   ],
-  screens: [...reportPages(zhhqReports)],
+  screens: [
+    ...reportPages(zhhqReports),
+    /** 月末结账's two steps (decision 073): generate and make formal, a month at a time. */
+    { path: "zhhq/warehouseaccountmonthsettle/:step", file: "routes/zhhq/month-settle.tsx" },
+    { path: "zhhq/warehousewarning/index", file: "routes/zhhq/warning.tsx" },
+    // A stocktake's lines are the book's: its editor is the count of each line, not the generic lines grid.
+    { path: "zhhq/warehousecheck/edit/:id", file: "routes/zhhq/check-count.tsx", replacesGenerated: true },
+  ],
 } as const satisfies ModuleScreens;

@@ -283,7 +283,7 @@ export const warehouseLedger = defineResource({
   title: "库存流水",
   labelField: "batchNo",
   defaultSort: { field: "occurredAt", dir: "desc" },
-  indexes: [["warehouseId", "goodsId", "occurredAt"], ["batchId"], ["docType", "docId"], ["docLineId"]],
+  indexes: [["warehouseId", "goodsId", "occurredAt"], ["batchId"], ["docType", "docId"], ["docLineId"], ["docDate"]],
   fields: readOnly([
     stockWarehouse,
     stockGoods,
@@ -307,6 +307,8 @@ export const warehouseLedger = defineResource({
     { name: "operatorName", label: "操作人", type: "text", max: 50 },
     { name: "remark", label: "备注", type: "text", max: 500, list: false },
     { name: "occurredAt", label: "发生时间", type: "datetime", required: true, sortable: true },
+    // Its document's date (decision 073): the month it counts in for the month's stock account.
+    { name: "docDate", label: "单据日期", type: "date", filter: "range", sortable: true },
   ]),
 });
 

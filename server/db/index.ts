@@ -34,6 +34,7 @@ import * as migration0060 from "./migrations/0060_zhhq_purchase";
 import * as migration0069 from "./migrations/0069_zhhq_supplier_qualifications";
 import * as migration0070 from "./migrations/0070_zhhq_stock_line_report_index";
 import * as migration0067 from "./migrations/0067_sc";
+import * as migration0062 from "./migrations/0062_zhhq_closing";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
@@ -118,6 +119,7 @@ const migrations: Record<string, Migration> = {
   "0069_zhhq_supplier_qualifications": migration0069,
   "0070_zhhq_stock_line_report_index": migration0070,
   "0067_sc": migration0067,
+  "0062_zhhq_closing": migration0062,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -100,6 +100,11 @@ export interface DocumentRules {
    * It reads; it may refuse with a field's 400.
    */
   fill?: (ctx: SessionContext, db: AnyDb, header: Row, lines: Row[], current?: Row) => Promise<void>;
+  /**
+   * Lines the server makes itself when a document is created, after those given, in the create's write transaction
+   * (a stocktake's book: every batch of the warehouse as it stands once the sheet holds the warehouse). It may refuse.
+   */
+  createLines?: (ctx: SessionContext, trx: AnyDb, header: Row) => Promise<Row[]>;
   /** Adds to `getInfo`'s answer what the tables of the document do not hold (a stock-out line's allocations). */
   describe?: (ctx: SessionContext, db: AnyDb, document: Row) => Promise<void>;
   /**

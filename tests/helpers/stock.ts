@@ -10,7 +10,7 @@ export const H = "/api/v1/zhhq";
 export type Row = Record<string, unknown>;
 export type Envelope<T = unknown> = { status: number; message: string; data: T };
 
-export type StockDoc = "warehouseIn" | "warehouseOut" | "warehouseInReturn" | "warehouseOutReturn";
+export type StockDoc = "warehouseIn" | "warehouseOut" | "warehouseInReturn" | "warehouseOutReturn" | "warehouseTransfer" | "warehouseCheck";
 
 export function stockClient(app: TestApp, token: () => string) {
   let serial = 0;
@@ -47,7 +47,7 @@ export function stockClient(app: TestApp, token: () => string) {
       return id;
     },
     create: (doc: StockDoc, body: Row, as = token()) => ok<Row & { id: number; docNo: string; status: string }>(`${doc}/create`, body, as),
-    step: (doc: StockDoc, action: "submit" | "approve" | "reject", body: Row, as = token(), headers?: Record<string, string>) => post(`${doc}/${action}`, body, as, headers),
+    step: (doc: StockDoc, action: "submit" | "approve" | "reject" | "receive" | "cancel", body: Row, as = token(), headers?: Record<string, string>) => post(`${doc}/${action}`, body, as, headers),
     info: async (doc: StockDoc, id: unknown, as = token()) => {
       const answer = await get(`${doc}/getInfo`, { id }, as);
       expect(answer, `${doc}/getInfo`).toMatchObject({ status: 200 });

@@ -162,6 +162,9 @@ const NO_CREATE_OR_UPDATE = [
   // Price audits are written by purchase receipts and moved by their two steps (decision 072).
   "zhhq/purchsePriceAudit",
   // The stock ledger's balances, batches and movements (decision 068): written only by the stock documents' approvals.
+  // The month's stock account (decision 073): written only by 生成 and 转正式.
+  "zhhq/warehouseAccountMonth",
+  "zhhq/warehouseAccountMonthSettle",
   "zhhq/warehouseLedger",
   "zhhq/warehouseReal",
   "zhhq/warehouseRealDetail",

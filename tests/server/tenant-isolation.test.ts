@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
+import { chinaDay } from "../../resources/chinaTime";
 import { builtInDicts } from "../../resources/dicts";
 import { formFields, resourceKey, type FieldDef, type ResourceDef } from "../../resources/define";
 import { findResource, resources } from "../../resources/index";
@@ -147,6 +148,20 @@ for (const dialect of dialects) {
       const row = await sql<{ id: number }>`select id from purchase_price_audit where tenant_id = ${tenants[who].tenantId} and purchse_id = ${order.id}`.execute(app.database.db);
       return Number(row.rows[0].id);
     };
+
+    // The month's stock account's rows come from 生成 of the month of that stock-in (decision 073).
+    for (const [key, table] of [
+      ["zhhq/warehouseAccountMonth", "stock_month"],
+      ["zhhq/warehouseAccountMonthSettle", "stock_month_settle"],
+    ]) {
+      madeWith[key] = async (who: Who) => {
+        await stockIn(who);
+        const result = await app.call("POST", "/api/v1/zhhq/warehouseAccountMonthSettle/generate", { token: tokenOf(who), body: { month: chinaDay(Date.now()).slice(0, 7) } });
+        expect(result.body.status, JSON.stringify(result.body)).toBe(200);
+        const row = await sql<{ id: number }>`select id from ${sql.table(table)} where tenant_id = ${tenants[who].tenantId}`.execute(app.database.db);
+        return Number(row.rows[0].id);
+      };
+    }
 
     /** One approved stock-in of `who`'s tenant (made once), through the API; answers its goods. */
     async function stockIn(who: Who): Promise<number> {

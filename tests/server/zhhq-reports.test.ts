@@ -251,20 +251,16 @@ for (const dialect of dialects) {
       const passed = await api.approved("warehouseIn", body);
       expect((await api.info("warehouseIn", passed)).qualificationNote ?? null).toBeNull();
 
-      // 库存预警 lists the lapsed licence and one lapsing within 30 days, not one renewed or far off.
+      // 资质预警 lists the lapsed licence and one lapsing within 30 days, not one renewed or far off.
       await api.ok("supplierQualification/create", { supplierId, qualType: "4", qualNo: "JJ-10", validTo: chinaDay(Date.now() + 10 * DAY_MS) });
       await api.ok("supplierQualification/create", { supplierId, qualType: "9", qualNo: "QT-40", validTo: chinaDay(Date.now() + 40 * DAY_MS) });
       await api.ok("supplierQualification/create", { supplierId, qualType: "1", qualNo: "BL-OLD", validTo: chinaDay(Date.now() - 30 * DAY_MS) });
-      const warning = await answer("warehouseWarning", { supplierId });
+      const warning = await answer("supplierQualificationWarning", { supplierId });
       expect(warning.filters).toEqual({ supplierId: String(supplierId) });
       expect(warning.rows.map((r) => [r.kind, r.detail, r.daysLeft])).toEqual([
         ["资质已过期", "食品经营许可证 JY-7", -1],
         ["资质即将到期", "检验检疫证明 JJ-10", 10],
       ]);
-      // Stock outside its thresholds: 2 units in store against a lower limit of 5.
-      await api.ok("goodsThreshold/create", { warehouseId, goodsId, lowerQuantity: 5 });
-      const low = (await answer("warehouseWarning", { warehouseId })).rows.filter((r) => r.kind === "低于下限");
-      expect(low).toEqual([expect.objectContaining({ quantity: 3000, threshold: 5000 })]);
     });
   });
 }

@@ -133,7 +133,7 @@ export async function createDocument(ctx: SessionContext, doc: DocumentDef, body
   await checkDictionaries(ctx, doc.header, values);
   await checkLines(ctx, doc, lines);
   await checkUnique(ctx, doc.header, values);
-  return idempotent(ctx, raw, (trx: AnyDb) => insertDocument(trx, ctx, doc, values, lines));
+  return idempotent(ctx, raw, (trx: AnyDb) => insertDocument(trx, ctx, doc, values, lines, rules));
 }
 
 /**
@@ -141,7 +141,7 @@ export async function createDocument(ctx: SessionContext, doc: DocumentDef, body
  * already filled and checked: what `createDocument` runs under its key, and what a module runs when one change of its
  * own makes another document (a purchase receipt's stock-in).
  */
-export async function insertDocument(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, values: Row, lines: Row[]): Promise<Row> {
+export async function insertDocument(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, values: Row, lines: Row[], rules: DocumentRules = {}): Promise<Row> {
   const id = newId();
   const now = ctx.now;
   const status = doc.workflow.initial;
@@ -158,8 +158,10 @@ export async function insertDocument(trx: AnyDb, ctx: SessionContext, doc: Docum
     updated_by: ctx.session.userId,
   };
   await trx.insertInto(doc.header.table).values(row).execute();
-  const lineRows = lines.map((line, i) => lineRow(ctx, doc, id, i + 1, line, now));
-  if (lineRows.length) await trx.insertInto(doc.lines.table).values(lineRows).execute();
+  const made = rules.createLines ? await rules.createLines(ctx, trx, { ...values, id }) : [];
+  const lineRows = [...lines, ...made].map((line, i) => lineRow(ctx, doc, id, i + 1, line, now));
+  // In parts: a statement's parameters are bounded (SQLite 32,766, PostgreSQL 65,535), a stocktake's lines are not.
+  for (let at = 0; at < lineRows.length; at += 500) await trx.insertInto(doc.lines.table).values(lineRows.slice(at, at + 500)).execute();
   await writeHistory(trx, ctx, doc, id, "create", null, status, null);
   await recordOperation(trx, ctx, doc.header, id, "create", { ...values, [DOC_NO]: row[column(doc.header.fields, DOC_NO)], lines: lines.length });
   return { ...toRecord(doc.header, row), lines: lineRows.map((r) => toRecord(doc.lines, r)) };

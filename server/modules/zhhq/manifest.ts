@@ -2,21 +2,24 @@ import { zhhqModule } from "../../../resources/zhhq/module";
 import type { ServerModule } from "../manifest";
 import { zhhqReports } from "../../../resources/zhhq/reports";
 import { reportEndpoints } from "../report/engine";
+import { closingEndpoints, closingRules } from "./closing";
 import { masterServices } from "./master";
 import { purchaseDocumentRules, purchaseEndpoints } from "./purchase";
 import { zhhqReportQueries } from "./reports";
 import { stockDocumentRules, stockLedger } from "./stock";
+import { warningEndpoints } from "./warning";
 
 /**
  * 智慧后勤 on the server (decision 062): the rules of the warehouse's master data (decision 067), the stock ledger and
- * the stock documents' allocators (decision 068), purchasing (decision 072).
+ * the stock documents' allocators (decision 068), purchasing (decision 072), transfers, stocktakes, the month's stock
+ * account and the warnings (decision 073), its reports and traceability (decision 076).
  */
 export const zhhqManifest: ServerModule = {
   declaration: zhhqModule,
   services: masterServices,
   // Its reports run on 报表's engine, answered by the stock ledger's queries (decision 076).
-  endpoints: [...purchaseEndpoints, ...reportEndpoints(zhhqReports, zhhqReportQueries)],
-  documentRules: { ...stockDocumentRules, ...purchaseDocumentRules },
+  endpoints: [...purchaseEndpoints, ...closingEndpoints, ...warningEndpoints, ...reportEndpoints(zhhqReports, zhhqReportQueries)],
+  documentRules: { ...stockDocumentRules, ...purchaseDocumentRules, ...closingRules },
   ledgers: [stockLedger],
   paymentHooks: [],
 };

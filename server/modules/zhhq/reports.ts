@@ -338,54 +338,20 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
   return { rows };
 }
 
-/** 库存预警: licences lapsed or lapsing (supplierQualification.ts's list) and stock outside its thresholds. */
-async function warehouseWarning(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+/** 资质预警: licences lapsed or lapsing (supplierQualification.ts's list). */
+async function supplierQualificationWarning(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
   const db = any(dbIn);
   // The report declares no period: the engine's default ends today, which is the day this is as of.
   const licences = (await expiringLicences(db, tenantId, chinaDayStart(f.to))).filter((l) => f.supplierId === undefined || l.supplierId === f.supplierId);
   const rows: Row[] = licences.map((l) => ({
     kind: l.daysLeft < 0 ? "资质已过期" : "资质即将到期",
     subject: l.supplierName,
-    warehouseName: "",
     detail: `${QUAL_TYPE_NAMES[l.qualType] ?? ""} ${l.qualNo}`,
     validTo: l.validTo,
     daysLeft: l.daysLeft,
-    quantity: null,
-    threshold: null,
     items: 1,
   }));
-  if (f.supplierId === undefined) {
-    let q = db
-      .selectFrom("goods_threshold as t")
-      .leftJoin("stock_real as l", (j) => j.onRef("l.tenant_id", "=", "t.tenant_id").onRef("l.warehouse_id", "=", "t.warehouse_id").onRef("l.goods_id", "=", "t.goods_id"))
-      .select(["t.warehouse_id", "t.goods_id", "t.lower_quantity", "t.upper_quantity", sql<number>`coalesce(l.quantity, 0)`.as("quantity")])
-      .where("t.tenant_id", "=", tenantId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("t.lower_quantity", "is not", null), eb(sql`coalesce(l.quantity, 0)`, "<", eb.ref("t.lower_quantity"))]),
-          eb.and([eb("t.upper_quantity", "is not", null), eb(sql`coalesce(l.quantity, 0)`, ">", eb.ref("t.upper_quantity"))]),
-        ]),
-      );
-    if (f.warehouseId !== undefined) q = q.where("t.warehouse_id", "=", f.warehouseId);
-    const outside = (await q.execute()) as Row[];
-    const [goods, warehouses] = await Promise.all([goodsNames(db, tenantId, outside.map((r) => n(r.goods_id))), namesOf(db, tenantId, "warehouse", "name", outside.map((r) => n(r.warehouse_id)))]);
-    for (const r of outside) {
-      const low = r.lower_quantity !== null && n(r.quantity) < n(r.lower_quantity);
-      const g = goods.get(n(r.goods_id));
-      rows.push({
-        kind: low ? "低于下限" : "高于上限",
-        subject: g ? `${g.goodsName}（${g.goodsCode}）` : "",
-        warehouseName: warehouses.get(n(r.warehouse_id)) ?? "",
-        detail: `${low ? "下限" : "上限"}，单位：${g?.unitName || "—"}`,
-        validTo: "",
-        daysLeft: null,
-        quantity: n(r.quantity),
-        threshold: n(low ? r.lower_quantity : r.upper_quantity),
-        items: 1,
-      });
-    }
-  }
   return { rows };
 }
 
-export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, warehouseWarning };
+export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, supplierQualificationWarning };

@@ -2,11 +2,13 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
 import { chinaDay, chinaDayStart, DAY_MS } from "../../../resources/chinaTime";
 import { DOC_NO, LINE_NO, type DocumentDef } from "../../../resources/document";
 import { quantityToThousandths, thousandthsToQuantity } from "../../../resources/quantity";
+import { findResource } from "../../../resources/index";
+import { OPEN_CHECK_STATUSES, warehouseCheck, warehouseTransfer } from "../../../resources/zhhq/closing";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import { newId } from "../../db";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
-import { defineLedger, type LedgerDrift, type PostedLine, type Projection } from "../../kernel/ledger";
+import { defineLedger, type LedgerDrift, type LedgerEntry, type PostedLine, type Projection } from "../../kernel/ledger";
 import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules, Guard, LineOptions } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
 import { requireSupplierQualified } from "./supplierQualification";
@@ -37,6 +39,9 @@ export const stockMessages = {
   notApproved: (title: string) => `${title}尚未审核，不能退`,
   notOfDocument: (title: string) => `该明细不属于所选${title}`,
   futureDate: "单据日期不能晚于今天",
+  monthClosed: (month: string) => `${month} 已结账`,
+  frozen: (docNo: string) => `仓库正在盘点（盘点单 ${docNo}），盘点结束前不能出入库`,
+  transitOnly: "调拨在途仓库的物资只能由调拨单调出、收货",
 };
 
 /** `（另有待审核的退货 5.5kg）`: what other submitted returns of the line claim, when they claim any. */
@@ -45,7 +50,7 @@ function pendingWords(pending: number, unit: string, kind: string): string {
 }
 
 /** Thousandths as the screens write a quantity: 12.5, 3. */
-function formatQuantity(thousandths: number): string {
+export function formatQuantity(thousandths: number): string {
   return String(thousandthsToQuantity(thousandths));
 }
 
@@ -126,20 +131,92 @@ export const stockLedger = defineLedger({
   key: { warehouseId: "warehouse_id", goodsId: "goods_id" },
   quantity: { balance: "quantity", line: "quantity", after: "quantity_after" },
   amount: { balance: "amount", line: "amount", after: "amount_after" },
-  extra: { batchId: "batch_id", batchNo: "batch_no" },
+  extra: { batchId: "batch_id", batchNo: "batch_no", docDate: "doc_date" },
   projections: [batchProjection, averagePrice],
+  // Every posting of every stock document passes here first: the closed months and the frozen warehouses (decision 073).
+  lockFirst: (trx, entry) => guardPosting(trx, entry),
   // The allocators refuse a shortage first, naming the goods and what is there; this is the last guard.
   messages: { insufficient: "库存不足", zero: stockMessages.zero },
 });
 
-const isPostgres = (trx: AnyDb) => trx.getExecutor().adapter instanceof PostgresAdapter;
+export const isPostgres = (trx: AnyDb) => trx.getExecutor().adapter instanceof PostgresAdapter;
+
+/** The warehouse that holds what is in transit between two warehouses (one per tenant, made by the first transfer). */
+export const TRANSIT_WAREHOUSE_CODE = "ZT-IN-TRANSIT";
+
+/** What one transaction has already checked, so a document of many lines asks once per month and warehouse. */
+const checked = new WeakMap<object, Map<string, unknown>>();
+
+async function once<T>(trx: AnyDb, key: string, work: () => Promise<T>): Promise<T> {
+  let seen = checked.get(trx);
+  if (!seen) checked.set(trx, (seen = new Map()));
+  if (!seen.has(key)) seen.set(key, await work());
+  return seen.get(key) as T;
+}
+
+/** A posting's document date: the allocator's, else its document's header's, else the day it posts (China). */
+async function documentDate(trx: AnyDb, entry: LedgerEntry): Promise<string> {
+  const given = entry.extra?.docDate;
+  if (typeof given === "string" && given) return given;
+  const header = entry.docType ? findResource(entry.docType) : undefined;
+  const field = header?.fields.find((f) => f.name === "docDate");
+  const fromHeader =
+    header && field && entry.docId !== null
+      ? await once(trx, `docDate:${entry.docType}:${entry.docId}`, async () => {
+          const row = (await trx.selectFrom(header.table).select(sql.ref(field.column ?? "doc_date").as("d")).where("tenant_id", "=", entry.tenantId).where("id", "=", entry.docId).executeTakeFirst()) as Row | undefined;
+          return row?.d ? String(row.d) : null;
+        })
+      : null;
+  return fromHeader ?? chinaDay(entry.occurredAt ?? Date.now());
+}
+
+/**
+ * The stock ledger's guard (decision 073), before any posting reads or writes: no document may be dated into a month
+ * made formal (409 `YYYY-MM 已结账`); while a warehouse has an open stocktake every other posting there is refused,
+ * naming the sheet; the transit warehouse moves only by transfers. On PostgreSQL the posting holds its warehouse's
+ * row (shared) and its month's, so a stocktake opening there (which takes the warehouse's row) or a month being made
+ * formal waits for it, and a posting after them sees them.
+ */
+async function guardPosting(trx: AnyDb, entry: LedgerEntry): Promise<void> {
+  const tenantId = entry.tenantId;
+  const docDate = await documentDate(trx, entry);
+  entry.extra = { ...entry.extra, docDate };
+  const month = docDate.slice(0, 7);
+  const closed = await once(trx, `month:${tenantId}:${month}`, async () => {
+    let q = trx.selectFrom("stock_month").select("status").where("tenant_id", "=", tenantId).where("month", "=", month);
+    if (isPostgres(trx)) q = q.forShare();
+    const row = (await q.executeTakeFirst()) as Row | undefined;
+    return row !== undefined && Number(row.status) === MONTH_FORMAL;
+  });
+  if (closed) throw new ApiError(Status.CONFLICT, stockMessages.monthClosed(month));
+  const warehouseId = Number(entry.key.warehouseId);
+  const refusal = await once(trx, `warehouse:${tenantId}:${warehouseId}:${entry.docType}:${entry.docId}`, async () => {
+    let q = trx.selectFrom("warehouse").select("warehouse_code").where("tenant_id", "=", tenantId).where("id", "=", warehouseId);
+    if (isPostgres(trx)) q = q.forShare();
+    const warehouse = (await q.executeTakeFirst()) as Row | undefined;
+    if (warehouse?.warehouse_code === TRANSIT_WAREHOUSE_CODE && entry.docType !== warehouseTransfer.docType) return stockMessages.transitOnly;
+    let open = trx
+      .selectFrom(warehouseCheck.header.table)
+      .select(["id", "doc_no"])
+      .where("tenant_id", "=", tenantId)
+      .where("warehouse_id", "=", warehouseId)
+      .where("status", "in", OPEN_CHECK_STATUSES.map(Number));
+    if (entry.docType === warehouseCheck.docType && entry.docId !== null) open = open.where("id", "!=", entry.docId);
+    const sheet = (await open.executeTakeFirst()) as Row | undefined;
+    return sheet ? stockMessages.frozen(String(sheet.doc_no)) : null;
+  });
+  if (refusal) throw new ApiError(Status.CONFLICT, refusal);
+}
+
+/** A month of the stock account once 转正式 (dictionary monthSettleStatus). */
+export const MONTH_FORMAL = 1;
 
 /**
  * Takes the stock rows of these warehouse × goods, in one order (PostgreSQL; SQLite's writer holds the database):
  * every stock posting of a key queues here, so an allocator's reads of its batches are what it then posts against,
  * and two documents that share goods cannot each hold one and wait for the other.
  */
-async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId: number; goodsId: number }>, now: number) {
+export async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId: number; goodsId: number }>, now: number) {
   if (!isPostgres(trx)) return;
   const unique = [...new Map(keys.map((k) => [`${k.warehouseId}:${k.goodsId}`, k])).values()].sort((a, b) => a.warehouseId - b.warehouseId || a.goodsId - b.goodsId);
   for (const { warehouseId, goodsId } of unique) {
@@ -152,7 +229,7 @@ async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId
   }
 }
 
-const keyOf = (entry: AllocationInput[number]) => ({ warehouseId: Number(entry.key.warehouseId), goodsId: Number(entry.key.goodsId) });
+export const keyOf = (entry: AllocationInput[number]) => ({ warehouseId: Number(entry.key.warehouseId), goodsId: Number(entry.key.goodsId) });
 
 /** The goods' name and unit's name, for the messages. */
 export async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<{ name: string; unit: string; shelfLifeDays: number | null }> {
@@ -182,7 +259,7 @@ function addDays(day: string, days: number): string {
   return chinaDay(chinaDayStart(day) + days * DAY_MS);
 }
 
-async function setLine(trx: AnyDb, doc: DocumentDef, tenantId: number, lineId: number, values: Row) {
+export async function setLine(trx: AnyDb, doc: DocumentDef, tenantId: number, lineId: number, values: Row) {
   await trx.updateTable(doc.lines.table).set(values).where("tenant_id", "=", tenantId).where("id", "=", lineId).execute();
 }
 
@@ -236,22 +313,24 @@ function defaultExpiry(shelfLifeDays: number | null, productionDate: string | nu
 }
 
 /** What a batch holds for a movement to take from (a batch's stock, or what a stock-out line took from it). */
-interface Holding {
+export interface Holding {
   batchId: number;
   batchNo: string;
   quantity: number;
   amount: number;
 }
 
-interface Batch extends Holding {
+export interface Batch extends Holding {
   expiryDate: string | null;
+  /** The batch's row as read (its dates, price and source line, which a transfer carries to the batch it makes). */
+  row?: Row;
 }
 
 /**
  * Takes `need` from the holdings in their order, changing them: each part carries its share of the holding's amount,
  * an emptied holding gives up exactly what it has left, so amounts never drift by rounding.
  */
-function takeInOrder<H extends Holding>(holdings: H[], need: number): Array<{ holding: H; take: number; amount: number }> {
+export function takeInOrder<H extends Holding>(holdings: H[], need: number): Array<{ holding: H; take: number; amount: number }> {
   const taken: Array<{ holding: H; take: number; amount: number }> = [];
   for (const holding of holdings) {
     if (need === 0) break;
@@ -267,10 +346,45 @@ function takeInOrder<H extends Holding>(holdings: H[], need: number): Array<{ ho
 }
 
 /**
- * Stock-out, first expiry first (FEFO): each line takes from the batches of its warehouse × goods in the order of
- * their expiry, then of their receipt; a batch without an expiry date comes last. Expired batches are never issued.
- * A batch emptied gives up exactly its remaining amount, a part its share of it, so the amounts never drift.
+ * First expiry first (FEFO): `need` thousandths of a warehouse × goods from its batches in the order of their expiry,
+ * then of their receipt; a batch without an expiry date comes last. Expired batches are never taken. `held` keeps the
+ * batches one document read, so its later lines take what its earlier ones left. A batch emptied gives up exactly its
+ * remaining amount, a part its share of it, so the amounts never drift. Each part names its batch's row (`row`).
  */
+export async function takeFefo(trx: AnyDb, tenantId: number, key: { warehouseId: number; goodsId: number }, need: number, held: Map<string, Batch[]>, today: string) {
+  const group = `${key.warehouseId}:${key.goodsId}`;
+  if (!held.has(group)) {
+    const rows = (await trx
+      .selectFrom("stock_batch")
+      .selectAll()
+      .where("tenant_id", "=", tenantId)
+      .where("warehouse_id", "=", key.warehouseId)
+      .where("goods_id", "=", key.goodsId)
+      .where("quantity", ">", 0)
+      .orderBy(sql`case when expiry_date is null then 1 else 0 end`)
+      .orderBy("expiry_date")
+      .orderBy("received_at")
+      .orderBy("id")
+      .execute()) as Row[];
+    held.set(
+      group,
+      rows.map((r) => ({ batchId: Number(r.id), batchNo: String(r.batch_no), expiryDate: r.expiry_date as string | null, quantity: Number(r.quantity), amount: Number(r.amount), row: r })),
+    );
+  }
+  const batches = held.get(group) as Batch[];
+  const usable = batches.filter((b) => b.expiryDate === null || b.expiryDate >= today);
+  const available = usable.reduce((sum, b) => sum + b.quantity, 0);
+  if (available < need) {
+    const total = batches.reduce((sum, b) => sum + b.quantity, 0);
+    const expired = batches.find((b) => b.quantity > 0 && b.expiryDate !== null && b.expiryDate < today);
+    if (total >= need && expired) throw new ApiError(Status.CONFLICT, stockMessages.expired(expired.batchNo, expired.expiryDate as string));
+    const goods = await goodsWords(trx, tenantId, key.goodsId);
+    throw new ApiError(Status.CONFLICT, stockMessages.insufficient(goods.name, total, goods.unit));
+  }
+  return takeInOrder(usable, need);
+}
+
+/** Stock-out: each line takes from its warehouse × goods's batches first expiry first (`takeFefo`). */
 const issueFefo: Allocator = async (run, trx, entries) => {
   const tenantId = run.ctx.session.tenantId;
   await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
@@ -279,37 +393,7 @@ const issueFefo: Allocator = async (run, trx, entries) => {
   const out: AllocatedPosting[] = [];
   for (const entry of entries) {
     const key = keyOf(entry);
-    const group = `${key.warehouseId}:${key.goodsId}`;
-    if (!batches.has(group)) {
-      const rows = (await trx
-        .selectFrom("stock_batch")
-        .select(["id", "batch_no", "expiry_date", "quantity", "amount"])
-        .where("tenant_id", "=", tenantId)
-        .where("warehouse_id", "=", key.warehouseId)
-        .where("goods_id", "=", key.goodsId)
-        .where("quantity", ">", 0)
-        .orderBy(sql`case when expiry_date is null then 1 else 0 end`)
-        .orderBy("expiry_date")
-        .orderBy("received_at")
-        .orderBy("id")
-        .execute()) as Row[];
-      batches.set(
-        group,
-        rows.map((r) => ({ batchId: Number(r.id), batchNo: String(r.batch_no), expiryDate: r.expiry_date as string | null, quantity: Number(r.quantity), amount: Number(r.amount) })),
-      );
-    }
-    const held = batches.get(group) as Batch[];
-    const usable = held.filter((b) => b.expiryDate === null || b.expiryDate >= today);
-    const need = -entry.quantity;
-    const available = usable.reduce((sum, b) => sum + b.quantity, 0);
-    if (available < need) {
-      const total = held.reduce((sum, b) => sum + b.quantity, 0);
-      const expired = held.find((b) => b.quantity > 0 && b.expiryDate !== null && b.expiryDate < today);
-      if (total >= need && expired) throw new ApiError(Status.CONFLICT, stockMessages.expired(expired.batchNo, expired.expiryDate as string));
-      const goods = await goodsWords(trx, tenantId, key.goodsId);
-      throw new ApiError(Status.CONFLICT, stockMessages.insufficient(goods.name, total, goods.unit));
-    }
-    const taken = takeInOrder(usable, need);
+    const taken = await takeFefo(trx, tenantId, key, -entry.quantity, batches, today);
     for (const { holding, take, amount } of taken) {
       out.push({ key, quantity: -take, amount: -amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo }, lineId: entry.line.id as number });
     }
@@ -354,7 +438,9 @@ const returnToSupplier: Allocator = async (run, trx, entries) => {
 async function inReturnLimit(db: AnyDb, tenantId: number, warehouseInId: number, inLineId: number) {
   const row = (await db
     .selectFrom("warehouse_in_line as l")
-    .innerJoin("stock_batch as b", (j) => j.onRef("b.tenant_id", "=", "l.tenant_id").onRef("b.in_line_id", "=", "l.id"))
+    .innerJoin("warehouse_in as d", (j) => j.onRef("d.tenant_id", "=", "l.tenant_id").onRef("d.id", "=", "l.document_id"))
+    // The batch the line made, in the stock-in's warehouse: a transfer's copies name the same line (decision 073).
+    .innerJoin("stock_batch as b", (j) => j.onRef("b.tenant_id", "=", "l.tenant_id").onRef("b.in_line_id", "=", "l.id").onRef("b.warehouse_id", "=", "d.warehouse_id"))
     .select(["l.quantity as received", "b.id", "b.batch_no", "b.quantity", "b.amount"])
     .where("l.tenant_id", "=", tenantId)
     .where("l.id", "=", inLineId)
@@ -624,7 +710,7 @@ function sourceLineOptions(source: DocumentDef, lineField: string): LineOptions 
       const lineId = Number(r.id);
       const batches =
         source === warehouseIn
-          ? ((await db.selectFrom("stock_batch").select("batch_no").where("tenant_id", "=", tenantId).where("in_line_id", "=", lineId).execute()) as Row[]).map((b) => String(b.batch_no))
+          ? [...new Set(((await db.selectFrom("stock_batch").select("batch_no").where("tenant_id", "=", tenantId).where("in_line_id", "=", lineId).execute()) as Row[]).map((b) => String(b.batch_no)))]
           : (await issuedOf(db, tenantId, lineId)).map((b) => b.batchNo);
       const pending = await claimed(db, tenantId, source, lineField, lineId);
       const left = Math.max(0, (await returnable(db, tenantId, source, sourceId, lineId)) - pending);

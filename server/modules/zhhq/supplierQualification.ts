@@ -113,7 +113,7 @@ export interface ExpiringLicence {
 
 /**
  * Licences that lapse within `EXPIRING_DAYS` of today or have lapsed (and are not replaced by a licence of the same
- * type that is in force): 资质预警 of 库存预警 and the dashboard.
+ * type that is in force): 资质预警 (a report of its own; 库存预警 is stock and batches, decision 073).
  */
 export async function expiringLicences(db: AnyDb, tenantId: number, now: number): Promise<ExpiringLicence[]> {
   const today = chinaDay(now);

@@ -1,0 +1,225 @@
+import { defineResource, type ResourceAction } from "../define";
+import type { ReportScreen } from "../modules";
+import { defineDocument, type DocumentSpec, type PostingDef } from "../document";
+
+/**
+ * Moving stock between warehouses and closing its books (issue 41, decision 073): the transfer (调拨: out of the source
+ * into transit on approval, out of transit into the destination on receipt, the same batches at the same cost), the
+ * stocktake (盘点: the book quantity of every batch, the count, and on approval the gains and losses that make the
+ * stock equal the count; an open sheet freezes its warehouse) and the month's stock account (月结: opening, in, out
+ * and closing per warehouse × goods, made formal once a month). The rules are server/modules/zhhq/closing.ts'.
+ */
+
+const remark = { name: "remark", label: "备注", type: "longText", max: 500 } as const;
+const docDate = { name: "docDate", label: "单据日期", type: "date", filter: "range", sortable: true, description: "默认今天，可早于今天（不能早于已结账的月份）" } as const;
+const goodsRef = { name: "goodsId", label: "物资", type: "relation", relation: "zhhq/goods", required: true } as const;
+
+/** The ledger counts a line's stock change in thousandths; the allocators decide batches and amounts. */
+const noQuantity = () => 0;
+
+const transferStatuses = [
+  { value: "0", label: "草稿", color: "gray" },
+  { value: "1", label: "待审核", color: "blue" },
+  { value: "2", label: "在途", color: "orange" },
+  { value: "3", label: "已收货", color: "green" },
+  { value: "4", label: "已驳回", color: "red" },
+] as const;
+
+type TransferStatus = (typeof transferStatuses)[number]["value"];
+
+const transferWorkflow = {
+  statuses: transferStatuses,
+  dict: "transferStatus",
+  initial: "0",
+  editable: ["0", "4"],
+  transitions: [
+    { name: "submit", label: "提交", from: ["0", "4"], to: "1" },
+    { name: "approve", label: "调出", from: ["1"], to: "2", confirm: "调出后物资离开调出仓库，在途直到调入仓库收货" },
+    { name: "reject", label: "驳回", from: ["1"], to: "4", reasonRequired: true },
+    { name: "receive", label: "收货", from: ["2"], to: "3", confirm: "收货后在途物资按原批次、原成本计入调入仓库" },
+  ],
+} satisfies DocumentSpec<TransferStatus>["workflow"];
+
+/** Out of the source (and into transit, the allocator's second line of each batch) on approval; out of transit into the destination on receipt. */
+const transferPostings: PostingDef[] = [
+  { ledger: "stock", on: "approve", key: { warehouseId: "header.fromWarehouseId", goodsId: "line.goodsId" }, quantity: noQuantity, allocate: "transferOut" },
+  { ledger: "stock", on: "receive", key: { warehouseId: "header.toWarehouseId", goodsId: "line.goodsId" }, quantity: noQuantity, allocate: "transferIn" },
+];
+
+const movedQuantity = (name: string, label: string) => ({ name, label, type: "quantity", readOnly: true }) as const;
+
+export const warehouseTransfer = defineDocument({
+  module: "zhhq",
+  entity: "warehouseTransfer",
+  screen: "warehousetransfer",
+  screenBase: "/zhhq",
+  title: "调拨单",
+  menuTitle: "调拨管理",
+  header: {
+    table: "warehouse_transfer",
+    fields: [
+      { name: "fromWarehouseId", label: "调出仓库", type: "relation", relation: "zhhq/warehouse", required: true, filter: "eq" },
+      { name: "toWarehouseId", label: "调入仓库", type: "relation", relation: "zhhq/warehouse", required: true, filter: "eq" },
+      docDate,
+      remark,
+    ],
+    indexes: [["fromWarehouseId"], ["toWarehouseId"]],
+  },
+  lines: {
+    table: "warehouse_transfer_line",
+    title: "调拨明细",
+    min: 1,
+    totals: ["quantity", "amount"],
+    fields: [
+      goodsRef,
+      { name: "quantity", label: "调拨数量", type: "quantity", required: true, min: 0.001 },
+      movedQuantity("sentQuantity", "已发数量"),
+      movedQuantity("transitQuantity", "在途数量"),
+      movedQuantity("receivedQuantity", "已收数量"),
+      { name: "amount", label: "成本金额（元）", type: "money", readOnly: true },
+    ],
+  },
+  numbering: { prefix: "DB" },
+  workflow: transferWorkflow,
+  postings: transferPostings,
+  views: [
+    { screen: "warehousetransferout", title: "调拨出库", filter: { status: "1" } },
+    { screen: "warehousetransferin", title: "调拨入库", filter: { status: "2" } },
+  ],
+});
+
+const checkStatuses = [
+  { value: "0", label: "盘点中", color: "orange" },
+  { value: "1", label: "待审核", color: "blue" },
+  { value: "2", label: "已审核", color: "green" },
+  { value: "3", label: "已作废", color: "gray" },
+] as const;
+
+type CheckStatus = (typeof checkStatuses)[number]["value"];
+
+/** The statuses in which a sheet freezes its warehouse (server/modules/zhhq/stock.ts refuses every other posting there). */
+export const OPEN_CHECK_STATUSES: readonly CheckStatus[] = ["0", "1"];
+
+export const warehouseCheck = defineDocument({
+  module: "zhhq",
+  entity: "warehouseCheck",
+  screen: "warehousecheck",
+  screenBase: "/zhhq",
+  title: "盘点单",
+  menuTitle: "库存盘点",
+  header: {
+    table: "warehouse_check",
+    fields: [
+      { name: "warehouseId", label: "仓库", type: "relation", relation: "zhhq/warehouse", required: true, filter: "eq" },
+      { name: "goodsTypeId", label: "物资类别", type: "relation", relation: "zhhq/goodsType", filter: "eq", description: "不选则盘点全部物资" },
+      docDate,
+      remark,
+    ],
+    indexes: [["warehouseId"]],
+  },
+  lines: {
+    table: "warehouse_check_line",
+    title: "盘点明细",
+    max: 20_000,
+    totals: ["diffAmount"],
+    fields: [
+      { ...goodsRef, readOnly: true },
+      { name: "batchId", label: "批次", type: "relation", relation: "zhhq/warehouseRealDetail", readOnly: true, hidden: true, list: false },
+      { name: "batchNo", label: "批次号", type: "text", max: 40, readOnly: true },
+      { name: "expiryDate", label: "到期日期", type: "date", readOnly: true },
+      { name: "bookQuantity", label: "账面数量", type: "quantity", readOnly: true },
+      { name: "countedQuantity", label: "实盘数量", type: "quantity", description: "不填视为与账面一致" },
+      { name: "diffQuantity", label: "盈亏数量", type: "quantity", readOnly: true, min: -1_000_000_000 },
+      { name: "diffAmount", label: "盈亏金额（元）", type: "money", readOnly: true, min: -100_000_000_000 },
+    ],
+  },
+  numbering: { prefix: "PD" },
+  workflow: {
+    statuses: checkStatuses,
+    dict: "checkStatus",
+    initial: "0",
+    editable: ["0"],
+    transitions: [
+      { name: "submit", label: "提交", from: ["0"], to: "1" },
+      { name: "approve", label: "审核", from: ["1"], to: "2", confirm: "审核后按实盘数量记盘盈、盘亏，库存等于实盘" },
+      { name: "reject", label: "退回", from: ["1"], to: "0", reasonRequired: true },
+      { name: "cancel", label: "作废", from: ["0", "1"], to: "3", confirm: "作废后仓库解除冻结，盘点结果不入账" },
+    ],
+  },
+  postings: [{ ledger: "stock", on: "approve", key: { warehouseId: "header.warehouseId", goodsId: "line.goodsId" }, quantity: noQuantity, allocate: "countDifference" }],
+});
+
+export const closingDocuments = [warehouseTransfer, warehouseCheck] as const;
+
+const view = { actions: ["export"] as ResourceAction[], scope: "tenant", screenBase: "/zhhq", module: "zhhq" } as const;
+const q = (name: string, label: string) => ({ name, label, type: "quantity", required: true, readOnly: true, min: -1_000_000_000 }) as const;
+const m = (name: string, label: string) => ({ name, label, type: "money", required: true, readOnly: true, min: -100_000_000_000 }) as const;
+const MONTH = { regex: /^\d{4}-(0[1-9]|1[0-2])$/, message: "月份格式应为 YYYY-MM" };
+
+/** A month of the stock account: 临时 while it may be generated again, 正式 once closed (no document may be dated into it). */
+export const warehouseAccountMonth = defineResource({
+  ...view,
+  entity: "warehouseAccountMonth",
+  screen: "warehouseaccountmonth",
+  table: "stock_month",
+  title: "月结月份",
+  labelField: "month",
+  defaultSort: { field: "month", dir: "desc" },
+  uniqueKeys: [{ fields: ["month"], message: "该月份已存在" }],
+  fields: [
+    { name: "month", label: "月份", type: "text", required: true, readOnly: true, filter: "eq", sortable: true, max: 7, pattern: MONTH },
+    { name: "status", label: "状态", type: "enum", dict: "monthSettleStatus", required: true, readOnly: true, filter: "eq" },
+    { name: "rowCount", label: "行数", type: "number", readOnly: true },
+    { name: "generatedAt", label: "生成时间", type: "datetime", readOnly: true },
+    { name: "confirmedAt", label: "转正式时间", type: "datetime", readOnly: true },
+  ],
+});
+
+/** The month's stock account per warehouse × goods, made by 生成 from the ledger by document date. */
+export const warehouseAccountMonthSettle = defineResource({
+  ...view,
+  entity: "warehouseAccountMonthSettle",
+  screen: "warehouseaccountmonthsettle",
+  table: "stock_month_settle",
+  title: "月末结账",
+  labelField: "month",
+  defaultSort: { field: "goodsId", dir: "asc" },
+  uniqueKeys: [{ fields: ["month", "warehouseId", "goodsId"], message: "该月份已有此仓库物资的结账行" }],
+  workflowActions: { generate: "生成", confirm: "转正式" },
+  headerLinks: [
+    { action: "generate", path: "generate" },
+    { action: "confirm", path: "confirm" },
+  ],
+  fields: [
+    { name: "month", label: "月份", type: "text", required: true, readOnly: true, filter: "eq", sortable: true, max: 7, pattern: MONTH },
+    { name: "warehouseId", label: "仓库", type: "relation", relation: "zhhq/warehouse", required: true, readOnly: true, filter: "eq" },
+    { name: "goodsId", label: "物资", type: "relation", relation: "zhhq/goods", required: true, readOnly: true, filter: "eq", sortable: true },
+    q("openingQuantity", "期初数量"),
+    m("openingAmount", "期初金额（元）"),
+    q("inQuantity", "入库数量"),
+    m("inAmount", "入库金额（元）"),
+    q("outQuantity", "出库数量"),
+    m("outAmount", "出库金额（元）"),
+    q("closingQuantity", "期末数量"),
+    m("closingAmount", "期末金额（元）"),
+    { name: "status", label: "状态", type: "enum", dict: "monthSettleStatus", required: true, readOnly: true, filter: "eq" },
+  ],
+});
+
+export const closingViews = [warehouseAccountMonth, warehouseAccountMonthSettle] as const;
+
+/**
+ * 库存预警 (issue 41): goods under their lower threshold or over their upper one (库存上下限), batches expiring within
+ * the tenant's `zhhq.expiry.warnDays` (7 unless set) and batches already expired, each with its quantity. A screen
+ * over the stock with no table of its own (server/modules/zhhq/warning.ts); the home page shows its counts.
+ */
+export const warehouseWarning: ReportScreen = { module: "zhhq", entity: "warehouseWarning", screen: "warehousewarning", screenBase: "/zhhq", title: "库存预警" };
+
+/** The kinds of warning, in the order the screen shows them. */
+export const WARNING_KINDS = [
+  { value: "expired", label: "已过期", color: "red" },
+  { value: "expiring", label: "临期", color: "orange" },
+  { value: "low", label: "低于下限", color: "yellow" },
+  { value: "high", label: "高于上限", color: "blue" },
+] as const;
+export type WarningKind = (typeof WARNING_KINDS)[number]["value"];
