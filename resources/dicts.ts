@@ -41,7 +41,14 @@ const table = {
   foodMenuMode: { name: "菜单模式", items: [[1, "机构"], [2, "餐厅"], [3, "档口"]] },
   dishClass: { name: "菜品类别", items: [[1, "荤菜"], [2, "半荤"], [3, "素菜"], [4, "主食"], [5, "其他"]] },
   // 3–6 extend spec §3 for the ledger (decision 017): a reversal, the monthly subsidy grant and clearing, a consumption given back.
-  busiType: { name: "业务类型", items: [[0, "充值"], [1, "退款"], [2, "就餐消费"], [3, "冲正"], [4, "补贴发放"], [5, "补贴清零"], [6, "消费退回"]] },
+  busiType: { name: "业务类型", items: [[0, "充值"], [1, "退款"], [2, "就餐消费"], [3, "冲正"], [4, "补贴发放"], [5, "补贴清零"], [6, "消费退回"], [7, "宿舍水电费"]] },
+  // The dormitory (issue 36, decision 074).
+  dormGender: { name: "宿舍性别限制", items: [["any", "不限"], ["male", "男"], ["female", "女"]] },
+  dormRoomStatus: { name: "房间状态", items: [[1, "可用"], [0, "停用"]] },
+  dormLiveStatus: { name: "住宿状态", items: [[1, "在住"], [2, "已退宿"]] },
+  meterType: { name: "表类型", items: [["water", "水表"], ["electric", "电表"]] },
+  billPayStatus: { name: "缴费状态", items: [[0, "未缴"], [1, "已缴"]] },
+  dormShareStatus: { name: "扣费状态", items: [[0, "未扣费"], [1, "已扣费"], [2, "扣费失败"]] },
   accountType: { name: "账户类型", items: [["cash", "现金账户"], ["subsidy", "补贴账户"]] },
   ticketType: { name: "餐券类型", items: [[1, "加班"], [2, "接待"], [3, "外卖"], [5, "值班"]] },
   approvedStatus: { name: "审批状态", items: [[-1, "未审批"], [0, "驳回"], [1, "通过"]] },

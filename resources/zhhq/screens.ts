@@ -18,6 +18,7 @@ export const zhhqScreens = {
         { title: "采购", screens: ["supplier", "suppliertype", "suppliergoods"] },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
+        { title: "宿舍", screens: ["dormitory", "roomtype", "userdormitory", "meterreading", "waterelectricmonth", "waterelectricshare"] },
       ],
     },
   ],

@@ -29,6 +29,8 @@ import * as migration0032 from "./migrations/0032_charge_device";
 import * as migration0056 from "./migrations/0056_zhhq_master";
 import * as migration0057 from "./migrations/0057_zhhq_stock";
 import * as migration0059 from "./migrations/0059_top_up_channels";
+import * as migration0064 from "./migrations/0064_zhhq_dorm";
+import * as migration0065 from "./migrations/0065_ledger_day_dorm_fee";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
@@ -108,6 +110,8 @@ const migrations: Record<string, Migration> = {
   "0056_zhhq_master": migration0056,
   "0057_zhhq_stock": migration0057,
   "0059_top_up_channels": migration0059,
+  "0064_zhhq_dorm": migration0064,
+  "0065_ledger_day_dorm_fee": migration0065,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
