@@ -36,6 +36,8 @@ export const e2eUsers = {
   hqKeeper: { userName: "hq.keeper", password: "Hq-Keeper-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhhq-stock.spec.ts: the manager who approves the keeper's stock documents (the print's 审核 names them).
   hqManager: { userName: "hq.manager", password: "Hq-Manager-Pass-2026", roleIds: [1], pwdSecurityLevel: 2, realName: "仓库主管" },
+  // e2e/zhhq-dorm.spec.ts: the dormitory clerk who checks residents in and out and bills the month.
+  dormClerk: { userName: "dorm.clerk", password: "Dorm-Clerk-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-ledger.spec.ts: the counter clerk who tops up and issues cards.
   cashier: { userName: "ledger.cashier", password: "Ledger-Cashier-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-settle.spec.ts: grants and a locked month, in a tenant of its own (shell-fixtures settleTenant).
