@@ -43,7 +43,7 @@ test("check two residents in and one out, read the meters, bill the month and pa
     await page.goto("/zhhq/userdormitory/create");
     await untilHydrated(page);
     await pick(page, "房间", ROOM);
-    await page.getByRole("textbox", { name: "床位号" }).fill(bed);
+    await page.getByRole("spinbutton", { name: "床位号" }).fill(bed);
     await pick(page, "住宿人员", name);
     await dateField(page, "入住日期").fill("2026-10-01");
     await saved(page, /\/zhhq\/userdormitory\/index$/);
@@ -52,12 +52,12 @@ test("check two residents in and one out, read the meters, bill the month and pa
   await page.goto("/zhhq/userdormitory/create");
   await untilHydrated(page);
   await pick(page, "房间", ROOM);
-  await page.getByRole("textbox", { name: "床位号" }).fill("1");
+  await page.getByRole("spinbutton", { name: "床位号" }).fill("1");
   await pick(page, "住宿人员", "宿舍乙");
   await dateField(page, "入住日期").fill("2026-10-02");
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page.getByText("该床位已有人员入住（宿舍甲），请先办理退宿")).toBeVisible();
-  await expect(page.getByRole("textbox", { name: "床位号" })).toHaveValue("1");
+  await expect(page.getByRole("spinbutton", { name: "床位号" })).toHaveValue("1");
 
   // 宿舍乙 checks out on the 21st: 20 days lived in October.
   await page.goto(`/zhhq/userdormitory/index?dormitoryId=${room.id}`);
@@ -70,7 +70,7 @@ test("check two residents in and one out, read the meters, bill the month and pa
   await expect(dialog.getByTestId("confirm-summary")).toContainText(`宿舍乙 将从 ${ROOM} 2 号床退宿`);
   await dateField(page, "退宿日期").fill("2026-10-21");
   await dialog.getByRole("button", { name: "确认退宿" }).click();
-  await expect(page.getByText("已退宿")).toBeVisible();
+  await expect(page.getByTestId("flash")).toHaveText("已退宿，退宿日期 2026-10-21");
   await expect(page.getByRole("row").filter({ hasText: "宿舍乙" })).toContainText("2026-10-21");
   await shot(page, "stays");
 
@@ -108,7 +108,7 @@ test("check two residents in and one out, read the meters, bill the month and pa
   const pay = page.getByRole("dialog", { name: "从餐卡扣费" });
   await expect(pay.getByTestId("confirm-summary")).toContainText("共 325.00 元");
   await pay.getByRole("button", { name: "确认从餐卡扣费" }).click();
-  await expect(page.getByText("已扣费 1 人，扣费失败 1 人，见分摊明细")).toBeVisible();
+  await expect(page.getByTestId("flash")).toHaveText("已扣费 1 人，扣费失败 1 人，见分摊明细");
   await page.getByRole("row").filter({ hasText: ROOM }).filter({ hasText: MONTH }).getByRole("link", { name: "分摊明细" }).click();
   await expect(page.getByRole("row").filter({ hasText: "宿舍甲" })).toContainText("197.55");
   await expect(page.getByRole("row").filter({ hasText: "宿舍甲" })).toContainText("已扣费");
@@ -128,7 +128,7 @@ test("check two residents in and one out, read the meters, bill the month and pa
   await untilHydrated(page);
   await page.getByRole("button", { name: "从餐卡扣费", exact: true }).click();
   await page.getByRole("dialog", { name: "从餐卡扣费" }).getByRole("button", { name: "确认从餐卡扣费" }).click();
-  await expect(page.getByText("已扣费 1 人")).toBeVisible();
+  await expect(page.getByTestId("flash")).toHaveText("已扣费 1 人");
   const paid = page.getByRole("row").filter({ hasText: ROOM }).filter({ hasText: MONTH });
   await expect(paid).toContainText("已缴");
   await expect(paid.getByRole("link", { name: "从餐卡扣费" })).toHaveCount(0);

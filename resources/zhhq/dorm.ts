@@ -87,7 +87,7 @@ export const userDormitory = defineResource({
         note: "退宿后床位空出；退宿当天不计入住天数。",
         confirm: "{userInfoIdLabel} 将从 {dormitoryIdLabel} {bedNo} 号床退宿。",
         input: [{ name: "checkOutDate", label: "退宿日期", type: "date", required: true }],
-        done: "已退宿",
+        done: "已退宿，退宿日期 {checkOutDate}",
       },
     ],
   },
