@@ -19,6 +19,7 @@ export const zhhqScreens = {
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger"] },
         { title: "宿舍", screens: ["dormitory", "roomtype", "userdormitory", "meterreading", "waterelectricmonth", "waterelectricshare"] },
+        { title: "维修", screens: ["repair", "repairdetail", "repairimage"] },
       ],
     },
   ],

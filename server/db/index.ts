@@ -31,6 +31,7 @@ import * as migration0057 from "./migrations/0057_zhhq_stock";
 import * as migration0059 from "./migrations/0059_top_up_channels";
 import * as migration0064 from "./migrations/0064_zhhq_dorm";
 import * as migration0065 from "./migrations/0065_ledger_day_dorm_fee";
+import * as migration0066 from "./migrations/0066_zhhq_repair";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   "0059_top_up_channels": migration0059,
   "0064_zhhq_dorm": migration0064,
   "0065_ledger_day_dorm_fee": migration0065,
+  "0066_zhhq_repair": migration0066,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
