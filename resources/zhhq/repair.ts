@@ -85,7 +85,7 @@ export const repair = defineResource({
     { name: "restaurantId", label: "餐厅", type: "relation", relation: "auth/org", filter: "eq", relationWhere: restaurantOnly, description: "地点类型为餐厅时必选" },
     { name: "place", label: "具体位置", type: "text", max: 100, placeholder: "如：二楼洗手间", description: "地点类型为其他时必填" },
     { name: "repairType", label: "报修类型", type: "enum", dict: "repairType", required: true, filter: "eq" },
-    { name: "content", label: "报修内容", type: "longText", required: true, max: 1000 },
+    { name: "content", label: "报修内容", type: "longText", required: true, max: 1000, list: true },
     { name: "image", label: "报修照片", type: "image", description: "JPG 或 PNG，不超过 2M；更多照片在 图片 中添加，每单最多 6 张" },
     { name: "reporterName", label: "报修人", type: "text", required: true, filter: "like", max: 50 },
     { name: "reporterPhone", label: "联系电话", type: "text", max: 20, pattern: PHONE },
