@@ -11,6 +11,7 @@ import { idempotent } from "../../kernel/idempotency";
 import { assertStepFrom, runResourceStep } from "../../kernel/transitions";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import type { ResourceService } from "../resource/engine";
+import { declaredDefaults } from "./master";
 import type { Row } from "../resource/rows";
 import { BusiType, lockDiner, PAY_FLAG_AUTO, post, type Trx } from "../zhct/ledger";
 
@@ -399,20 +400,16 @@ async function checkOut(ctx: SessionContext, input: z.output<typeof checkOutBody
 
 // ---- Services and endpoints ----------------------------------------------------------------------------------------
 
-const declaredDefault = (fields: readonly FieldDef[], values: Row) => {
-  for (const field of fields) if (field.defaultValue !== undefined && values[field.name] === undefined) values[field.name] = String(field.defaultValue);
-};
-
 export const dormServices: Record<string, ResourceService> = {
   [resourceKey(roomType)]: {
-    beforeCreate: (_ctx, values) => declaredDefault(roomType.fields, values),
+    ...declaredDefaults(roomType),
     async onDelete(ctx, trx, current) {
       const used = await trx.selectFrom("dormitory").select("id").where("tenant_id", "=", ctx.session.tenantId).where("room_type_id", "=", current.id).limit(1).executeTakeFirst();
       if (used) throw new ApiError(Status.CONFLICT, "该房间类型仍被宿舍房间使用，不能删除");
     },
   },
   [resourceKey(dormitory)]: {
-    beforeCreate: (_ctx, values) => declaredDefault(dormitory.fields, values),
+    ...declaredDefaults(dormitory),
     afterCreate: (ctx, trx, row) => checkRoomBeds(ctx, trx, row),
     afterUpdate: (ctx, trx, row) => checkRoomBeds(ctx, trx, row),
     onDelete: refuseRoomInUse,
