@@ -38,6 +38,8 @@ export const e2eUsers = {
   hqManager: { userName: "hq.manager", password: "Hq-Manager-Pass-2026", roleIds: [1], pwdSecurityLevel: 2, realName: "仓库主管" },
   // e2e/sc.spec.ts: the accountant of 收支管理 (purchases, income, expenses, the margin).
   scAccountant: { userName: "sc.accountant", password: "Sc-Accountant-2026", roleIds: [1], pwdSecurityLevel: 2, realName: "收支会计" },
+  // e2e/zhhq-dorm.spec.ts: the dormitory clerk who checks residents in and out and bills the month.
+  dormClerk: { userName: "dorm.clerk", password: "Dorm-Clerk-Pass-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-ledger.spec.ts: the counter clerk who tops up and issues cards.
   cashier: { userName: "ledger.cashier", password: "Ledger-Cashier-2026", roleIds: [1], pwdSecurityLevel: 2 },
   // e2e/zhct-settle.spec.ts: grants and a locked month, in a tenant of its own (shell-fixtures settleTenant).

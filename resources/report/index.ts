@@ -151,6 +151,7 @@ export const accountTypeDaily = defineReport({
     { key: "consume", label: "消费", kind: "money", total: true },
     { key: "refund", label: "退款", kind: "money", total: true },
     { key: "other", label: "冲正与清零", kind: "money", total: true },
+    { key: "dormFee", label: "宿舍水电费", kind: "money", total: true },
     { key: "net", label: "净变动", kind: "money", total: true },
   ],
   chart: { kind: "pie", x: "accountType", series: ["consume"], title: "各账户消费占比" },

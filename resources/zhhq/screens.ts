@@ -41,6 +41,8 @@ export const zhhqScreens = {
         { title: "盘点与结账", screens: ["warehousecheck", "warehouseaccountmonthsettle", "warehouseaccountmonth"] },
         { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport"] },
         { title: "追溯", screens: ["batchtrace", "restauranttrace"] },
+        { title: "宿舍", screens: ["dormitory", "roomtype", "userdormitory", "meterreading", "waterelectricmonth", "waterelectricshare"] },
+        { title: "维修", screens: ["repair", "repairdetail", "repairimage"] },
       ],
     },
   ],

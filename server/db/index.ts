@@ -35,6 +35,9 @@ import * as migration0069 from "./migrations/0069_zhhq_supplier_qualifications";
 import * as migration0070 from "./migrations/0070_zhhq_stock_line_report_index";
 import * as migration0067 from "./migrations/0067_sc";
 import * as migration0062 from "./migrations/0062_zhhq_closing";
+import * as migration0064 from "./migrations/0064_zhhq_dorm";
+import * as migration0065 from "./migrations/0065_ledger_day_dorm_fee";
+import * as migration0066 from "./migrations/0066_zhhq_repair";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
@@ -120,6 +123,9 @@ const migrations: Record<string, Migration> = {
   "0070_zhhq_stock_line_report_index": migration0070,
   "0067_sc": migration0067,
   "0062_zhhq_closing": migration0062,
+  "0064_zhhq_dorm": migration0064,
+  "0065_ledger_day_dorm_fee": migration0065,
+  "0066_zhhq_repair": migration0066,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -537,7 +537,7 @@ export interface OrderDayTable {
  * column per account and business type, in fen, and the lines per account; kept by `post` (migration 0038).
  */
 /** A figure of a kept ledger day: an account's lines and amount of one business type (migration 0038). */
-export type LedgerDayFigure = `${"cash" | "subsidy"}_${"lines" | "top_up" | "refund" | "consume" | "reversal" | "grant" | "clear" | "consume_return"}`;
+export type LedgerDayFigure = `${"cash" | "subsidy"}_${"lines" | "top_up" | "refund" | "consume" | "reversal" | "grant" | "clear" | "consume_return" | "dorm_fee"}`;
 export type LedgerDayTable = { tenant_id: number; day_no: number; shard: number } & { [F in LedgerDayFigure]: Generated<number> };
 
 /** Counter and device sales per order day, restaurant and meal type, kept by pay, cancel and refunds (migration 0037). */

@@ -168,6 +168,8 @@ const NO_CREATE_OR_UPDATE = [
   "zhhq/warehouseLedger",
   "zhhq/warehouseReal",
   "zhhq/warehouseRealDetail",
+  // A dormitory bill's shares (decision 074): written by the bill's create and its 从餐卡扣费.
+  "zhhq/waterElectricShare",
 ];
 
 /** What a body must carry besides the declared fields, lest it be refused for that before the field is looked at. */

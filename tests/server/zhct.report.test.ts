@@ -190,8 +190,8 @@ for (const dialect of dialects) {
       expect(charges.totals).toEqual({ day: "合计", topUpCount: 5, topUp: 21000, refundCount: 0, refund: 0, reversal: 0, net: 21000 });
       const types = await report("accountTypeDaily");
       expect(types.rows).toEqual([
-        { day: today, accountType: "cash", topUp: 19000, grant: 0, consume: -2950, refund: 0, other: 0, net: 16050 },
-        { day: today, accountType: "subsidy", topUp: 2000, grant: 0, consume: -2000, refund: 0, other: 0, net: 0 },
+        { day: today, accountType: "cash", topUp: 19000, grant: 0, consume: -2950, refund: 0, other: 0, dormFee: 0, net: 16050 },
+        { day: today, accountType: "subsidy", topUp: 2000, grant: 0, consume: -2000, refund: 0, other: 0, dormFee: 0, net: 0 },
       ]);
       const balances = await app.database.db.selectFrom("user_account").select("balance").where("tenant_id", "=", t.tenantId).execute();
       expect(types.totals.net).toBe(balances.reduce((s, a) => s + Number(a.balance), 0));

@@ -93,27 +93,30 @@ export default function Step() {
               <Text size="sm" c="dimmed">
                 {step.note}
               </Text>
-              {step.confirm || step.reasonLabel ? (
-                <ConfirmAction
-                  name={step.name}
-                  title={step.title}
-                  confirmLabel={`确认${step.title}`}
-                  color={step.color}
-                  reasonLabel={step.reasonLabel ?? undefined}
-                  refusal={answer}
-                  hidden={hidden}
-                  summary={fillTemplate(step.confirm ?? "{label}：{note}", values)}
-                >
-                  {inputs.length > 0 && inputs}
-                </ConfirmAction>
-              ) : (
-                <Form method="post">
-                  {idempotencyKey && <input type="hidden" name="idempotencyKey" value={idempotencyKey} />}
-                  <Button type="submit" color={step.color} leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>
-                    确认{step.title}
-                  </Button>
-                </Form>
-              )}
+              {/* The button keeps its width beside a long note. */}
+              <div style={{ flexShrink: 0 }}>
+                {step.confirm || step.reasonLabel ? (
+                  <ConfirmAction
+                    name={step.name}
+                    title={step.title}
+                    confirmLabel={`确认${step.title}`}
+                    color={step.color}
+                    reasonLabel={step.reasonLabel ?? undefined}
+                    refusal={answer}
+                    hidden={hidden}
+                    summary={fillTemplate(step.confirm ?? "{label}：{note}", values)}
+                  >
+                    {inputs.length > 0 && inputs}
+                  </ConfirmAction>
+                ) : (
+                  <Form method="post">
+                    {idempotencyKey && <input type="hidden" name="idempotencyKey" value={idempotencyKey} />}
+                    <Button type="submit" color={step.color} leftSection={<IconCheck size={16} />} loading={navigation.state === "submitting"}>
+                      确认{step.title}
+                    </Button>
+                  </Form>
+                )}
+              </div>
             </Group>
           </Card>
         </Allowed>

@@ -318,7 +318,8 @@ const accountTypeDaily: ReportQuery = async (db, tenantId, f) => {
       const of = (...busi: string[]) => busi.reduce((sum, b) => sum + Number(figures[`${account}_${b}`]), 0);
       if (of("lines") === 0) return [];
       const [topUp, grant, consume, refund, other] = [of("top_up"), of("grant"), of("consume", "consume_return"), of("refund"), of("reversal", "clear")];
-      return [{ day: dayOfNo(day.day_no), accountType: account, topUp, grant, consume, refund, other, net: topUp + grant + consume + refund + other }];
+      const dormFee = of("dorm_fee");
+      return [{ day: dayOfNo(day.day_no), accountType: account, topUp, grant, consume, refund, other, dormFee, net: topUp + grant + consume + refund + other + dormFee }];
     });
   });
   return { rows };

@@ -30,6 +30,8 @@ export const BusiType = {
   GRANT: 4,
   CLEAR: 5,
   CONSUME_RETURN: 6,
+  /** A dormitory's water, electricity and rent share paid from the canteen account (issue 36, decision 074). */
+  DORM_FEE: 7,
 } as const;
 export type BusiTypeValue = (typeof BusiType)[keyof typeof BusiType];
 

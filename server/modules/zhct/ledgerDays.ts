@@ -21,7 +21,7 @@ export const LEDGER_DAY_SHARDS = 16;
 /** The accounts with columns (ledger.ts's ACCOUNT_TYPES, which imports this module). */
 const ACCOUNTS = ["cash", "subsidy"] as const;
 /** The column of each business type, by its value in the dictionary busiType (ledger.ts's BusiType). */
-const BUSI_COLUMNS = ["top_up", "refund", "consume", "reversal", "grant", "clear", "consume_return"] as const;
+const BUSI_COLUMNS = ["top_up", "refund", "consume", "reversal", "grant", "clear", "consume_return", "dorm_fee"] as const;
 type Account = (typeof ACCOUNTS)[number];
 
 

@@ -6,19 +6,22 @@ import { closingEndpoints, closingRules } from "./closing";
 import { masterServices } from "./master";
 import { purchaseDocumentRules, purchaseEndpoints } from "./purchase";
 import { zhhqReportQueries } from "./reports";
+import { dormEndpoints, dormServices } from "./dorm";
+import { repairEndpoints, repairServices } from "./repair";
 import { stockDocumentRules, stockLedger } from "./stock";
 import { warningEndpoints } from "./warning";
 
 /**
  * 智慧后勤 on the server (decision 062): the rules of the warehouse's master data (decision 067), the stock ledger and
  * the stock documents' allocators (decision 068), purchasing (decision 072), transfers, stocktakes, the month's stock
- * account and the warnings (decision 073), its reports and traceability (decision 076).
+ * account and the warnings (decision 073), its reports and traceability (decision 076), the
+ * dormitory and repairs (decision 074).
  */
 export const zhhqManifest: ServerModule = {
   declaration: zhhqModule,
-  services: masterServices,
+  services: { ...masterServices, ...dormServices, ...repairServices },
   // Its reports run on 报表's engine, answered by the stock ledger's queries (decision 076).
-  endpoints: [...purchaseEndpoints, ...closingEndpoints, ...warningEndpoints, ...reportEndpoints(zhhqReports, zhhqReportQueries)],
+  endpoints: [...purchaseEndpoints, ...dormEndpoints, ...repairEndpoints, ...closingEndpoints, ...warningEndpoints, ...reportEndpoints(zhhqReports, zhhqReportQueries)],
   documentRules: { ...stockDocumentRules, ...purchaseDocumentRules, ...closingRules },
   ledgers: [stockLedger],
   paymentHooks: [],

@@ -27,7 +27,7 @@ type AnyTrx = Kysely<any>;
  * A field with a declared default that an API client leaves out takes that default (a status 有效): terminals create
  * a warehouse, a goods or a supplier with its name alone. A form always sends every field, so this is the API's case.
  */
-function declaredDefaults(def: ResourceDef): ResourceService {
+export function declaredDefaults(def: ResourceDef): ResourceService {
   const defaults = def.fields.filter((f) => f.defaultValue !== undefined && !f.required);
   return {
     beforeCreate(_ctx, values) {
