@@ -57,19 +57,29 @@ export function seedMenus(): SeedMenu[] {
   const menus: SeedMenu[] = [
     { id: 100, subsystem_id: 1, parent_id: null, menu_name: "首页", menu_path: "/admin/dashboard", menu_icon: "home", menu_type: "page", permission: null, sort: 0 },
   ];
+  // A 32-bit hash of ~1,400 names can collide (智慧后勤's 批次追溯 page and 房型's 编辑 button did): the later entry, in
+  // this fixed order, takes the hash of its name with a suffix, so every id already written stays what it was.
+  const taken = new Set<number>([100]);
+  const idOf = (text: string) => {
+    let id = stableId(text);
+    for (let n = 1; taken.has(id); n++) id = stableId(`${text}#${n}`);
+    taken.add(id);
+    return id;
+  };
   for (const group of menuGroups) {
-    const groupId = stableId(`group:${group.path}`);
+    const groupId = idOf(`group:${group.path}`);
     const subsystem = subsystemId(group.subsystem);
     menus.push({ id: groupId, subsystem_id: subsystem, parent_id: null, menu_name: group.title, menu_path: group.path, menu_icon: group.icon, menu_type: "path", permission: null, sort: group.sort });
     // A long module's pages sit in its sections (目录 under the group, decision 053); a screen no section lists stays
     // under the group, after them.
     const sections = group.sections ?? [];
+    const sectionIds = sections.map((section) => idOf(`section:${group.path}:${section.title}`));
     sections.forEach((section, index) => {
-      menus.push({ id: sectionId(group.path, section.title), subsystem_id: subsystem, parent_id: groupId, menu_name: section.title, menu_path: null, menu_icon: null, menu_type: "path", permission: null, sort: index });
+      menus.push({ id: sectionIds[index], subsystem_id: subsystem, parent_id: groupId, menu_name: section.title, menu_path: null, menu_icon: null, menu_type: "path", permission: null, sort: index });
     });
     const placeOf = (screen: string, index: number) => {
-      const section = sections.find((s) => s.screens.includes(screen));
-      return section ? { parent_id: sectionId(group.path, section.title), sort: section.screens.indexOf(screen) } : { parent_id: groupId, sort: sections.length + index };
+      const at = sections.findIndex((s) => s.screens.includes(screen));
+      return at >= 0 ? { parent_id: sectionIds[at], sort: sections[at].screens.indexOf(screen) } : { parent_id: groupId, sort: sections.length + index };
     };
     const screens = [
       ...resources
@@ -87,10 +97,10 @@ export function seedMenus(): SeedMenu[] {
     ];
     screens.forEach(({ def, title, buttons }, index) => {
       const path = `${def.screenBase}/${def.screen}/index`;
-      const pageId = stableId(`page:${path}`);
+      const pageId = idOf(`page:${path}`);
       menus.push({ id: pageId, subsystem_id: subsystem, menu_name: title, menu_path: path, menu_icon: null, menu_type: "page", permission: permissionCode(def, "view"), ...placeOf(def.screen, index) });
       buttons.forEach(([action, label], actionIndex) => {
-        menus.push({ id: stableId(`button:${path}:${action}`), subsystem_id: subsystem, parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(def, action), sort: actionIndex });
+        menus.push({ id: idOf(`button:${path}:${action}`), subsystem_id: subsystem, parent_id: pageId, menu_name: label, menu_path: null, menu_icon: null, menu_type: "button", permission: permissionCode(def, action), sort: actionIndex });
       });
     });
   }

@@ -21,6 +21,12 @@ function trail(nodes: MenuNode[], path: string, above: string[] = []): string[] 
 }
 
 describe("seeded menus in sections", () => {
+  test("every seeded menu entry has an id of its own (a hash collision would make a role's grant of one grant the other)", () => {
+    const ids = seedMenus().map((m) => m.id);
+    expect(ids.length).toBeGreaterThan(500);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   test("every page of a module with sections sits in one of them, and each section lists only screens that exist", () => {
     const menus = seedMenus();
     for (const group of menuGroups.filter((g) => g.sections)) {

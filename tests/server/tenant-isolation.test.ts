@@ -140,6 +140,8 @@ for (const dialect of dialects) {
       const warehouseId = await ensureRow(findResource("zhhq/warehouse") as ResourceDef, who);
       const goodsId = await ensureRow(findResource("zhhq/goods") as ResourceDef, who);
       const supplierId = await ensureRow(findResource("zhhq/supplier") as ResourceDef, who);
+      // A receipt is a delivery: the supplier's licences in force (decision 076), whatever the sample licence says.
+      for (const qualType of ["1", "2"]) await call("supplierQualification/create", { supplierId, qualType, qualNo: `TI-${qualType}`, validFrom: "2020-01-01" });
       const order = (await call("purchse/create", { supplierId, warehouseId, lines: [{ goodsId, quantity: 2, price: 100 }] })) as { id: number; lines: Array<{ id: number }> };
       await call("purchse/submit", { id: order.id });
       await call("purchse/approve", { id: order.id });
