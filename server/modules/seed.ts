@@ -57,8 +57,9 @@ export function seedMenus(): SeedMenu[] {
   const menus: SeedMenu[] = [
     { id: 100, subsystem_id: 1, parent_id: null, menu_name: "首页", menu_path: "/admin/dashboard", menu_icon: "home", menu_type: "page", permission: null, sort: 0 },
   ];
-  // A 32-bit hash of ~1,400 names can collide (智慧后勤's 批次追溯 page and 房型's 编辑 button did): the later entry, in
-  // this fixed order, takes the hash of its name with a suffix, so every id already written stays what it was.
+  // A 32-bit hash of ~1,000 names can collide (智慧后勤's 批次追溯 page and 房型's 编辑 button did): the later entry, in
+  // this fixed order, takes the hash of its name with a suffix. Ids already written stay what they were unless a new
+  // screen placed before one of them hashes onto it.
   const taken = new Set<number>([100]);
   const idOf = (text: string) => {
     let id = stableId(text);
