@@ -119,7 +119,17 @@ async function relatedRows(api: Awaited<ReturnType<typeof apiAs>>, doc: Document
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ request }) => {
-  if (plan) await relatedRows(await apiAs(request, admin.userName, admin.password), plan.doc);
+  if (!plan) return;
+  const api = await apiAs(request, admin.userName, admin.password);
+  await relatedRows(api, plan.doc);
+  // A stock-in is a delivery: its supplier's licences must be in force to approve it (decision 076). Whichever supplier
+  // the journey picks first holds them (the other journeys give theirs the same).
+  if (formFields(plan.doc.header).some((f) => f.relation === "zhhq/supplier")) {
+    const suppliers = await api.get("/api/v1/zhhq/supplier/findPage?pageNum=1&pageSize=100");
+    for (const { id } of suppliers.data.records as Array<{ id: number }>) {
+      for (const qualType of ["1", "2"]) await api.ok("/api/v1/zhhq/supplierQualification/create", { supplierId: id, qualType, qualNo: `DOC-${id}-${qualType}`, validFrom: "2020-01-01" });
+    }
+  }
 });
 
 test("a document is entered in the grid by keyboard, edited, submitted, rejected with a reason, submitted and approved", async ({ page }) => {
