@@ -62,7 +62,7 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
       <Title order={3}>库存预警</Title>
       <SimpleGrid cols={{ base: 2, sm: 4 }} data-testid="warning-counts">
         {WARNING_KINDS.map((k) => (
-          <UnstyledButton key={k.value} component={Link} to={link(kind === k.value ? "" : k.value)} aria-pressed={kind === k.value}>
+          <UnstyledButton key={k.value} component={Link} to={link(kind === k.value ? "" : k.value)} aria-current={kind === k.value ? "true" : undefined}>
             <Paper withBorder radius="md" p="md" style={kind === k.value ? { borderColor: `var(--mantine-color-${k.color}-6)` } : undefined}>
               <Text size="sm" c="dimmed">
                 {k.label}
