@@ -4,23 +4,15 @@ import { scModule } from "../../../resources/sc/module";
 import { scMasterResources } from "../../../resources/sc/master";
 import type { ServerModule } from "../manifest";
 import { reportEndpoints } from "../report/engine";
+import { declaredDefaults } from "../resource/declaredDefaults";
 import type { ResourceService } from "../resource/engine";
 import { incomeEndpoints, incomeServices } from "./income";
 import { purchaseRules } from "./purchase";
 import { scReportQueries } from "./reports";
 
 /** A status an API client leaves out is 有效 (as the warehouse's master data, decision 067). */
-const declaredDefaults: Record<string, ResourceService> = Object.fromEntries(
-  scMasterResources
-    .filter((def) => def.fields.some((f) => f.name === "status"))
-    .map((def) => [
-      resourceKey(def),
-      {
-        beforeCreate(_ctx, values) {
-          if (values.status === undefined) values.status = "1";
-        },
-      } satisfies ResourceService,
-    ]),
+const masterDefaults: Record<string, ResourceService> = Object.fromEntries(
+  scMasterResources.filter((def) => def.fields.some((f) => f.name === "status")).map((def) => [resourceKey(def), declaredDefaults(def)]),
 );
 
 /**
@@ -29,7 +21,7 @@ const declaredDefaults: Record<string, ResourceService> = Object.fromEntries(
  */
 export const scManifest: ServerModule = {
   declaration: scModule,
-  services: { ...declaredDefaults, ...incomeServices },
+  services: { ...masterDefaults, ...incomeServices },
   endpoints: [...incomeEndpoints, ...reportEndpoints(scReports, scReportQueries)],
   documentRules: purchaseRules,
   ledgers: [],

@@ -11,7 +11,7 @@ import { idempotent } from "../../kernel/idempotency";
 import { assertStepFrom, runResourceStep } from "../../kernel/transitions";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import type { ResourceService } from "../resource/engine";
-import { declaredDefaults } from "./master";
+import { declaredDefaults } from "../resource/declaredDefaults";
 import type { Row } from "../resource/rows";
 import { BusiType, lockDiner, PAY_FLAG_AUTO, post, type Trx } from "../zhct/ledger";
 

@@ -1,10 +1,11 @@
 import type { Kysely } from "kysely";
-import { resourceKey, type ResourceDef } from "../../../resources/define";
+import { resourceKey } from "../../../resources/define";
 import { goodsThreshold, goodsType, supplierGoods, warehouse, warehouseType, zhhqMasterResources } from "../../../resources/zhhq/master";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { assertNoTreeCycle, type ResourceService } from "../resource/engine";
 import type { Row } from "../resource/rows";
+import { declaredDefaults } from "../resource/declaredDefaults";
 
 /**
  * The warehouse's master data (issue 40, decision 067): what the declarations cannot say. Checks that compare a row
@@ -22,19 +23,6 @@ export const masterMessages = {
 // The engine hands its hooks an untyped transaction (it serves every table).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyTrx = Kysely<any>;
-
-/**
- * A field with a declared default that an API client leaves out takes that default (a status 有效): terminals create
- * a warehouse, a goods or a supplier with its name alone. A form always sends every field, so this is the API's case.
- */
-export function declaredDefaults(def: ResourceDef): ResourceService {
-  const defaults = def.fields.filter((f) => f.defaultValue !== undefined && !f.required);
-  return {
-    beforeCreate(_ctx, values) {
-      for (const field of defaults) if (values[field.name] === undefined) values[field.name] = String(field.defaultValue);
-    },
-  };
-}
 
 function checkThreshold(row: Row) {
   const lower = row.lower_quantity as number | null | undefined;
