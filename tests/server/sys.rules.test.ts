@@ -204,6 +204,28 @@ for (const dialect of dialects) {
         expect((await get("/api/v1/sys/menu/tree")).body.status).toBe(400);
       });
 
+      test("the tree reads a page's buttons only when asked, and counts every page's buttons", async () => {
+        const sub = await ok("/api/v1/sys/subsystem/create", { sysCode: "foldSys", sysName: "折叠", sort: 0, status: "1" });
+        const root = await ok("/api/v1/sys/menu/create", entry({ subsystemId: sub.id, menuType: "path", menuName: "根" }));
+        const one = await ok("/api/v1/sys/menu/create", entry({ subsystemId: sub.id, parentId: root.id, menuName: "甲", sort: 1 }));
+        const two = await ok("/api/v1/sys/menu/create", entry({ subsystemId: sub.id, parentId: root.id, menuName: "乙", sort: 2 }));
+        for (const [page, code] of [[one, "f:a:x"], [one, "f:a:y"], [two, "f:b:x"]] as const) {
+          await ok("/api/v1/sys/menu/create", entry({ subsystemId: sub.id, parentId: page.id, menuType: "button", permission: code, menuName: code }));
+        }
+        type Node = { menuName: string; buttonCount: number; children: Node[] };
+        const pages = async (buttons?: string) => {
+          const tree = await get<{ tree: Node[] }>("/api/v1/sys/menu/tree", { subsystemId: sub.id, ...(buttons ? { buttons } : {}) });
+          expect(tree.body.status).toBe(200);
+          return tree.body.data.tree[0].children.map((n) => [n.menuName, n.buttonCount, n.children.map((c) => c.menuName)]);
+        };
+        expect(await pages()).toEqual([["甲", 2, ["f:a:x", "f:a:y"]], ["乙", 1, ["f:b:x"]]]);
+        expect(await pages("none")).toEqual([["甲", 2, []], ["乙", 1, []]]);
+        expect(await pages(String(two.id))).toEqual([["甲", 2, []], ["乙", 1, ["f:b:x"]]]);
+        const bad = await get("/api/v1/sys/menu/tree", { subsystemId: sub.id, buttons: "some" });
+        expect(bad.http).toBe(400);
+        expect(bad.body.message).toContain("按钮");
+      });
+
       test("the seed gives every system-management screen a page entry and its buttons, and seeding again adds nothing", async () => {
         const menus = await app.database.db.selectFrom("menu").select(["id", "parent_id", "menu_path", "menu_type", "permission"]).execute();
         for (const def of resources.filter((r) => r.screenBase === "/admin/sys")) {

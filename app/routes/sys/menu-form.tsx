@@ -46,7 +46,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   }
   const subsystemId = record ? Number(record.subsystemId) : Number(params.subsystemId);
   const tree = await apiCall<{ subsystem: { id: number; sysName: string }; tree: TreeNode[] }>(request, context, "GET", apiPath(menu, "tree"), {
-    query: { subsystemId },
+    // A button is never a parent: the form reads no button codes.
+    query: { subsystemId, buttons: "none" },
   });
   if (tree.status === 404 || tree.status === 400) throw data(null, { status: 404 });
   if (tree.status !== 200) throw data(null, { status: 401 });

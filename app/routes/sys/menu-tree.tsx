@@ -26,35 +26,37 @@ interface TreeNode {
   permission: string | null;
   sort: number;
   status: number;
+  buttonCount: number;
   children: TreeNode[];
 }
 
 const BASE = `${menu.screenBase}/${menu.screen}`;
 
 /** A row of the index: an entry at its depth, with the number of button codes folded under it (pages). */
-type IndexRow = Omit<TreeNode, "children"> & { depth: number; buttons: number };
+type IndexRow = Omit<TreeNode, "children" | "buttonCount"> & { depth: number; buttons: number };
 
 /**
- * The index's rows: every folder and page, and the buttons only of the page `open` names (`all`: every page's).
- * A subsystem holds hundreds of pages with thousands of button codes; drawn all at once they cost a page seconds on
- * the server (issue 38), so a page's buttons are folded under it until asked for, by a link that works without scripts.
+ * The index's rows: every folder and page, and the buttons of the page `open` names (`all`: every page's), as the
+ * tree endpoint read them. A subsystem holds hundreds of pages with thousands of button codes; drawn all at once they
+ * cost a page seconds on the server (issue 38), so a page's buttons are folded under it until asked for, by a link
+ * that works without scripts, and neither read nor drawn until then.
  */
-function indexRows(nodes: TreeNode[], open: string | null, depth = 0): IndexRow[] {
-  return nodes.flatMap(({ children, id, menuName, menuType, menuPath, permission, sort, status }) => {
-    const buttons = children.filter((c) => c.menuType === "button");
-    const shown = open === "all" || open === String(id) ? children : children.filter((c) => c.menuType !== "button");
+function indexRows(nodes: TreeNode[], depth = 0): IndexRow[] {
+  return nodes.flatMap(({ children, id, menuName, menuType, menuPath, permission, sort, status, buttonCount }) => {
     // Only what the row draws: the page's data carries every row again for hydration.
-    const row: IndexRow = { id, menuName, menuType, menuPath, permission, sort, status, depth, buttons: buttons.length };
-    return [row, ...indexRows(shown, open, depth + 1)];
+    const row: IndexRow = { id, menuName, menuType, menuPath, permission, sort, status, depth, buttons: buttonCount };
+    return [row, ...indexRows(children, depth + 1)];
   });
 }
 
-function findNode(nodes: TreeNode[], id: string): TreeNode | undefined {
-  for (const node of nodes) {
-    const found = String(node.id) === id ? node : findNode(node.children, id);
-    if (found) return found;
-  }
-  return undefined;
+/** The entry `?delete=` asks about: a row shown, or a folded button of this subsystem read by its id. */
+async function deleteTarget(request: Request, context: Route.LoaderArgs["context"], rows: IndexRow[], subsystemId: number, id: string | null) {
+  if (!id) return null;
+  const shown = rows.find((r) => String(r.id) === id);
+  if (shown) return { id: shown.id, menuName: shown.menuName };
+  if (!/^\d+$/.test(id)) return null;
+  const entry = await apiCall<{ id: number; menuName: string; subsystemId: number }>(request, context, "GET", apiPath(menu, "getInfo"), { query: { id } });
+  return entry.status === 200 && entry.data && Number(entry.data.subsystemId) === subsystemId ? { id: entry.data.id, menuName: entry.data.menuName } : null;
 }
 
 /** Spec §2 menu index: the menu tree of one subsystem at a time, chosen by `?subsystemId=`; `?open=` a page's buttons. */
@@ -66,21 +68,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermitted(subsystems);
   const list = subsystems.data?.records ?? [];
   const subsystemId = Number(url.searchParams.get("subsystemId") ?? list[0]?.id);
+  const open = url.searchParams.get("open");
+  const buttons = open === "all" ? "all" : open && /^\d+$/.test(open) ? open : "none";
   const tree = list.length
-    ? await apiCall<{ tree: TreeNode[] }>(request, context, "GET", apiPath(menu, "tree"), { query: { subsystemId } })
+    ? await apiCall<{ tree: TreeNode[] }>(request, context, "GET", apiPath(menu, "tree"), { query: { subsystemId, buttons } })
     : null;
   if (tree && tree.status === 404) throw data(null, { status: 404 });
-  const nodes = tree?.data?.tree ?? [];
-  const open = url.searchParams.get("open");
-  const confirmDelete = url.searchParams.get("delete");
-  const target = confirmDelete ? findNode(nodes, confirmDelete) : undefined;
+  const rows = indexRows(tree?.data?.tree ?? []);
+  const target = await deleteTarget(request, context, rows, subsystemId, url.searchParams.get("delete"));
   return {
     subsystems: list.map((s) => ({ id: s.id, name: s.sysName })),
     subsystemId,
     open,
-    rows: indexRows(nodes, open),
+    rows,
     error: tree && tree.status !== 200 ? tree.message : null,
-    target: target ? { id: target.id, menuName: target.menuName } : null,
+    target,
   };
 }
 

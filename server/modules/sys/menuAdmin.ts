@@ -65,30 +65,53 @@ export const menuService: ResourceService = {
 
 export interface MenuTreeNode extends MenuNode {
   status: number;
+  /** How many button codes the entry holds, whether or not they are in `children`. */
+  buttonCount: number;
   children: MenuTreeNode[];
 }
 
-function withStatus(nodes: MenuNode[], status: Map<number, number>): MenuTreeNode[] {
-  return nodes.map((node) => ({ ...node, status: status.get(node.id) ?? 1, children: withStatus(node.children, status) }));
+function withCounts(nodes: MenuNode[], status: Map<number, number>, buttons: Map<number, number>): MenuTreeNode[] {
+  return nodes.map((node) => ({ ...node, status: status.get(node.id) ?? 1, buttonCount: buttons.get(node.id) ?? 0, children: withCounts(node.children, status, buttons) }));
 }
+
+/**
+ * Which button codes the tree carries: `all` (the default), `none`, or one page's (its id). A subsystem holds hundreds
+ * of pages with thousands of buttons, and the menu index draws a page's buttons only when asked (issue 38): it reads
+ * the rows it shows, and each page's count of buttons from SQL.
+ */
+const buttonsQuery = z.union([z.enum(["all", "none"]), recordId("页面")], { error: "按钮只能是 all、none 或页面的 id" }).default("all");
 
 export const menuEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/sys/menu/tree",
-    summary: "子系统的整棵菜单树（含停用的菜单与按钮），用于菜单管理",
+    summary: "子系统的菜单树（含停用的菜单与按钮），用于菜单管理；buttons=none 或页面 id 时只带该页的按钮，每项带按钮数 buttonCount",
     access: permission(permissionCode(def, "view")),
-    query: z.object({ subsystemId: recordId("子系统", "请选择子系统") }),
+    query: z.object({ subsystemId: recordId("子系统", "请选择子系统"), buttons: buttonsQuery }),
     handle: async (ctx, { query }) => {
       const session = ctx as SessionContext;
       assertAllowed(session, def);
       const { db } = ctx.services;
       const subsystem = await db.selectFrom("subsystem").select(["id", "sys_code", "sys_name"]).where("id", "=", query.subsystemId).executeTakeFirst();
       if (!subsystem) throw new ApiError(Status.NOT_FOUND, sysMessages.subsystem.missing);
-      const rows: MenuRow[] = await db.selectFrom("menu").selectAll().where("subsystem_id", "=", query.subsystemId).orderBy("sort").orderBy("id").execute();
+      const { buttons } = query;
+      let rows = db.selectFrom("menu").selectAll().where("subsystem_id", "=", query.subsystemId);
+      if (buttons !== "all") {
+        rows = rows.where((eb) => (buttons === "none" ? eb("menu_type", "<>", "button") : eb.or([eb("menu_type", "<>", "button"), eb("parent_id", "=", buttons)])));
+      }
+      const [shown, counts]: [MenuRow[], Array<{ parent_id: number | null; n: number | string | bigint }>] = await Promise.all([
+        rows.orderBy("sort").orderBy("id").execute(),
+        db
+          .selectFrom("menu")
+          .select((eb) => ["parent_id", eb.fn.countAll().as("n")])
+          .where("subsystem_id", "=", query.subsystemId)
+          .where("menu_type", "=", "button")
+          .groupBy("parent_id")
+          .execute(),
+      ]);
       return {
         subsystem: { id: subsystem.id, sysCode: subsystem.sys_code, sysName: subsystem.sys_name },
-        tree: withStatus(buildTree(rows), new Map(rows.map((r) => [r.id, r.status]))),
+        tree: withCounts(buildTree(shown), new Map(shown.map((r) => [r.id, r.status])), new Map(counts.map((c) => [Number(c.parent_id), Number(c.n)]))),
       };
     },
   }),
