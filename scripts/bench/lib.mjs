@@ -345,3 +345,23 @@ export function rssOf(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) : 0;
 }
+
+const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(values.length * p) - 1)];
+
+/**
+ * p50/p95 of `samples` sequential GETs of each path, taken in turn (A B A B …) so the machine's drift lands on every
+ * path alike: one request at a time on loopback, so each time is the server's own for that page.
+ */
+export async function alternatingTimes(paths, headers, samples) {
+  const ms = paths.map(() => []);
+  for (let i = 0; i < samples + 2; i++) {
+    for (const [at, path] of paths.entries()) {
+      const started = performance.now();
+      const response = await fetch(`${BASE}${path}`, { headers });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${path}: ${response.status}`);
+      if (i >= 2) ms[at].push(performance.now() - started); // the first two warm the route
+    }
+  }
+  return ms.map((times) => ({ p50: Math.round(percentile(times, 0.5)), p95: Math.round(percentile(times, 0.95)) }));
+}

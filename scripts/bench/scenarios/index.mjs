@@ -14,5 +14,6 @@ import stockReports from "./stock-reports.mjs";
 import cashier from "./cashier.mjs";
 import render from "./render.mjs";
 import reports from "./reports.mjs";
+import saturation from "./saturation.mjs";
 
-export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock, stockReports];
+export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock, stockReports, saturation];
