@@ -3,7 +3,7 @@
 // request unanswered after 30 s is a client timeout. The target: every request answered within 10 s, or refused at
 // once with 503 and Retry-After (decision 057), so the max and the timeouts are the figures that count.
 import autocannon from "autocannon";
-import { BASE, env } from "../lib.mjs";
+import { BASE, env, log } from "../lib.mjs";
 import { LIST_PATH, USER_QUERY } from "./pages.mjs";
 
 const CONNECTIONS = Number(env.BENCH_SATURATION_CONNECTIONS ?? 100);
@@ -32,7 +32,10 @@ export default {
   once: true,
   async run(ctx) {
     const out = {};
-    for (const [key, , path, headers] of CASES) out[key] = await saturate(`${BASE}${path}`, headers ? ctx[headers] : {});
+    for (const [key, , path, headers] of CASES) {
+      out[key] = await saturate(`${BASE}${path}`, headers ? ctx[headers] : {});
+      log(key, JSON.stringify(out[key]));
+    }
     return out;
   },
   rows: (r) =>
