@@ -9,7 +9,8 @@ import { expectNoReactErrors } from "./support/shell";
 /*
  * Issue 35 in Chromium (decision 076): 智慧后勤 → 报表 → 库存月报 filtered by month on its form, the URL bookmarked and
  * reopened in a fresh page with the same figures, exported; a batch traced from 批次库存 to its stock-out and exported
- * as the inspector's sheet; 资质预警 lists a licence about to lapse. Data is made through the API as a keeper does.
+ * as the inspector's sheet; 资质预警 and 库存预警 list a licence about to lapse; 采购统计 of one goods by month with its
+ * price trend, bookmarked and exported. Data is made through the API as a keeper does.
  */
 
 const keeper = e2eUsers.hqKeeper;
@@ -89,6 +90,12 @@ test.beforeAll(async ({ request }) => {
       { goodsId: flour, quantity: 100, price: 380 },
     ],
   });
+  // 采购统计's order: 20 kg of pork at 26.00, 10 received, into a store of its own (库存月报 reads the cold store).
+  const store = (await api.ok(`${Z}/warehouse/create`, { warehouseName: `采购仓${tag}` })).id;
+  const order = await api.ok<{ id: number; lines: Array<{ id: number }> }>(`${Z}/purchse/create`, { supplierId, warehouseId: store, lines: [{ goodsId: pork, quantity: 20, price: 2600 }] });
+  await api.ok(`${Z}/purchse/submit`, { id: order.id });
+  await api.ok(`${Z}/purchse/approve`, { id: order.id });
+  await api.ok(`${Z}/purchse/receive`, { id: order.id, lines: [{ purchseLineId: order.lines[0].id, quantity: 10 }] });
   await doc("warehouseOut", {
     warehouseId,
     outUseTypeId: useType,
@@ -160,5 +167,52 @@ test("a batch is traced from 批次库存 to its stock-out and exported; 资质�
   await expect(page.getByRole("row").filter({ hasText: `JY-${tag}` })).toContainText("资质即将到期");
   await expect(page.getByRole("row").filter({ hasText: `JY-${tag}` })).toContainText(day(12));
   await shot(page, "warning");
+  expectNoReactErrors(page);
+});
+
+test("采购统计 of one goods filtered by month, its price trend drawn, bookmarked, reopened and exported", async ({ page, browser }) => {
+  await signInFresh(page, keeper.userName, keeper.password, "/zhhq/purchasereport/index");
+  await expect(page.getByRole("heading", { name: "采购统计" })).toBeVisible();
+  const form = page.getByRole("search", { name: "采购统计查询条件" });
+  await form.getByLabel("开始月份").fill(month);
+  await form.getByLabel("结束月份").fill(month);
+  await form.getByLabel("物资编码").fill(`PORK${tag}`);
+  await form.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(new RegExp(`fromMonth=${month}&toMonth=${month}.*goodsCode=PORK${tag}`));
+  const screen = await tableText(page);
+  expect(screen.slice(1)).toEqual([
+    [month, `鲜肉供应${tag}`, `PORK${tag}`, "猪后腿肉", "", "1", "20", "520.00", "26.00", "10", "260.00", "0.00"],
+    ["合计", "", "", "", "", "1", "", "520.00", "", "", "260.00", "0.00"],
+  ]);
+  // One goods named: its price month by month.
+  await expect(page.getByTestId("report-chart")).toContainText("采购均价走势");
+  await shot(page, "purchase");
+  expectNoReactErrors(page);
+
+  const bookmark = new URL(page.url());
+  const other = await browser.newContext();
+  const reopened = await other.newPage();
+  await signInFresh(reopened, keeper.userName, keeper.password, bookmark.pathname + bookmark.search);
+  expect(await tableText(reopened)).toEqual(screen);
+  await other.close();
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "导出 Excel" }).click()]);
+  expect(download.suggestedFilename()).toBe(`采购统计-${month}-${month}.xlsx`);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(await download.path());
+  const sheet = workbook.worksheets[0];
+  expect(String(sheet.getRow(2).getCell(1).value)).toContain(`${month} 至 ${month}；物资编码：PORK${tag}`);
+  expect((sheet.getRow(4).values as unknown[]).slice(1, 12)).toEqual([month, `鲜肉供应${tag}`, `PORK${tag}`, "猪后腿肉", null, 1, 20, 520, 26, 10, 260].map((v) => v ?? undefined));
+});
+
+test("库存预警 lists the licence about to lapse as a kind of its own, from the home page's card", async ({ page }) => {
+  await signInFresh(page, keeper.userName, keeper.password, "/dashboard");
+  await page.getByRole("link", { name: /^资质到期：\d+ 项，查看明细$/ }).click();
+  await expect(page).toHaveURL(/\/zhhq\/warehousewarning\/index\?kind=licence$/);
+  const licence = page.getByRole("row").filter({ hasText: `JY-${tag}` });
+  await expect(licence).toContainText("资质到期");
+  await expect(licence).toContainText(`鲜肉供应${tag}`);
+  await expect(licence).toContainText(day(12));
+  await shot(page, "warehousewarning");
   expectNoReactErrors(page);
 });

@@ -12,12 +12,25 @@ export function chartPoints(def: ReportDef, rows: Array<Record<string, Cell>>): 
   if (!chart) return [];
   const series = chart.series.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined);
   const points = new Map<Cell, Record<string, Cell>>();
+  // A price's point is its rows' Σ amount (fen) ÷ Σ quantity (thousandths), kept beside the point until all are read.
+  const priceSums = new Map<Cell, Record<string, { amount: number; quantity: number }>>();
   for (const row of rows) {
     const x = row[chart.x] ?? null;
     const point = points.get(x) ?? { x };
-    for (const s of series) point[s.key] = Number(point[s.key] ?? 0) + Number(row[s.key] ?? 0) / (s.kind === "money" ? 100 : 1);
+    const sums = priceSums.get(x) ?? {};
+    for (const s of series) {
+      const price = chart.prices?.[s.key];
+      if (price) {
+        const sum = (sums[s.key] ??= { amount: 0, quantity: 0 });
+        sum.amount += Number(row[price.amount] ?? 0);
+        sum.quantity += Number(row[price.quantity] ?? 0);
+      } else point[s.key] = Number(point[s.key] ?? 0) + Number(row[s.key] ?? 0) / (s.kind === "money" ? 100 : 1);
+    }
     points.set(x, point);
+    priceSums.set(x, sums);
   }
+  for (const [x, sums] of priceSums)
+    for (const [key, sum] of Object.entries(sums)) points.get(x)![key] = sum.quantity ? Math.round((sum.amount * 1000) / sum.quantity) / 100 : null;
   return [...points.values()];
 }
 

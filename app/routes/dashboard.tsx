@@ -7,7 +7,7 @@ import { apiCall } from "~/lib/api.server";
 import { formatCount, formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
-import { WARNING_KINDS, type WarningKind } from "../../resources/zhhq/closing";
+import type { WarningKindCount } from "../../resources/zhhq/closing";
 
 interface Overview {
   userCount: number;
@@ -37,12 +37,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The canteen's figures are the reports'; a user who may not open them sees the page without them.
   const canteen = await apiCall<Canteen>(request, context, "GET", "/api/v1/report/dashboard");
   // The warehouse's warnings (库存预警), for a user who may open them.
-  const stock = await apiCall<{ counts: Record<WarningKind, number>; warnDays: number }>(request, context, "GET", "/api/v1/zhhq/warehouseWarning/findPage?kind=expired");
+  const stock = await apiCall<{ kinds: WarningKindCount[] }>(request, context, "GET", "/api/v1/zhhq/warehouseWarning/findPage?kind=expired");
   return {
     user: { name: user.realName || user.userName, tenantName: user.tenantName, roles: overview.data.roleNames },
     overview: overview.data,
     canteen: canteen.status === 200 ? canteen.data : null,
-    stockWarnings: stock.status === 200 ? { counts: stock.data.counts, warnDays: stock.data.warnDays } : null,
+    stockWarnings: stock.status === 200 ? { kinds: stock.data.kinds } : null,
   };
 }
 
@@ -164,8 +164,8 @@ function CanteenToday({ canteen }: { canteen: Canteen }) {
   );
 }
 
-/** 库存预警's counts, each leading to its list (issue 41). */
-function StockWarnings({ counts, warnDays }: { counts: Record<WarningKind, number>; warnDays: number }) {
+/** 库存预警's counts, each kind its API answers leading to its list (issue 41; supplier licences, decision 081). */
+function StockWarnings({ kinds }: { kinds: WarningKindCount[] }) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" mb="sm">
@@ -174,15 +174,15 @@ function StockWarnings({ counts, warnDays }: { counts: Record<WarningKind, numbe
           查看全部
         </Anchor>
       </Group>
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        {WARNING_KINDS.map((k) => (
-          <Card key={k.value} withBorder radius="md" padding="md" component={Link} to={`/zhhq/warehousewarning/index?kind=${k.value}`} aria-label={`${k.label}：${counts[k.value]} 项，查看明细`}>
+      <SimpleGrid cols={{ base: 2, sm: Math.min(kinds.length, 5) }}>
+        {kinds.map((k) => (
+          <Card key={k.value} withBorder radius="md" padding="md" component={Link} to={`/zhhq/warehousewarning/index?kind=${k.value}`} aria-label={`${k.label}：${k.count} 项，查看明细`}>
             <Text c="dimmed" size="sm">
               {k.label}
-              {k.value === "expiring" ? `（${warnDays} 天内）` : ""}
+              {k.note ? `（${k.note}）` : ""}
             </Text>
-            <Text fw={700} fz={26} c={counts[k.value] ? `${k.color}.7` : undefined} data-testid={`stock-warning-${k.value}`}>
-              {formatCount(counts[k.value])}
+            <Text fw={700} fz={26} c={k.count ? `${k.color}.7` : undefined} data-testid={`stock-warning-${k.value}`}>
+              {formatCount(k.count)}
             </Text>
           </Card>
         ))}

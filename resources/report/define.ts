@@ -68,6 +68,10 @@ export interface ReportChart {
   /** Money or count columns drawn; a pie draws the first. */
   series: string[];
   title: string;
+  /** Series that are prices, not sums: a point is Σ amount ÷ Σ quantity of its rows (yuan per unit). */
+  prices?: Record<string, { amount: string; quantity: string }>;
+  /** Drawn only once this filter is given (a price over different goods means nothing). */
+  needs?: string;
 }
 
 export interface ReportDef extends ReportScreen {

@@ -209,17 +209,18 @@ export const warehouseAccountMonthSettle = defineResource({
 export const closingViews = [warehouseAccountMonth, warehouseAccountMonthSettle] as const;
 
 /**
- * 库存预警 (issue 41): goods under their lower threshold or over their upper one (库存上下限), batches expiring within
- * the tenant's `zhhq.expiry.warnDays` (7 unless set) and batches already expired, each with its quantity. A screen
- * over the stock with no table of its own (server/modules/zhhq/warning.ts); the home page shows its counts.
+ * 库存预警 (issue 41): what a keeper must act on — stock outside its thresholds, batches near or past expiry, supplier
+ * licences lapsing — as things stand, a screen with no table of its own. Its kinds are its sources' (server/modules/
+ * zhhq/warning.ts, `WARNING_SOURCES`); the home page shows their counts.
  */
 export const warehouseWarning: ReportScreen = { module: "zhhq", entity: "warehouseWarning", screen: "warehousewarning", screenBase: "/zhhq", title: "库存预警" };
 
-/** The kinds of warning, in the order the screen shows them. */
-export const WARNING_KINDS = [
-  { value: "expired", label: "已过期", color: "red" },
-  { value: "expiring", label: "临期", color: "orange" },
-  { value: "low", label: "低于下限", color: "yellow" },
-  { value: "high", label: "高于上限", color: "blue" },
-] as const;
-export type WarningKind = (typeof WARNING_KINDS)[number]["value"];
+/** A kind of warning as 库存预警's API answers it (its sources declare them), with how many there are now. */
+export interface WarningKindCount {
+  value: string;
+  label: string;
+  color: string;
+  /** Its window, when it has one (临期: 7 天内). */
+  note?: string;
+  count: number;
+}

@@ -110,6 +110,96 @@ export const warehouseOutReport = defineReport(
 );
 
 /**
+ * 采购统计: the approved orders (a closed order only if it was confirmed: one closed before any delivery bought nothing)
+ * per order month, supplier and goods — what was ordered, what arrived and what was confirmed for payment — and,
+ * once a goods is named, its order price month by month (Σ amount ÷ Σ quantity, not a sum of prices).
+ */
+export const purchaseReport = defineReport(
+  {
+    ...place,
+    entity: "purchaseReport",
+    screen: "purchasereport",
+    title: "采购统计",
+    description: `已审核的采购单（已关闭的只计已确认的）按订单月份、供应商与物资分列：采购数量与金额、到货数量与金额、已确认付款的到货金额。按物资编码查询时显示该物资各月的采购均价走势。`,
+    filters: [months, supplier, warehouse, goodsType, goods],
+    columns: [
+      { key: "month", label: "月份", kind: "text" },
+      { key: "supplierName", label: "供应商", kind: "text" },
+      ...goodsColumns,
+      { key: "orderCount", label: "订单数", kind: "count", total: true },
+      { key: "orderQuantity", label: "采购数量", kind: "quantity" },
+      { key: "orderAmount", label: "采购金额", kind: "money", total: true },
+      { key: "avgPrice", label: "采购均价", kind: "money" },
+      { key: "receivedQuantity", label: "到货数量", kind: "quantity" },
+      { key: "receivedAmount", label: "到货金额", kind: "money", total: true },
+      { key: "confirmedAmount", label: "已确认金额", kind: "money", total: true },
+    ],
+    chart: { kind: "line", x: "month", series: ["avgPrice"], title: "采购均价走势", prices: { avgPrice: { amount: "orderAmount", quantity: "orderQuantity" } }, needs: "goodsCode" },
+  },
+);
+
+/** 盘点统计: the gains and losses each approved stocktake posted, per sheet and goods, as the ledger holds them. */
+export const warehouseCheckReport = defineReport(
+  {
+    ...place,
+    entity: "warehouseCheckReport",
+    screen: "warehousecheckreport",
+    title: "盘点统计",
+    description: "期间内审核入账的盘点单的盘盈与盘亏（数量与金额，盘盈按批次单价、盘亏按批次成本），按盘点单与物资分列，按审核入账的日期计。",
+    filters: [period, warehouse, goodsType, goods],
+    columns: [
+      { key: "docNo", label: "盘点单号", kind: "text" },
+      { key: "docDate", label: "盘点日期", kind: "text" },
+      { key: "warehouseName", label: "仓库", kind: "text" },
+      ...goodsColumns,
+      { key: "gainQuantity", label: "盘盈数量", kind: "quantity" },
+      { key: "gainAmount", label: "盘盈金额", kind: "money", total: true },
+      { key: "lossQuantity", label: "盘亏数量", kind: "quantity" },
+      { key: "lossAmount", label: "盘亏金额", kind: "money", total: true },
+      { key: "netAmount", label: "净盈亏金额", kind: "money", total: true },
+    ],
+    chart: { kind: "bar", x: "docNo", series: ["gainAmount", "lossAmount"], title: "各盘点单盘盈与盘亏金额" },
+  },
+);
+
+/**
+ * 维修统计: repairs by the month they were reported, type, place and worker — how many, finished and rejected, what
+ * their parts cost (the stock's, 维修出库), the hours of their work records, how long acceptance and the repair took on
+ * average, and their ratings. The totals row's averages are the period's own, not sums.
+ */
+export const repairDetailReport = defineReport(
+  {
+    ...place,
+    entity: "repairDetailReport",
+    screen: "repairdetailreport",
+    title: "维修统计",
+    description: "按报修月份、报修类型、地点类型与维修人员统计报修单：报修数、完成数、驳回数、配件成本、工时（维修记录之和）、平均受理用时与维修用时（分钟）、评价数与平均评分。",
+    filters: [
+      months,
+      { name: "repairType", kind: "enum", label: "报修类型", dict: "repairType" },
+      { name: "placeType", kind: "enum", label: "地点类型", dict: "repairPlaceType" },
+      { name: "workerName", kind: "keyword", label: "维修人员" },
+    ],
+    columns: [
+      { key: "month", label: "月份", kind: "text" },
+      { key: "repairType", label: "报修类型", kind: "enum", dict: "repairType" },
+      { key: "placeType", label: "地点类型", kind: "enum", dict: "repairPlaceType" },
+      { key: "workerName", label: "维修人员", kind: "text" },
+      { key: "repairs", label: "报修数", kind: "count", total: true },
+      { key: "finished", label: "完成数", kind: "count", total: true },
+      { key: "rejected", label: "驳回数", kind: "count", total: true },
+      { key: "partsCost", label: "配件成本", kind: "money", total: true },
+      { key: "hours", label: "工时（小时）", kind: "quantity", total: true },
+      { key: "avgAcceptMinutes", label: "平均受理用时（分钟）", kind: "count" },
+      { key: "avgFinishMinutes", label: "平均维修用时（分钟）", kind: "count" },
+      { key: "ratings", label: "评价数", kind: "count", total: true },
+      { key: "avgRating", label: "平均评分", kind: "quantity" },
+    ],
+    chart: { kind: "bar", x: "month", series: ["repairs", "finished"], title: "每月报修与完成数" },
+  },
+);
+
+/**
  * 批次追溯 (issue 35's traceability): a delivery's batches — where each came from (supplier, stock-in, keeper, price,
  * the supplier's licences in force that day), every movement after (stock-outs with their use and restaurant,
  * returns; transfers and stocktakes as they come), and for stock-outs to a restaurant's kitchen the meal days and
@@ -192,4 +282,15 @@ export const supplierQualificationWarning = defineReport(
 );
 
 /** In the menu's order under 智慧后勤 → 报表 and 追溯. */
-export const zhhqReports = [warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, supplierQualificationWarning];
+export const zhhqReports = [
+  warehouseDailyReport,
+  warehouseMonthReport,
+  purchaseReport,
+  warehouseInReport,
+  warehouseOutReport,
+  repairDetailReport,
+  warehouseCheckReport,
+  batchTrace,
+  restaurantTrace,
+  supplierQualificationWarning,
+];

@@ -39,7 +39,10 @@ export const zhhqScreens = {
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger", "warehousewarning"] },
         { title: "调拨", screens: ["warehousetransfer", "warehousetransferout", "warehousetransferin"] },
         { title: "盘点与结账", screens: ["warehousecheck", "warehouseaccountmonthsettle", "warehouseaccountmonth"] },
-        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport"] },
+        {
+          title: "报表",
+          screens: ["warehousedailyreport", "warehousemonthreport", "purchasereport", "warehouseinreport", "warehouseoutreport", "repairdetailreport", "warehousecheckreport"],
+        },
         { title: "追溯", screens: ["batchtrace", "restauranttrace"] },
         { title: "宿舍", screens: ["dormitory", "roomtype", "userdormitory", "meterreading", "waterelectricmonth", "waterelectricshare"] },
         { title: "维修", screens: ["repair", "repairdetail", "repairimage"] },

@@ -261,6 +261,21 @@ for (const dialect of dialects) {
         ["资质已过期", "食品经营许可证 JY-7", -1],
         ["资质即将到期", "检验检疫证明 JJ-10", 10],
       ]);
+
+      // 库存预警 lists them as a kind of its own (资质到期), and the home page's card counts them; not per warehouse.
+      const board = await api.get("warehouseWarning/findPage", {});
+      const licences = (board.data as { records: Row[]; kinds: Row[]; counts: Row }).records.filter((r) => r.kind === "licence" && String(r.subject).startsWith("无证供应商"));
+      expect(licences.map((r) => [r.kindLabel, r.detail, r.expiryDate, r.days, r.link])).toEqual([
+        ["资质到期", "食品经营许可证 JY-7", chinaDay(Date.now() - DAY_MS), -1, `/zhhq/supplierqualification/index?supplierId=${supplierId}`],
+        ["资质到期", "检验检疫证明 JJ-10", chinaDay(Date.now() + 10 * DAY_MS), 10, `/zhhq/supplierqualification/index?supplierId=${supplierId}`],
+      ]);
+      const kinds = (board.data as { kinds: Row[] }).kinds;
+      expect(kinds.map((k) => k.value)).toEqual(["expired", "expiring", "low", "high", "licence"]);
+      expect(kinds.find((k) => k.value === "licence")).toMatchObject({ label: "资质到期", note: "30 天内", count: (board.data as { counts: Row }).counts.licence });
+      expect(num((board.data as { counts: Row }).counts.licence)).toBeGreaterThanOrEqual(2);
+      const onlyLicences = await api.get("warehouseWarning/findPage", { kind: "licence" });
+      expect((onlyLicences.data as { records: Row[] }).records.every((r) => r.kind === "licence")).toBe(true);
+      expect(((await api.get("warehouseWarning/findPage", { warehouseId })).data as { records: Row[] }).records.filter((r) => r.kind === "licence")).toEqual([]);
     });
   });
 }

@@ -69,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const answer = result.data;
   if (print) return { ...none, name: def.entity, print, query, answer, error: null };
   const { rows, ...page } = reportPage(url, answer.rows);
-  const chart = def.chart && answer.rows.length > 0 ? chartPoints(def, answer.rows) : null;
+  const chart = def.chart && answer.rows.length > 0 && (!def.chart.needs || query[def.chart.needs]) ? chartPoints(def, answer.rows) : null;
   return { ...none, name: def.entity, print, query, answer: { ...answer, rows }, error: null, page, chart };
 }
 

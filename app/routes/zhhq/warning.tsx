@@ -1,6 +1,6 @@
 import { Badge, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from "@mantine/core";
 import { data, Form, Link } from "react-router";
-import { WARNING_KINDS, type WarningKind } from "../../../resources/zhhq/closing";
+import type { WarningKindCount } from "../../../resources/zhhq/closing";
 import type { Route } from "./+types/warning";
 import { apiCall } from "~/lib/api.server";
 import { requirePermitted } from "~/lib/api-answer.server";
@@ -8,38 +8,42 @@ import { t } from "~/lib/messages";
 import { requireUserInfo } from "~/lib/session.server";
 
 /**
- * 库存预警 (issue 41): the warnings of the stock as it stands (server/modules/zhhq/warning.ts), by kind with their
- * counts, filtered by warehouse with a plain GET form (it works before scripts load).
+ * 库存预警 (issue 41): the warnings as things stand (server/modules/zhhq/warning.ts) — stock, batches, supplier
+ * licences — by kind with their counts (the kinds are the API's), filtered by warehouse with a plain GET form (it
+ * works before scripts load).
  */
 
 type Warning = {
-  kind: WarningKind;
+  kind: string;
   kindLabel: string;
-  warehouseId: number;
-  warehouseName: string;
-  goodsId: number;
-  goodsName: string;
-  goodsCode: string;
+  subject: string;
+  link: string | null;
+  detail: string;
   unitName: string | null;
-  quantity: number;
+  quantity: number | null;
   lowerQuantity: number | null;
   upperQuantity: number | null;
-  batchNo: string | null;
   expiryDate: string | null;
   days: number | null;
 };
-type Answer = { records: Warning[]; counts: Record<WarningKind, number>; warnDays: number };
+type Answer = { records: Warning[]; kinds: WarningKindCount[]; warnDays: number };
 const BASE = "/zhhq/warehousewarning/index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserInfo(request, context);
   const url = new URL(request.url);
   const warehouseId = /^\d+$/.test(url.searchParams.get("warehouseId") ?? "") ? (url.searchParams.get("warehouseId") as string) : "";
-  const kind = WARNING_KINDS.some((k) => k.value === url.searchParams.get("kind")) ? (url.searchParams.get("kind") as WarningKind) : "";
-  const params = new URLSearchParams({ ...(warehouseId ? { warehouseId } : {}), ...(kind ? { kind } : {}) });
-  const result = await apiCall<Answer>(request, context, "GET", `/api/v1/zhhq/warehouseWarning/findPage?${params}`);
+  const asked = url.searchParams.get("kind") ?? "";
+  const params = new URLSearchParams({ ...(warehouseId ? { warehouseId } : {}), ...(/^[a-zA-Z]{1,30}$/.test(asked) ? { kind: asked } : {}) });
+  let result = await apiCall<Answer>(request, context, "GET", `/api/v1/zhhq/warehouseWarning/findPage?${params}`);
   requirePermitted(result);
+  // A kind that is not one (an old bookmark) shows every kind.
+  if (result.status === 400 && params.has("kind")) {
+    params.delete("kind");
+    result = await apiCall<Answer>(request, context, "GET", `/api/v1/zhhq/warehouseWarning/findPage?${params}`);
+  }
   if (result.status !== 200) throw data(result.message, { status: 500 });
+  const kind = params.get("kind") ?? "";
   const warehouses = await apiCall<{ records: Array<{ id: number; warehouseName: string; status: string }> }>(request, context, "GET", "/api/v1/zhhq/warehouse/findPage?pageSize=100&status=1");
   return { answer: result.data, warehouseId, kind, warehouses: warehouses.status === 200 ? warehouses.data.records : [] };
 }
@@ -48,7 +52,6 @@ export function meta() {
   return [{ title: `库存预警 - ${t.appTitle}` }];
 }
 
-const colorOf = (kind: WarningKind) => WARNING_KINDS.find((k) => k.value === kind)?.color ?? "gray";
 
 function expiryText(days: number): string {
   return days < 0 ? `已过期 ${-days} 天` : days === 0 ? "今天到期" : `剩 ${days} 天`;
@@ -56,19 +59,21 @@ function expiryText(days: number): string {
 
 export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
   const { answer, warehouseId, kind, warehouses } = loaderData;
-  const link = (next: WarningKind | "") => `${BASE}?${new URLSearchParams({ ...(warehouseId ? { warehouseId } : {}), ...(next ? { kind: next } : {}) })}`;
+  const colorOf = (value: string) => answer.kinds.find((k) => k.value === value)?.color ?? "gray";
+  const link = (next: string) => `${BASE}?${new URLSearchParams({ ...(warehouseId ? { warehouseId } : {}), ...(next ? { kind: next } : {}) })}`;
   return (
     <Stack gap="md">
       <Title order={3}>库存预警</Title>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} data-testid="warning-counts">
-        {WARNING_KINDS.map((k) => (
+      <SimpleGrid cols={{ base: 2, sm: Math.min(answer.kinds.length, 5) }} data-testid="warning-counts">
+        {answer.kinds.map((k) => (
           <UnstyledButton key={k.value} component={Link} to={link(kind === k.value ? "" : k.value)} aria-current={kind === k.value ? "true" : undefined}>
             <Paper withBorder radius="md" p="md" style={kind === k.value ? { borderColor: `var(--mantine-color-${k.color}-6)` } : undefined}>
               <Text size="sm" c="dimmed">
                 {k.label}
+                {k.note ? `（${k.note}）` : ""}
               </Text>
-              <Text fw={700} fz={28} c={answer.counts[k.value] ? `${k.color}.7` : undefined} data-testid={`warning-count-${k.value}`}>
-                {answer.counts[k.value]}
+              <Text fw={700} fz={28} c={k.count ? `${k.color}.7` : undefined} data-testid={`warning-count-${k.value}`}>
+                {k.count}
               </Text>
             </Paper>
           </UnstyledButton>
@@ -85,15 +90,14 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
           </Group>
         </Form>
         <Text size="sm" c="dimmed" mb="xs">
-          临期：{answer.warnDays} 天内到期的有库存批次（参数设置 zhhq.expiry.warnDays）。上下限在 库存上下限 中设置。
+          临期：{answer.warnDays} 天内到期的有库存批次（参数设置 zhhq.expiry.warnDays）。上下限在 库存上下限 中设置。资质到期不分仓库，按仓库查询时不列。
         </Text>
         <Table striped highlightOnHover withTableBorder data-testid="warnings">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>预警</Table.Th>
-              <Table.Th>仓库</Table.Th>
-              <Table.Th>物资</Table.Th>
-              <Table.Th>批次号</Table.Th>
+              <Table.Th>对象</Table.Th>
+              <Table.Th>说明</Table.Th>
               <Table.Th>到期日期</Table.Th>
               <Table.Th ta="right">数量</Table.Th>
               <Table.Th ta="right">下限</Table.Th>
@@ -103,7 +107,7 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
           <Table.Tbody>
             {answer.records.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={8}>
+                <Table.Td colSpan={7}>
                   <Text size="sm" c="dimmed" ta="center">
                     没有预警
                   </Text>
@@ -111,24 +115,16 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
               </Table.Tr>
             )}
             {answer.records.map((r, i) => (
-              <Table.Tr key={`${r.kind}-${r.warehouseId}-${r.goodsId}-${r.batchNo ?? ""}-${i}`}>
+              <Table.Tr key={`${r.kind}-${r.subject}-${r.detail}-${i}`}>
                 <Table.Td>
                   <Badge variant="light" color={colorOf(r.kind)}>
                     {r.kindLabel}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{r.warehouseName}</Table.Td>
-                <Table.Td>
-                  <Link to={`/zhhq/warehouserealdetail/index?warehouseId=${r.warehouseId}&goodsId=${r.goodsId}`}>
-                    {r.goodsName}（{r.goodsCode}）
-                  </Link>
-                </Table.Td>
-                <Table.Td>{r.batchNo ?? "—"}</Table.Td>
+                <Table.Td>{r.link ? <Link to={r.link}>{r.subject}</Link> : r.subject}</Table.Td>
+                <Table.Td>{r.detail}</Table.Td>
                 <Table.Td>{r.expiryDate ? `${r.expiryDate}（${expiryText(r.days ?? 0)}）` : "—"}</Table.Td>
-                <Table.Td ta="right">
-                  {r.quantity}
-                  {r.unitName ?? ""}
-                </Table.Td>
+                <Table.Td ta="right">{r.quantity === null ? "—" : `${r.quantity}${r.unitName ?? ""}`}</Table.Td>
                 <Table.Td ta="right">{r.lowerQuantity ?? "—"}</Table.Td>
                 <Table.Td ta="right">{r.upperQuantity ?? "—"}</Table.Td>
               </Table.Tr>

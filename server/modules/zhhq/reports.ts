@@ -1,5 +1,7 @@
 import { sql, type Kysely } from "kysely";
-import { CHINA_OFFSET_MS, chinaDayStart, DAY_MS } from "../../../resources/chinaTime";
+import { CHINA_OFFSET_MS, chinaDayStart, chinaMonth, DAY_MS } from "../../../resources/chinaTime";
+import { warehouseCheck } from "../../../resources/zhhq/closing";
+import { purchse } from "../../../resources/zhhq/purchase";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import type { Db } from "../../db";
 import { orgNames, sumOf, zhOrder } from "../report/helpers";
@@ -338,6 +340,170 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
   return { rows };
 }
 
+/** A row's goods named: code, name and unit. */
+const goodsCells = (g: GoodsName | undefined) => ({ goodsCode: g?.goodsCode ?? "", goodsName: g?.goodsName ?? "", unitName: g?.unitName ?? "" });
+
+/**
+ * 采购统计 per order month × supplier × goods, from the order lines: approved orders (已审核, 部分到货, 已到货) and closed
+ * ones that were confirmed (one closed unconfirmed was closed before anything arrived). 已确认金额 is what arrived on
+ * confirmed orders, the amount payment is made on.
+ */
+/** 已审核, 部分到货, 已到货 (the order's status is text, its dictionary's value). */
+const COUNTED_ORDER_STATUSES = ["2", "3", "4"];
+
+async function purchaseReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  const month = sql<string>`substr(h.doc_date, 1, 7)`;
+  let q = db
+    .selectFrom(`${purchse.lines.table} as l`)
+    .innerJoin(`${purchse.header.table} as h`, (j) => j.onRef("h.tenant_id", "=", "l.tenant_id").onRef("h.id", "=", "l.document_id"))
+    .select([
+      month.as("month"),
+      "h.supplier_id",
+      "l.goods_id",
+      sql<number>`count(distinct h.id)`.as("orders"),
+      sumOf(sql`l.quantity`).as("q"),
+      sumOf(sql`l.amount`).as("a"),
+      sumOf(sql`l.received_quantity`).as("rq"),
+      sumOf(sql`l.received_amount`).as("ra"),
+      sumOf(sql`case when h.confirmed_at is not null then l.received_amount else 0 end`).as("ca"),
+    ])
+    .where("h.tenant_id", "=", tenantId)
+    .where("h.doc_date", ">=", f.from)
+    .where("h.doc_date", "<=", f.to)
+    .where((eb) => eb.or([eb("h.status", "in", COUNTED_ORDER_STATUSES), eb("h.confirmed_at", "is not", null)]));
+  if (f.supplierId !== undefined) q = q.where("h.supplier_id", "=", f.supplierId);
+  if (f.warehouseId !== undefined) q = q.where("h.warehouse_id", "=", f.warehouseId);
+  if (f.goodsId !== undefined) q = q.where("l.goods_id", "=", f.goodsId);
+  if (f.goodsTypeId !== undefined)
+    q = q.where("l.goods_id", "in", db.selectFrom("goods").select("id").where("tenant_id", "=", tenantId).where("goods_type_id", "=", f.goodsTypeId));
+  const sums = (await q.groupBy([month, "h.supplier_id", "l.goods_id"]).execute()) as Row[];
+  const [goods, suppliers] = await Promise.all([goodsNames(db, tenantId, sums.map((r) => n(r.goods_id))), namesOf(db, tenantId, "supplier", "supplier_name", sums.map((r) => r.supplier_id))]);
+  const rows: Row[] = sums.map((r) => ({
+    month: String(r.month),
+    supplierName: suppliers.get(n(r.supplier_id)) ?? "",
+    ...goodsCells(goods.get(n(r.goods_id))),
+    orderCount: n(r.orders),
+    orderQuantity: n(r.q),
+    orderAmount: n(r.a),
+    // Fen per unit: the quantity is in thousandths.
+    avgPrice: n(r.q) ? Math.round((n(r.a) * 1000) / n(r.q)) : null,
+    receivedQuantity: n(r.rq),
+    receivedAmount: n(r.ra),
+    confirmedAmount: n(r.ca),
+  }));
+  rows.sort((a, b) => String(a.month).localeCompare(String(b.month)) || zhOrder(String(a.supplierName), String(b.supplierName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
+  // One order of several goods is one order: the total counts orders, not rows.
+  const counted = (await db
+    .selectFrom(`${purchse.header.table} as o`)
+    .select(sql<number>`count(*)`.as("n"))
+    .where("o.tenant_id", "=", tenantId)
+    .where("o.id", "in", q.clearSelect().clearGroupBy().select("h.id"))
+    .executeTakeFirst()) as Row | undefined;
+  return { rows, totals: { ...totalsOf(rows, ["orderAmount", "receivedAmount", "confirmedAmount"]), orderCount: n(counted?.n) } };
+}
+
+/** The named columns summed over the rows. */
+const totalsOf = (rows: Row[], keys: string[]): Row => Object.fromEntries(keys.map((k) => [k, rows.reduce((s, r) => s + n(r[k]), 0)]));
+
+/** 盘点统计: each approved stocktake's ledger lines per sheet × goods, gains (positive) and losses (negative) apart. */
+async function warehouseCheckReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  let q = db
+    .selectFrom("stock_line as l")
+    .select([
+      "l.doc_id",
+      "l.warehouse_id",
+      "l.goods_id",
+      sumOf(sql`case when l.quantity > 0 then l.quantity else 0 end`).as("gain_q"),
+      sumOf(sql`case when l.quantity > 0 then l.amount else 0 end`).as("gain_a"),
+      sumOf(sql`case when l.quantity < 0 then -l.quantity else 0 end`).as("loss_q"),
+      sumOf(sql`case when l.quantity < 0 then -l.amount else 0 end`).as("loss_a"),
+    ])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.doc_type", "=", warehouseCheck.docType)
+    .where("l.occurred_at", ">=", f.start)
+    .where("l.occurred_at", "<", f.end);
+  q = whereGoods(db, q, tenantId, f);
+  const sums = (await q.groupBy(["l.doc_id", "l.warehouse_id", "l.goods_id"]).execute()) as Row[];
+  const docIds = [...new Set(sums.map((r) => n(r.doc_id)))];
+  const [goods, warehouses, sheets] = await Promise.all([
+    goodsNames(db, tenantId, sums.map((r) => n(r.goods_id))),
+    namesOf(db, tenantId, "warehouse", "name", sums.map((r) => n(r.warehouse_id))),
+    docIds.length
+      ? (db.selectFrom(warehouseCheck.header.table).select(["id", "doc_no", "doc_date"]).where("tenant_id", "=", tenantId).where("id", "in", docIds).execute() as Promise<Row[]>)
+      : Promise.resolve([] as Row[]),
+  ]);
+  const sheetOf = new Map(sheets.map((s) => [n(s.id), s]));
+  const rows: Row[] = sums.map((r) => {
+    const sheet = sheetOf.get(n(r.doc_id));
+    return {
+      docNo: String(sheet?.doc_no ?? ""),
+      docDate: String(sheet?.doc_date ?? ""),
+      warehouseName: warehouses.get(n(r.warehouse_id)) ?? "",
+      ...goodsCells(goods.get(n(r.goods_id))),
+      gainQuantity: n(r.gain_q),
+      gainAmount: n(r.gain_a),
+      lossQuantity: n(r.loss_q),
+      lossAmount: n(r.loss_a),
+      netAmount: n(r.gain_a) - n(r.loss_a),
+    };
+  });
+  rows.sort((a, b) => String(a.docDate).localeCompare(String(b.docDate)) || String(a.docNo).localeCompare(String(b.docNo)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
+  return { rows };
+}
+
+const REJECTED = 9;
+
+/**
+ * 维修统计 per report month × type × place type × worker, from the repairs reported in the months and the hours of
+ * their work records. Averages are over the repairs that have the figure (accepted, finished, rated); the totals
+ * row's are the period's own.
+ */
+async function repairDetailReport(dbIn: Db, tenantId: number, f: Filters & { repairType?: string; placeType?: string }): Promise<QueryResult> {
+  const db = any(dbIn);
+  const hours = db.selectFrom("repair_detail").select(["repair_id", sumOf(sql`hours`).as("hours")]).where("tenant_id", "=", tenantId).groupBy("repair_id").as("d");
+  let q = db
+    .selectFrom("repair as r")
+    .leftJoin(hours, (j) => j.onRef("d.repair_id", "=", "r.id"))
+    .select(["r.created_at", "r.repair_type", "r.place_type", "r.worker_name", "r.repair_status", "r.finished_at", "r.parts_cost", "r.accept_minutes", "r.finish_minutes", "r.rating", "d.hours"])
+    .where("r.tenant_id", "=", tenantId)
+    .where("r.created_at", ">=", f.start)
+    .where("r.created_at", "<", f.end);
+  if (f.repairType !== undefined) q = q.where("r.repair_type", "=", f.repairType);
+  if (f.placeType !== undefined) q = q.where("r.place_type", "=", f.placeType);
+  if (f.keyword !== undefined) q = q.where("r.worker_name", "=", f.keyword);
+  const repairs = (await q.execute()) as Row[];
+  type Acc = { row: Row; accept: number[]; finish: number[]; rating: number[] };
+  const groups = new Map<string, Acc>();
+  const all: Acc = { row: { repairs: 0, finished: 0, rejected: 0, partsCost: 0, hours: 0, ratings: 0 }, accept: [], finish: [], rating: [] };
+  for (const r of repairs) {
+    const month = chinaMonth(n(r.created_at));
+    const worker = r.worker_name ? String(r.worker_name) : "（未受理）";
+    const k = [month, r.repair_type, r.place_type, worker].join("\u0000");
+    const acc = groups.get(k) ?? { row: { month, repairType: String(r.repair_type), placeType: String(r.place_type), workerName: worker, repairs: 0, finished: 0, rejected: 0, partsCost: 0, hours: 0, ratings: 0 }, accept: [], finish: [], rating: [] };
+    groups.set(k, acc);
+    for (const into of [acc, all]) {
+      const row = into.row as Record<string, number>;
+      row.repairs += 1;
+      if (r.finished_at !== null) row.finished += 1;
+      if (n(r.repair_status) === REJECTED) row.rejected += 1;
+      row.partsCost += n(r.parts_cost);
+      row.hours += n(r.hours);
+      if (r.rating !== null) row.ratings += 1;
+      if (r.accept_minutes !== null) into.accept.push(n(r.accept_minutes));
+      if (r.finish_minutes !== null) into.finish.push(n(r.finish_minutes));
+      if (r.rating !== null) into.rating.push(n(r.rating));
+    }
+  }
+  const mean = (values: number[], scale = 1) => (values.length ? Math.round((values.reduce((s, v) => s + v, 0) * scale) / values.length) : null);
+  // A rating is shown to the thousandth (a quantity column): 4.5 is 4500.
+  const figures = (a: Acc): Row => ({ ...a.row, avgAcceptMinutes: mean(a.accept), avgFinishMinutes: mean(a.finish), avgRating: mean(a.rating, 1000) });
+  const rows = [...groups.values()].map(figures);
+  rows.sort((a, b) => String(a.month).localeCompare(String(b.month)) || String(a.repairType).localeCompare(String(b.repairType)) || String(a.placeType).localeCompare(String(b.placeType)) || zhOrder(String(a.workerName), String(b.workerName)));
+  return { rows, totals: figures(all) };
+}
+
 /** 资质预警: licences lapsed or lapsing (supplierQualification.ts's list). */
 async function supplierQualificationWarning(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
   const db = any(dbIn);
@@ -354,4 +520,15 @@ async function supplierQualificationWarning(dbIn: Db, tenantId: number, f: Filte
   return { rows };
 }
 
-export const zhhqReportQueries: ReportQueries = { warehouseDailyReport, warehouseMonthReport, warehouseInReport, warehouseOutReport, batchTrace, restaurantTrace, supplierQualificationWarning };
+export const zhhqReportQueries: ReportQueries = {
+  warehouseDailyReport,
+  warehouseMonthReport,
+  purchaseReport,
+  warehouseInReport,
+  warehouseOutReport,
+  repairDetailReport,
+  warehouseCheckReport,
+  batchTrace,
+  restaurantTrace,
+  supplierQualificationWarning,
+};
