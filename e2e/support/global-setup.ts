@@ -111,9 +111,14 @@ export default async function globalSetup(config: FullConfig) {
   for (const server of others) source.prepare("VACUUM INTO ?").run(server.file);
   source.close();
   const started = servers.map((s) => ({ ...s, ...startServer(s.port, s.file, s.captcha, s.command) }));
-  await Promise.all(started.map((s) => waitForHealth(s.port, s.child, s.log)));
-  return async () => {
+  const stop = async () => {
     for (const s of started) s.child.kill("SIGTERM");
     await Promise.all(started.map((s) => new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once("exit", r)))));
   };
+  // One server that does not start fails the run: the others stop too, not left holding the ports for the next one.
+  await Promise.all(started.map((s) => waitForHealth(s.port, s.child, s.log))).catch(async (error) => {
+    await stop();
+    throw error;
+  });
+  return stop;
 }
