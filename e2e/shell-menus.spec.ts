@@ -7,8 +7,7 @@ import { expectNoReactErrors, gotoReady, hydrated, signInTo } from "./support/sh
 
 /** Issue 38: navigation that holds every screen, at the smallest desktop a canteen office has. */
 test.use({ viewport: { width: 1366, height: 768 } });
-// The tests sign in pages of their own: the two walks run side by side on the two workers rather than one after the other.
-test.describe.configure({ mode: "parallel", timeout: 300_000 });
+test.describe.configure({ timeout: 300_000 });
 test.afterEach(({ page }) => expectNoReactErrors(page));
 
 interface Subsystem {
