@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ["tests/**/*.test.{ts,tsx}"],
     setupFiles: ["tests/helpers/setup.ts"],
+    // Each suite's database copies a template migrated (and seeded) once a run instead of migrating its own.
+    globalSetup: ["tests/helpers/templates.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -7,6 +7,7 @@ import { E2E_PORTS, e2eUsers } from "./support/servers";
 import { apiAs } from "./support/api";
 import { seedMenus } from "../server/modules/seed";
 import { shellFixture } from "./support/shell-fixtures";
+import { FAST_POLL } from "./support/shell";
 
 // The walk is a test per screen; spread over both workers it takes half the time, and a failure names its screen.
 test.describe.configure({ mode: "parallel" });
@@ -31,7 +32,7 @@ async function open(page: Page, path: string) {
   const response = await page.goto(path);
   expect(response?.status(), path).toBeLessThan(400);
   await expect
-    .poll(() => page.evaluate(() => Object.keys(document.querySelector("[data-testid=app-shell]") ?? {}).some((key) => key.startsWith("__reactFiber"))), { timeout: 20_000 })
+    .poll(() => page.evaluate(() => Object.keys(document.querySelector("[data-testid=app-shell]") ?? {}).some((key) => key.startsWith("__reactFiber"))), { timeout: 20_000, intervals: FAST_POLL })
     .toBe(true);
   await page.waitForLoadState("networkidle");
 }

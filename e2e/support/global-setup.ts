@@ -1,11 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { migrateToLatest, openDatabase } from "../../server/db";
 import { DEFAULT_TENANT_ID, seed } from "../../server/modules/seed";
 import { createUserAccount } from "../../server/modules/auth/userAccounts";
-import { SERVER_COMMANDS } from "./processes";
+import type { FullConfig } from "@playwright/test";
+import { processPortsOf, SERVER_COMMANDS } from "./processes";
 import { ADMIN_INITIAL_PASSWORD, E2E_PORTS, e2eUsers } from "./servers";
 import { finishShellFixtures, prepareShellFixtures } from "./shell-fixtures";
 
@@ -60,7 +62,37 @@ function startServer(port: number, database: string, captcha: "on" | "off", comm
   return { child, log: () => output };
 }
 
-export default async function globalSetup() {
+/** Whether something else (another run, another service) already listens on the port. */
+function busy(port: number) {
+  return new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(true));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(false)));
+  });
+}
+
+/**
+ * Every port the run will listen on, its shared servers' and each worker's process specs', must be free: a busy one
+ * otherwise failed a process spec in milliseconds with EADDRINUSE and no word of which port or why.
+ */
+async function expectPortsFree(workers: number) {
+  const wanted = new Map<number, string>([
+    [E2E_PORTS.main, "主服务"],
+    [E2E_PORTS.captcha, "验证码服务"],
+    [E2E_PORTS.serve, "react-router-serve 服务"],
+  ]);
+  for (let index = 0; index < workers; index++) {
+    for (const [name, port] of Object.entries(processPortsOf(index))) wanted.set(port, `第 ${index + 1} 个 worker 的进程测试端口（${name}）`);
+  }
+  const taken = [];
+  for (const [port, role] of wanted) if (await busy(port)) taken.push(`${port}（${role}）`);
+  if (taken.length) {
+    throw new Error(`e2e 需要的端口已被占用：${taken.join("、")}。请停止占用它的进程，或换一个 E2E_PORT_BASE（现为 ${E2E_PORTS.main}）。`);
+  }
+}
+
+export default async function globalSetup(config: FullConfig) {
+  await expectPortsFree(config.workers);
   // Build once here (when sources are newer than the build), not in each server at the same time.
   const built = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { stdio: "inherit" });
   if (built.status !== 0) throw new Error("build failed");
@@ -79,9 +111,14 @@ export default async function globalSetup() {
   for (const server of others) source.prepare("VACUUM INTO ?").run(server.file);
   source.close();
   const started = servers.map((s) => ({ ...s, ...startServer(s.port, s.file, s.captcha, s.command) }));
-  await Promise.all(started.map((s) => waitForHealth(s.port, s.child, s.log)));
-  return async () => {
+  const stop = async () => {
     for (const s of started) s.child.kill("SIGTERM");
     await Promise.all(started.map((s) => new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once("exit", r)))));
   };
+  // One server that does not start fails the run: the others stop too, not left holding the ports for the next one.
+  await Promise.all(started.map((s) => waitForHealth(s.port, s.child, s.log))).catch(async (error) => {
+    await stop();
+    throw error;
+  });
+  return stop;
 }

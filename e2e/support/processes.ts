@@ -7,8 +7,11 @@ import { E2E_PORTS } from "./servers";
 
 /** Ports for the servers these specs start themselves (the shared ones are E2E_PORTS.main and .captcha). */
 // Four ports per Playwright worker: two process specs running at once in two workers must not reach each other's servers.
-const processBase = E2E_PORTS.main + 5 + 4 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
-export const processPorts = { a: processBase, b: processBase + 1, proxy: processBase + 2, spare: processBase + 3 } as const;
+export function processPortsOf(parallelIndex: number) {
+  const processBase = E2E_PORTS.main + 5 + 4 * parallelIndex;
+  return { a: processBase, b: processBase + 1, proxy: processBase + 2, spare: processBase + 3 } as const;
+}
+export const processPorts = processPortsOf(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const ADMIN_PASSWORD = "Process-Admin-2026";
 export const NEW_ADMIN_PASSWORD = "Process-Admin-2026-Changed";
 export const postgresUrl = process.env.TEST_DATABASE_URL;

@@ -31,9 +31,15 @@ export async function signInTo(page: Page, user: { userName: string; password: s
   await hydrated(page);
 }
 
+/**
+ * How often a wait on the page polls: expect.poll's own intervals grow to a second, and a walk that waits for each of
+ * hundreds of pages to hydrate paid up to that second on each after it was ready.
+ */
+export const FAST_POLL = [50];
+
 /** The shell writes its tags cookie once React has taken over the server's page. */
 export async function hydrated(page: Page) {
-  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "Tags-View"), { timeout: 20_000 }).toBe(true);
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "Tags-View"), { timeout: 20_000, intervals: FAST_POLL }).toBe(true);
   await untilHydrated(page);
   await page.waitForLoadState("networkidle");
 }
@@ -64,7 +70,7 @@ export async function cookie(page: Page, name: string) {
 /** Loads a page of the shell and waits until it is interactive (its tag is remembered). */
 export async function gotoReady(page: Page, path: string) {
   await page.goto(path);
-  await expect.poll(async () => decodeURIComponent((await cookie(page, "Tags-View")) ?? ""), { timeout: 20_000 }).toContain(path);
+  await expect.poll(async () => decodeURIComponent((await cookie(page, "Tags-View")) ?? ""), { timeout: 20_000, intervals: FAST_POLL }).toContain(path);
   await page.waitForLoadState("networkidle");
 }
 

@@ -6,10 +6,10 @@ import { seed } from "../../server/modules/seed";
 import { createApi, type Api } from "../../server/http/api";
 import type { Envelope } from "../../server/http/envelope";
 import { encodeLoginField } from "../../server/modules/auth/session";
-import { createTestDatabase, openAgain, type TestDatabase } from "./db";
+import { ADMIN_PASSWORD, createTestDatabase, openAgain, templateOf, type TestDatabase } from "./db";
 import type { DatabaseHandle, Dialect } from "../../server/db";
 
-export const ADMIN_PASSWORD = "Initial-Pass-2026";
+export { ADMIN_PASSWORD };
 export const ORIGIN = "http://canteen.test";
 
 export interface TestApp {
@@ -73,9 +73,10 @@ export async function openAnotherInstance(app: TestApp): Promise<OtherInstance> 
 
 /** An app on a fresh database; `modules` composes its API (the product's module list unless a test adds its own). */
 export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}, modules: readonly ServerModule[] = serverModules): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
+  const database = await createTestDatabase(dialect, { template: "seeded" });
   const config = loadConfig({ CANTEEN_CAPTCHA: "off", LOGIN_RATE_PER_MINUTE: "1000", ...env });
-  await seed(database.db, { adminPassword: ADMIN_PASSWORD });
+  // A copy of the run's seeded template is seeded already.
+  if (!templateOf(dialect, "seeded")) await seed(database.db, { adminPassword: ADMIN_PASSWORD });
   let captcha = "ABCD";
   const api = createApi({ db: database.db, dialect: database.dialect, config, captchaText: () => captcha }, modules);
   const call = callerOf(api);
