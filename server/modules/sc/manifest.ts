@@ -1,11 +1,13 @@
 import { resourceKey } from "../../../resources/define";
 import { scReports } from "../../../resources/sc/reports";
 import { scModule } from "../../../resources/sc/module";
-import { scMasterResources } from "../../../resources/sc/master";
 import type { ServerModule } from "../manifest";
 import { reportEndpoints } from "../report/engine";
 import { declaredDefaults } from "../resource/declaredDefaults";
 import type { ResourceService } from "../resource/engine";
+import { scCostExpense, scMasterResources } from "../../../resources/sc/master";
+import { closedMonthGuard } from "./closedMonths";
+import { financeEndpoints } from "./finance";
 import { incomeEndpoints, incomeServices } from "./income";
 import { purchaseRules } from "./purchase";
 import { scReportQueries } from "./reports";
@@ -21,8 +23,8 @@ const masterDefaults: Record<string, ResourceService> = Object.fromEntries(
  */
 export const scManifest: ServerModule = {
   declaration: scModule,
-  services: { ...masterDefaults, ...incomeServices },
-  endpoints: [...incomeEndpoints, ...reportEndpoints(scReports, scReportQueries)],
+  services: { ...masterDefaults, ...incomeServices, [resourceKey(scCostExpense)]: closedMonthGuard((row) => String(row.month)) },
+  endpoints: [...incomeEndpoints, ...financeEndpoints, ...reportEndpoints(scReports, scReportQueries)],
   documentRules: purchaseRules,
   ledgers: [],
   paymentHooks: [],
