@@ -156,6 +156,11 @@ export interface ResourceDef {
    * is the cashier): every list, count and export of it holds this condition, whatever the query asks.
    */
   fixedFilter?: { field: string; value: string };
+  /**
+   * Rows a user may edit or delete by hand: only those whose field holds one of the values (收入 typed in, not those
+   * the orders made). The list offers 编辑/删除 on those rows only; the server refuses the others (409) by its rules.
+   */
+  changeableWhen?: { field: string; values: string[] };
   /** Tree-shaped lists (org, menu): rows come back with their parent. */
   tree?: boolean;
   /** Lookups by several fields that a screen or an API makes (within the tenant), each an index. */

@@ -117,6 +117,8 @@ const table = {
   scCostKind: { name: "采购性质", items: [[1, "直接食材成本"], [2, "费用"]] },
   scExpenseCategory: { name: "费用类别", items: [[1, "食材"], [2, "人工"], [3, "水电"], [4, "租金"], [5, "维修"], [6, "其他"]] },
   scIncomeSource: { name: "收入来源", items: [[1, "订单生成"], [2, "手工录入"]] },
+  scCostSource: { name: "费用来源", items: [[1, "手工录入"], [2, "宿舍水电账单"], [3, "报修单配件"]] },
+  scFinanceStatus: { name: "结算状态", items: [[0, "暂存"], [1, "已确认"]] },
   /** Issue 41 (resources/zhhq/closing.ts): a transfer's, a stocktake's and a stock month's statuses. */
   transferStatus: { name: "调拨状态", items: [[0, "草稿"], [1, "待审核"], [2, "在途"], [3, "已收货"], [4, "已驳回"]] },
   checkStatus: { name: "盘点状态", items: [[0, "盘点中"], [1, "待审核"], [2, "已审核"], [3, "已作废"]] },

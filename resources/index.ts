@@ -1,6 +1,7 @@
 import { resourceKey, type ResourceDef } from "./define";
 import type { DocumentDef } from "./document";
 import type { ModuleDeclaration, ReportScreen } from "./modules";
+import { monthSettlePath, type MonthSettleDef } from "./monthSettle";
 import { authModule } from "./auth/module";
 import { reportModule } from "./report/module";
 import { sysModule } from "./sys/module";
@@ -29,6 +30,10 @@ export const resources: ResourceDef[] = declared.flatMap((m) => m.resources);
 
 /** Report screens (no table of their own): menu pages with a view permission. */
 export const reportScreens: ReportScreen[] = declared.flatMap((m) => m.reports);
+
+/** Every module's month closes (decision 084): the one month-settle screen finds its declaration by its path. */
+export const declaredMonthSettles: MonthSettleDef[] = declared.flatMap((m) => m.monthSettles ?? []);
+export const monthSettleForPath = (pathname: string) => declaredMonthSettles.find((d) => pathname.startsWith(`${monthSettlePath(d)}/`));
 
 /** Every module's declared reports (decision 030): the one report page finds its report among them by its path. */
 export const declaredReports: ReportDef[] = reportScreens.filter(isDeclaredReport);

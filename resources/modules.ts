@@ -1,5 +1,6 @@
 import { resourceKey, type ResourceDef } from "./define";
 import type { DocumentDef } from "./document";
+import { monthSettlePath, type MonthSettleDef } from "./monthSettle";
 
 /** Menu groups of the subsystems: each module's screens sit under one `path` entry (spec §2). */
 export interface MenuGroup {
@@ -64,6 +65,8 @@ export interface ModuleDeclaration<Name extends string = string> {
   reports: readonly ReportScreen[];
   /** Its documents (defineDocument, decision 060): their API, and their header and lines as entities. */
   documents?: readonly DocumentDef[];
+  /** Its month closes (decision 084): one screen draws each at `<its list>/<step>`. */
+  monthSettles?: readonly MonthSettleDef[];
 }
 
 /** A module's menu groups and the screens it draws with route modules of its own. */
@@ -111,8 +114,17 @@ function documentScreens(doc: DocumentDef): ScreenRoute[] {
   ];
 }
 
-/** A module's generated screens: each entity's, then each document's. */
-const generatedOf = (module: ModuleDeclaration): ScreenRoute[] => [...module.resources.flatMap(generatedScreens), ...(module.documents ?? []).flatMap(documentScreens)];
+/** A month close's steps: the one month-settle screen (decision 084), the step named in the path. */
+const monthSettleScreens = (def: MonthSettleDef): ScreenRoute[] => [
+  { path: `${monthSettlePath(def).replace(/^\//, "")}/:step`, file: "routes/month-settle.tsx", id: `${resourceKey(def.of)}:settle` },
+];
+
+/** A module's generated screens: each entity's, then each document's, then each month close's. */
+const generatedOf = (module: ModuleDeclaration): ScreenRoute[] => [
+  ...module.resources.flatMap(generatedScreens),
+  ...(module.documents ?? []).flatMap(documentScreens),
+  ...(module.monthSettles ?? []).flatMap(monthSettleScreens),
+];
 
 /**
  * Every module's screens, in the modules' order: each module's own screens, then its generated ones. A path (or

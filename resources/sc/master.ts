@@ -106,6 +106,7 @@ export const scIncome = defineResource({
   actions: ["create", "update", "delete", "export"],
   workflowActions: { generate: "按订单生成" },
   headerLinks: [{ action: "generate", path: "generate" }],
+  changeableWhen: { field: "sourceKind", values: ["2"] },
   indexes: [["incomeDate"], ["restaurantId", "incomeDate"]],
   fields: [
     { name: "incomeDate", label: "日期", type: "date", required: true, filter: "range", sortable: true },
@@ -131,6 +132,8 @@ export const scCostExpense = defineResource({
   labelField: "month",
   defaultSort: { field: "month", dir: "desc" },
   actions: ["create", "update", "delete", "export"],
+  workflowActions: { generate: "取水电与维修" },
+  changeableWhen: { field: "sourceKind", values: ["1"] },
   indexes: [["month"]],
   fields: [
     { name: "month", label: "所属月份", type: "text", required: true, filter: "eq", sortable: true, max: 7, placeholder: "如：2026-05", pattern: { regex: MONTH, message: "所属月份格式应为 2026-05" } },
@@ -138,6 +141,8 @@ export const scCostExpense = defineResource({
     { name: "category", label: "费用类别", type: "enum", dict: "scExpenseCategory", required: true, filter: "eq" },
     { name: "amount", label: "金额（元）", type: "money", required: true, min: 0, max: 10_000_000_000, sortable: true },
     { name: "payee", label: "收款方", type: "text", filter: "like", max: 100, placeholder: "如：自来水公司、物业" },
+    { name: "sourceKind", label: "来源", type: "enum", dict: "scCostSource", filter: "eq", readOnly: true, defaultValue: "1", description: "取自宿舍水电账单或报修单配件的行由「取水电与维修」生成" },
+    { name: "source", label: "来源说明", type: "text", readOnly: true, max: 500 },
     remark,
   ],
 });

@@ -1,10 +1,11 @@
 import type { ModuleDeclaration } from "../modules";
+import { merchantMonthClose, scMerchantFinance } from "./finance";
 import { scMasterResources } from "./master";
 import { scDocuments } from "./purchase";
 import { scReports } from "./reports";
 
 /** 收支管理's tables, typed into the database's schema (server/db/schema.ts). */
-export const scResources = [...scMasterResources] as const;
+export const scResources = [...scMasterResources, scMerchantFinance] as const;
 
 /**
  * 收支管理 (spec §2 /sc, issue 37, decision 075): goods and suppliers bought outside the warehouse, purchases, income
@@ -16,4 +17,5 @@ export const scModule = {
   resources: [...scResources],
   reports: [...scReports],
   documents: [...scDocuments],
+  monthSettles: [merchantMonthClose],
 } as const satisfies ModuleDeclaration<"sc">;

@@ -13,7 +13,7 @@ export const scScreens = {
       sort: 38,
       home: "/sc/scincome/index",
       sections: [
-        { title: "收入与支出", screens: ["scincome", "scpurchase", "sccostexpense"] },
+        { title: "收入与支出", screens: ["scincome", "scpurchase", "sccostexpense", "scmerchantfinance"] },
         { title: "分析", screens: ["sccostexpense/orderCostCount", "sccostexpense/profitCount"] },
         { title: "基础资料", screens: ["scproduct", "scproductcategorie", "scsupplier"] },
       ],

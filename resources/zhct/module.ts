@@ -4,7 +4,7 @@ import { bowls, deviceFood, food, foodNutrition, foodType } from "./catalogue";
 import { userInfoSendMessage } from "./messages";
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./settings";
 import { topUpChannel, userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./ledger";
-import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthSettle, userInfoDept } from "./settle";
+import { autoChargeGrant, autoChargeRun, autoChargeSetting, chargeDailyReport, userAccountMonthClose, userAccountMonthSettle, userInfoDept } from "./settle";
 import { cashierMealOrder, mealOrder, mealOrderItem } from "./orders";
 import { payType, userAccountIntegralDetail, userIntegralAccount } from "./points";
 import { cashier, cashierPrint } from "./cashier";
@@ -38,4 +38,5 @@ export const zhctModule = {
   name: "zhct",
   resources: [...zhctResources, mealOrderComplaints, cashierMealOrder],
   reports: [chargeDailyReport, userInfoDept, cashier, cashierPrint, satisfactionSurveStatics],
+  monthSettles: [userAccountMonthClose],
 } satisfies ModuleDeclaration<"zhct">;

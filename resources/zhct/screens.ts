@@ -45,7 +45,6 @@ export const zhctScreens = {
     { path: "zhct/userinfo/account/:id", file: "routes/zhct/userinfo-account.tsx" },
     { path: "zhct/userinfo/audit/:id", file: "routes/zhct/userinfo-audit.tsx" },
     { path: "zhct/autochargesetting/run/:id", file: "routes/zhct/autocharge-run.tsx" },
-    { path: "zhct/useraccountmonthsettle/:step", file: "routes/zhct/month-settle.tsx" },
     { path: "zhct/chargedailyreport/index", file: "routes/zhct/charge-daily-report.tsx" },
     { path: "zhct/userinfodept/index", file: "routes/zhct/userinfo-dept.tsx" },
     { path: "zhct/useraccountintegraldetail/adjust", file: "routes/zhct/points-adjust.tsx" },

@@ -1,5 +1,6 @@
 import { defineResource } from "../define";
 import type { ReportScreen } from "../modules";
+import type { MonthSettleDef } from "../monthSettle";
 
 /**
  * Monthly subsidy grants, their runs and grant lines, and the monthly settlement of accounts (issue 12, decision
@@ -121,6 +122,44 @@ export const userAccountMonthSettle = defineResource({
     { name: "generatedAt", label: "生成时间", type: "datetime", required: true },
   ],
 });
+
+/** 账户月结's two steps (the one month-settle screen, decision 084): 生成 as 暂存, 转正式 locks the month. */
+export const userAccountMonthClose: MonthSettleDef = {
+  of: userAccountMonthSettle,
+  months: "/api/v1/zhct/userAccountMonthSettle/months",
+  api: "/api/v1/zhct/userAccountMonthSettle",
+  status: { field: "settleStatus", locked: "1", lockedLabel: "正式（已锁定）", openLabel: "暂存" },
+  heading: "已结算的月份",
+  empty: "还没有结算过的月份。",
+  columns: [
+    { key: "count", label: "账户数", kind: "count" },
+    { key: "opening", label: "期初合计（元）", kind: "money" },
+    { key: "closing", label: "期末合计（元）", kind: "money" },
+    { key: "generatedAt", label: "生成时间", kind: "time" },
+  ],
+  steps: [
+    {
+      name: "generate",
+      title: "生成月结",
+      button: "生成",
+      note: "按流水重新计算该月每个账户的期初、充值、退款、冲正、补贴、清零、消费与期末，保存为暂存。正式的月份不能重新生成。",
+      done: "{month} 已生成（{count} 个账户）",
+    },
+    {
+      name: "formal",
+      title: "转正式",
+      button: "转正式",
+      note: "核对暂存结算与流水一致、上月已正式，然后锁定该月：此后不能再有任何流水记入该月。当月转正式后本月不能再充值或消费。",
+      // A month not kept as 暂存 has nothing to state; the API says why it cannot be made formal.
+      locks: {
+        review: "将把 {month} 的月结（{count} 个账户，期初合计 {opening:yuan} 元，期末合计 {closing:yuan} 元）转为正式并锁定该月：此后不能再有任何流水记入 {month}，转正式后不能撤销。",
+        withoutRow: "skip",
+        confirmLabel: "确认转正式",
+      },
+      done: "{month} 已转正式并锁定",
+    },
+  ],
+};
 
 /** Top-ups and refunds per day, payment method and operator; totals equal the ledger's. */
 export const chargeDailyReport: ReportScreen = { module: "zhct", entity: "chargeDailyReport", screen: "chargedailyreport", screenBase: "/zhct", title: "充值日报" };

@@ -1,5 +1,6 @@
 import { defineResource, type ResourceAction } from "../define";
 import type { ReportScreen } from "../modules";
+import type { MonthSettleDef } from "../monthSettle";
 import { defineDocument, type DocumentSpec, type PostingDef } from "../document";
 
 /**
@@ -207,6 +208,38 @@ export const warehouseAccountMonthSettle = defineResource({
 });
 
 export const closingViews = [warehouseAccountMonth, warehouseAccountMonthSettle] as const;
+
+/** 月末结账's two steps (the one month-settle screen, decision 084): 生成 from the ledger, 转正式 makes it again and locks the month. */
+export const stockMonthClose: MonthSettleDef = {
+  of: warehouseAccountMonthSettle,
+  months: "/api/v1/zhhq/warehouseAccountMonth/findPage?pageSize=50",
+  api: "/api/v1/zhhq/warehouseAccountMonthSettle",
+  status: { field: "status", locked: "1", lockedLabel: "正式（已结账）", openLabel: "临时" },
+  heading: "已生成的月份",
+  empty: "还没有生成过的月份。",
+  columns: [
+    { key: "rowCount", label: "行数", kind: "count" },
+    { key: "generatedAt", label: "生成时间", kind: "time" },
+    { key: "confirmedAt", label: "转正式时间", kind: "time" },
+  ],
+  steps: [
+    {
+      name: "generate",
+      title: "生成月结",
+      button: "生成",
+      note: "按单据日期从库存流水重新计算该月每个仓库、每种物资的期初、入库、出库与期末（数量与金额），保存为临时结果，可重复生成。已结账（正式）的月份不能重新生成。",
+      done: "{month} 已生成（{rowCount} 行）",
+    },
+    {
+      name: "confirm",
+      title: "转正式",
+      button: "转正式",
+      note: "重新生成该月并锁定：此后任何单据的日期都不能在该月（审核时提示“已结账”）。该月须已结束，且更早有出入库的月份都已转正式。",
+      locks: { review: "将重新生成 {month} 的月结[（上次生成 {rowCount} 行）]并转为正式：此后任何单据的日期都不能在 {month}，转正式后不能撤销。", withoutRow: "ask", confirmLabel: "确认转正式" },
+      done: "{month} 已转正式并锁定",
+    },
+  ],
+};
 
 /**
  * 库存预警 (issue 41): what a keeper must act on — stock outside its thresholds, batches near or past expiry, supplier

@@ -1,5 +1,5 @@
 import type { ModuleDeclaration } from "../modules";
-import { closingDocuments, closingViews, warehouseWarning } from "./closing";
+import { closingDocuments, closingViews, stockMonthClose, warehouseWarning } from "./closing";
 import { zhhqMasterResources } from "./master";
 import { purchaseDocuments, purchaseResources } from "./purchase";
 import { supplierQualification } from "./qualifications";
@@ -24,4 +24,5 @@ export const zhhqModule = {
   resources: [...zhhqResources, ...stockViews, ...purchaseResources, ...closingViews],
   reports: [...zhhqReports, warehouseWarning],
   documents: [...stockDocuments, ...purchaseDocuments, ...closingDocuments],
+  monthSettles: [stockMonthClose],
 } as const satisfies ModuleDeclaration<"zhhq">;

@@ -52,7 +52,6 @@ export const zhhqScreens = {
   screens: [
     ...reportPages(zhhqReports),
     /** 月末结账's two steps (decision 073): generate and make formal, a month at a time. */
-    { path: "zhhq/warehouseaccountmonthsettle/:step", file: "routes/zhhq/month-settle.tsx" },
     { path: "zhhq/warehousewarning/index", file: "routes/zhhq/warning.tsx" },
     // A stocktake's lines are the book's: its editor is the count of each line, not the generic lines grid.
     { path: "zhhq/warehousecheck/edit/:id", file: "routes/zhhq/check-count.tsx", replacesGenerated: true },

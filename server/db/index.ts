@@ -38,6 +38,7 @@ import * as migration0062 from "./migrations/0062_zhhq_closing";
 import * as migration0064 from "./migrations/0064_zhhq_dorm";
 import * as migration0065 from "./migrations/0065_ledger_day_dorm_fee";
 import * as migration0066 from "./migrations/0066_zhhq_repair";
+import * as migration0079 from "./migrations/0079_sc_merchant_finance";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
@@ -126,6 +127,7 @@ const migrations: Record<string, Migration> = {
   "0064_zhhq_dorm": migration0064,
   "0065_ledger_day_dorm_fee": migration0065,
   "0066_zhhq_repair": migration0066,
+  "0079_sc_merchant_finance": migration0079,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -105,6 +105,11 @@ export interface DocumentRules {
    * (a stocktake's book: every batch of the warehouse as it stands once the sheet holds the warehouse). It may refuse.
    */
   createLines?: (ctx: SessionContext, trx: AnyDb, header: Row) => Promise<Row[]>;
+  /**
+   * Runs first in a create's or an update's write transaction: the header's values as given and, on an update, the
+   * stored header (columns). It may refuse (a purchase dated into a month its place has closed, decision 084).
+   */
+  guardWrite?: (ctx: SessionContext, trx: AnyDb, values: Row, current?: Row) => Promise<void>;
   /** Adds to `getInfo`'s answer what the tables of the document do not hold (a stock-out line's allocations). */
   describe?: (ctx: SessionContext, db: AnyDb, document: Row) => Promise<void>;
   /**

@@ -130,6 +130,7 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
   const canUpdate = def.actions.includes("update") && can(permissionCode(def, "update"));
   const canDelete = def.actions.includes("delete") && can(permissionCode(def, "delete"));
   const rowLinks = (def.rowLinks ?? []).filter((link) => can(permissionCode({ module: def.module, entity: link.entity ?? def.entity }, link.action)));
+  const changeable = (record: Record<string, unknown>) => !def.changeableWhen || def.changeableWhen.values.includes(String(record[def.changeableWhen.field]));
   const rowActions = ({ id, ...record }: Row): RowAction[] => [
     // Only the steps the row's state allows (a lost card: 解挂, 补卡, 注销); the API refuses the others with 409.
     ...rowLinks
@@ -139,8 +140,8 @@ export default function ResourceList({ loaderData, actionData }: Route.Component
         label: link.label ?? def.workflowActions?.[link.action] ?? link.action,
         to: relativeTo(location.pathname, link.path.startsWith("/") ? fillPath(link.path, { id, ...record }) : `${base}/${fillPath(link.path, { id, ...record })}`),
       })),
-    ...(canUpdate ? [{ key: "edit", label: "编辑", to: relativeTo(location.pathname, def.indexOnly ? hrefFor({ edit: String(id), create: null, delete: null }) : `${base}/edit/${id}`) }] : []),
-    ...(canDelete ? [{ key: "delete", label: "删除", to: relativeTo(location.pathname, hrefFor({ delete: String(id) })), danger: true }] : []),
+    ...(canUpdate && changeable(record) ? [{ key: "edit", label: "编辑", to: relativeTo(location.pathname, def.indexOnly ? hrefFor({ edit: String(id), create: null, delete: null }) : `${base}/edit/${id}`) }] : []),
+    ...(canDelete && changeable(record) ? [{ key: "delete", label: "删除", to: relativeTo(location.pathname, hrefFor({ delete: String(id) })), danger: true }] : []),
   ];
 
   const target = confirmDelete ? page.records.find((r) => String(r.id) === confirmDelete) : undefined;

@@ -142,6 +142,7 @@ export async function createDocument(ctx: SessionContext, doc: DocumentDef, body
  * own makes another document (a purchase receipt's stock-in).
  */
 export async function insertDocument(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, values: Row, lines: Row[], rules: DocumentRules = {}): Promise<Row> {
+  await rules.guardWrite?.(ctx, trx, values);
   const id = newId();
   const now = ctx.now;
   const status = doc.workflow.initial;
@@ -190,6 +191,7 @@ export async function updateDocument(
     const current = await loadHeader(trx, doc, tenantId, id);
     if (!isEditable(doc, current[statusColumn])) throw new ApiError(Status.CONFLICT, documentMessages.wrongStatus(doc, current[statusColumn], "修改"));
     if (version !== current[versionColumn]) throw new ApiError(Status.CONFLICT, documentMessages.stale);
+    await rules.guardWrite?.(ctx, trx, values, current);
     // The lines given are the whole new set: one with an id keeps what it does not give, one without is added.
     const existing = lines ? new Set((await loadLines(trx, doc, tenantId, id)).map((row) => row.id as number)) : new Set<number>();
     const kept = new Set<number>();

@@ -11,6 +11,7 @@ import type { ResourceService } from "../resource/engine";
 import { recordOperation } from "../resource/operationLog";
 import type { Row } from "../resource/rows";
 import { parsePeriod } from "../zhct/reports";
+import { closedMonthGuard, refuseClosedMonths } from "./closedMonths";
 
 /**
  * Income generated from the canteen's orders (issue 37, decision 075). The source is what every canteen report of
@@ -88,6 +89,21 @@ export async function generateIncome(ctx: SessionContext, from: string, to: stri
   const tenantId = ctx.session.tenantId;
   return idempotent(ctx, body, async (trx) => {
     const db = trx as unknown as AnyDb;
+    const takings = await orderTakings(db, tenantId, from, to);
+    // Neither a month's rows that would go nor those that would come may lie in a place's confirmed month.
+    const kept = (await db
+      .selectFrom(scIncome.table)
+      .select(["income_date", "restaurant_id"])
+      .distinct()
+      .where("tenant_id", "=", tenantId)
+      .where("source_kind", "=", INCOME_FROM_ORDERS)
+      .where("income_date", ">=", from)
+      .where("income_date", "<=", to)
+      .execute()) as Row[];
+    await refuseClosedMonths(db, tenantId, [
+      ...kept.map((r) => ({ placeId: Number(r.restaurant_id), month: String(r.income_date).slice(0, 7) })),
+      ...takings.map((t) => ({ placeId: t.restaurantId, month: t.day.slice(0, 7) })),
+    ]);
     const removed = await db
       .deleteFrom(scIncome.table)
       .where("tenant_id", "=", tenantId)
@@ -95,7 +111,6 @@ export async function generateIncome(ctx: SessionContext, from: string, to: stri
       .where("income_date", ">=", from)
       .where("income_date", "<=", to)
       .executeTakeFirst();
-    const takings = await orderTakings(db, tenantId, from, to);
     const now = ctx.now;
     const rows = takings.map((t) => ({
       tenant_id: tenantId,
@@ -155,6 +170,7 @@ const refuseGenerated = (current: Row) => {
 
 export const incomeServices: Record<string, ResourceService> = {
   [resourceKey(scIncome)]: {
+    ...closedMonthGuard((row) => String(row.income_date).slice(0, 7)),
     beforeCreate(_ctx, values) {
       values.sourceKind = String(INCOME_MANUAL);
     },

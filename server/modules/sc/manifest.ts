@@ -1,14 +1,16 @@
 import { resourceKey } from "../../../resources/define";
 import { scReports } from "../../../resources/sc/reports";
 import { scModule } from "../../../resources/sc/module";
-import { scMasterResources } from "../../../resources/sc/master";
 import type { ServerModule } from "../manifest";
 import { reportEndpoints } from "../report/engine";
 import { declaredDefaults } from "../resource/declaredDefaults";
 import type { ResourceService } from "../resource/engine";
+import { scMasterResources } from "../../../resources/sc/master";
+import { financeEndpoints } from "./finance";
 import { incomeEndpoints, incomeServices } from "./income";
 import { purchaseRules } from "./purchase";
 import { scReportQueries } from "./reports";
+import { costExpenseServices, utilityEndpoints } from "./utilityCosts";
 
 /** A status an API client leaves out is 有效 (as the warehouse's master data, decision 067). */
 const masterDefaults: Record<string, ResourceService> = Object.fromEntries(
@@ -21,8 +23,8 @@ const masterDefaults: Record<string, ResourceService> = Object.fromEntries(
  */
 export const scManifest: ServerModule = {
   declaration: scModule,
-  services: { ...masterDefaults, ...incomeServices },
-  endpoints: [...incomeEndpoints, ...reportEndpoints(scReports, scReportQueries)],
+  services: { ...masterDefaults, ...incomeServices, ...costExpenseServices },
+  endpoints: [...incomeEndpoints, ...utilityEndpoints, ...financeEndpoints, ...reportEndpoints(scReports, scReportQueries)],
   documentRules: purchaseRules,
   ledgers: [],
   paymentHooks: [],

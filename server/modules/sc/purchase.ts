@@ -5,6 +5,7 @@ import { fieldError } from "../../http/envelope";
 import type { DocumentRules, TransitionRun } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
 import { lineAmount } from "../zhhq/stock";
+import { refuseClosedMonths } from "./closedMonths";
 
 /**
  * A purchase's rules (issue 37): each line's amount is quantity × price (half up, exact), the total is Σ lines, and
@@ -46,9 +47,17 @@ const left = (run: TransitionRun) => Number(run.header.totalAmount ?? 0) - Numbe
 const setPaid = (run: TransitionRun, trx: AnyDb, paid: number) =>
   trx.updateTable(scPurchase.header.table).set({ paid_amount: paid }).where("tenant_id", "=", run.ctx.session.tenantId).where("id", "=", run.header.id).execute();
 
+/** A purchase is dated into its place's month: neither it nor what it moves from may be a confirmed month (decision 084). */
+const refuseClosedMonth: DocumentRules["guardWrite"] = async (ctx, trx, values, current) => {
+  const now = { placeId: Number(values.restaurantId ?? current?.restaurant_id), month: String(values.purchaseDate ?? current?.purchase_date ?? "").slice(0, 7) };
+  const before = current ? [{ placeId: Number(current.restaurant_id), month: String(current.purchase_date).slice(0, 7) }] : [];
+  await refuseClosedMonths(trx, ctx.session.tenantId, [...before, now]);
+};
+
 export const purchaseRules: Record<string, DocumentRules> = {
   [scPurchase.docType]: {
     fill: fillPurchase as DocumentRules["fill"],
+    guardWrite: refuseClosedMonth,
     guards: {
       partPayment: (run) => {
         const amount = Number(run.input.payAmount);

@@ -32,7 +32,7 @@ interface Place {
 }
 
 /** The places a report covers: every restaurant and stall of the tenant, or the chosen restaurant and its stalls. */
-async function placesOf(db: AnyDb, tenantId: number, restaurantId: number | undefined): Promise<Map<number, Place>> {
+export async function placesOf(db: AnyDb, tenantId: number, restaurantId: number | undefined): Promise<Map<number, Place>> {
   let q = db.selectFrom("org").select(["id", "org_name", "parent_id"]).where("tenant_id", "=", tenantId).where("org_type", "in", ["restaurant", "stall"]);
   if (restaurantId !== undefined) q = q.where((eb) => eb.or([eb("id", "=", restaurantId), eb.and([eb("org_type", "=", "stall"), eb("parent_id", "=", restaurantId)])]));
   const rows = (await q.execute()) as Row[];
@@ -150,10 +150,12 @@ const orderCostCount: ReportQuery = async (db: Db, tenantId: number, f: Filters)
 
 const monthOf = (day: string) => day.slice(0, 7);
 
-const profitCount: ReportQuery = async (db: Db, tenantId: number, f: Filters): Promise<QueryResult> => {
-  const any = db as unknown as AnyDb;
-  const places = await placesOf(any, tenantId, f.restaurantId);
-  const ids = [...places.keys()];
+/**
+ * 经营毛利's figures per month × place over `from`–`to` (days): income (generated and manual), direct cost (stock-outs
+ * and food purchases), expenses (成本费用 of the month and purchases marked 费用). What the report shows and what 商户结算
+ * keeps (server/modules/sc/finance.ts): one count.
+ */
+export async function marginCells(any: AnyDb, tenantId: number, from: string, to: string, ids: number[]): Promise<Row[]> {
   const cells = new Map<string, Row>();
   const base = (month: string, placeId: number): Row => ({ month, placeId, income: 0, directCost: 0, expenses: 0 });
   const add = (day: string, placeId: number, field: string, amount: number) => addInto(cells, `${monthOf(day)}|${placeId}`, base(monthOf(day), placeId), field, amount);
@@ -161,8 +163,8 @@ const profitCount: ReportQuery = async (db: Db, tenantId: number, f: Filters): P
     const income = (await any
       .selectFrom(scIncome.table)
       .where("tenant_id", "=", tenantId)
-      .where("income_date", ">=", f.from)
-      .where("income_date", "<=", f.to)
+      .where("income_date", ">=", from)
+      .where("income_date", "<=", to)
       .where("restaurant_id", "in", ids)
       .select(["income_date as day", "restaurant_id as place_id", sumOf(sql`amount`).as("amount")])
       .groupBy(["income_date", "restaurant_id"])
@@ -171,23 +173,29 @@ const profitCount: ReportQuery = async (db: Db, tenantId: number, f: Filters): P
     const expenses = (await any
       .selectFrom(scCostExpense.table)
       .where("tenant_id", "=", tenantId)
-      .where("month", ">=", monthOf(f.from))
-      .where("month", "<=", monthOf(f.to))
+      .where("month", ">=", monthOf(from))
+      .where("month", "<=", monthOf(to))
       .where("restaurant_id", "in", ids)
       .select(["month", "restaurant_id as place_id", sumOf(sql`amount`).as("amount")])
       .groupBy(["month", "restaurant_id"])
       .execute()) as Row[];
     for (const r of expenses) add(`${r.month}-01`, Number(r.place_id), "expenses", Number(r.amount));
   }
-  for (const s of await stockCostByDay(any, tenantId, f.from, f.to, ids)) add(s.day, s.placeId, "directCost", s.amount);
-  for (const p of await purchasesByDay(any, tenantId, f.from, f.to, ids, DIRECT_FOOD)) add(p.day, p.placeId, "directCost", p.amount);
-  for (const p of await purchasesByDay(any, tenantId, f.from, f.to, ids, EXPENSE)) add(p.day, p.placeId, "expenses", p.amount);
+  for (const s of await stockCostByDay(any, tenantId, from, to, ids)) add(s.day, s.placeId, "directCost", s.amount);
+  for (const p of await purchasesByDay(any, tenantId, from, to, ids, DIRECT_FOOD)) add(p.day, p.placeId, "directCost", p.amount);
+  for (const p of await purchasesByDay(any, tenantId, from, to, ids, EXPENSE)) add(p.day, p.placeId, "expenses", p.amount);
+  return [...cells.values()].filter((r) => r.income !== 0 || r.directCost !== 0 || r.expenses !== 0);
+}
+
+const profitCount: ReportQuery = async (db: Db, tenantId: number, f: Filters): Promise<QueryResult> => {
+  const any = db as unknown as AnyDb;
+  const places = await placesOf(any, tenantId, f.restaurantId);
+  const cells = await marginCells(any, tenantId, f.from, f.to, [...places.keys()]);
   const figures = (r: Row) => {
     const margin = Number(r.income) - Number(r.directCost) - Number(r.expenses);
     return { margin, marginRate: percent(margin, Number(r.income)) };
   };
-  const rows = [...cells.values()]
-    .filter((r) => r.income !== 0 || r.directCost !== 0 || r.expenses !== 0)
+  const rows = cells
     .map((r) => {
       const { placeId, ...rest } = r;
       return { ...rest, placeName: places.get(Number(placeId))?.name ?? "", ...figures(r) } as Row & { placeName: string };
