@@ -91,6 +91,10 @@ export interface DocumentPrint {
   signatures: readonly PrintSignature[];
 }
 
+/** The papers a document prints on (`?paper=`): A4 by default, or an 80 mm receipt printer's roll. */
+export const PRINT_PAPERS = ["a4", "80mm"] as const;
+export type PrintPaper = (typeof PRINT_PAPERS)[number];
+
 /** What a module writes: `defineDocument` turns it into a `DocumentDef`. */
 export interface DocumentSpec<V extends string = string> {
   module: string;

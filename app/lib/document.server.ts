@@ -11,8 +11,10 @@ import {
   LINE_OPTIONS,
   narrowedLineFields,
   PRINT,
+  PRINT_PAPERS,
   printOf,
   statusOf,
+  type PrintPaper,
   transitionPermission,
   transitionsFrom,
   type DocumentDef,
@@ -232,10 +234,6 @@ export async function loadDetail(request: Request, context: AppLoadContext, doc:
   };
 }
 
-/** The papers a document prints on (`?paper=`): A4 by default, or an 80 mm receipt printer's roll. */
-export const PAPERS = ["a4", "80mm"] as const;
-export type Paper = (typeof PAPERS)[number];
-
 /**
  * The print view's data (decision 082): the document as its `…/print` endpoint answers it (the view permission, the
  * tenant's own documents: another's is a 404), the title it is printed for, what its declaration prints, and the
@@ -244,7 +242,7 @@ export type Paper = (typeof PAPERS)[number];
 export async function loadPrint(request: Request, context: AppLoadContext, doc: DocumentDef, id: string | undefined) {
   if (!id || !/^\d{1,16}$/.test(id)) throw data(null, { status: 404 });
   const asked = new URL(request.url).searchParams.get("paper");
-  const paper: Paper = PAPERS.find((p) => p === asked) ?? "a4";
+  const paper: PrintPaper = PRINT_PAPERS.find((p) => p === asked) ?? "a4";
   const result = await apiCall<Row>(request, context, "GET", documentPath(doc, PRINT), { query: { id } });
   if (result.status !== 200) refuse(result);
   const { title, ...record } = result.data;

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from "react";
 import { Link, useLoaderData, type LoaderFunctionArgs } from "react-router";
 import type { FieldDef } from "../../../resources/define";
 import { dictLabel, type DictOption } from "../../../resources/dicts";
-import { DOC_NO, type DocumentPrint } from "../../../resources/document";
+import { DOC_NO, PRINT_PAPERS, type DocumentPrint, type PrintPaper } from "../../../resources/document";
 import { documentBase, totalledFields } from "../../../resources/document-form";
 import { fenToChineseCapitals } from "../../../resources/moneyWords";
 import { quantityToThousandths, thousandthsToQuantity } from "../../../resources/quantity";
@@ -11,7 +11,7 @@ import { DocumentAllocations } from "~/components/document/DocumentLines";
 import { FieldValue } from "~/components/resource/cells";
 import { IconPrinter } from "~/components/icons";
 import { useDicts } from "~/lib/dicts";
-import { loadPrint, PAPERS, requireDocument, type Paper } from "~/lib/document.server";
+import { loadPrint, requireDocument } from "~/lib/document.server";
 import { formatFen, formatQuantity, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import classes from "./print.module.css";
@@ -27,7 +27,7 @@ export function meta({ loaderData }: { loaderData: Awaited<ReturnType<typeof loa
   return [{ title: `${loaderData?.doc.title ?? ""} ${String(loaderData?.record[DOC_NO] ?? "")}（打印） - ${t.appTitle}` }];
 }
 
-const PAPER_LABEL: Record<Paper, string> = { a4: "A4", "80mm": "80mm 小票" };
+const PAPER_LABEL: Record<PrintPaper, string> = { a4: "A4", "80mm": "80mm 小票" };
 
 interface HistoryRow {
   action: string;
@@ -142,7 +142,7 @@ export default function DocumentPrintView() {
         </Text>
         <Group gap="xs" mt="sm" justify="space-between">
           <Group gap={4} role="group" aria-label="纸张">
-            {PAPERS.map((p) => (
+            {PRINT_PAPERS.map((p) => (
               <Button key={p} component={Link} to={`?paper=${p}`} size="xs" variant={p === paper ? "filled" : "default"} aria-current={p === paper ? "page" : undefined}>
                 {PAPER_LABEL[p]}
               </Button>
