@@ -48,7 +48,7 @@ test("an approved stock-in prints on A4 and on an 80 mm slip: title, units, the 
   const supplierId = (await api.ok(`${Z}/supplier/create`, { supplierName: SUPPLIER })).id;
   for (const qualType of ["1", "2"]) await api.ok(`${Z}/supplierQualification/create`, { supplierId, qualType, qualNo: `PR-${run}-${qualType}`, validFrom: "2020-01-01" });
   const unitId = (await api.ok(`${Z}/unit/create`, { unitName: `千克${run}` })).id;
-  const goods = [];
+  const goods: number[] = [];
   for (const [i, g] of LINES.entries()) goods.push((await api.ok(`${Z}/goods/create`, { goodsCode: `PR${run}${i}`, goodsName: g.goodsName, unitId })).id);
   const created = await api.ok<{ id: number; docNo: string }>(`${Z}/warehouseIn/create`, {
     warehouseId,
