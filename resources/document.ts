@@ -64,6 +64,37 @@ export interface DocumentListView {
   filter: Readonly<Record<string, string>>;
 }
 
+/** A signature line of a printed document: who signs, and the history step whose operator prints on it once taken. */
+export interface PrintSignature {
+  label: string;
+  /** `create`, or a transition's name (`approve`): the last operator of that step fills the line. */
+  by?: string;
+}
+
+/**
+ * What a document prints (issue 35, decision 082), on A4 or an 80 mm receipt: one print view reads it for every
+ * document. The number, the status and the tenant's receipt title print on every sheet.
+ */
+export interface DocumentPrint {
+  /** Header fields stated under the title, in order (the warehouse, the supplier or use type). */
+  header: readonly string[];
+  /** The header's date field the sheet states (单据日期); the day it was made when none. */
+  date?: string;
+  /** Line fields printed as columns, in order. */
+  columns: readonly string[];
+  /** Columns printed empty, to be written by hand (a stocktake's count), while the document is in `statuses`. */
+  blank?: { columns: readonly string[]; statuses: readonly string[] };
+  /** The line money field whose total the sheet states in figures and in Chinese capitals. */
+  amount?: string;
+  /** Quantities print with a unit: the line's relation (`goodsId`) and the field of its record naming it (`unitId`). */
+  unit?: { relation: string; field: string };
+  signatures: readonly PrintSignature[];
+}
+
+/** The papers a document prints on (`?paper=`): A4 by default, or an 80 mm receipt printer's roll. */
+export const PRINT_PAPERS = ["a4", "80mm"] as const;
+export type PrintPaper = (typeof PRINT_PAPERS)[number];
+
 /** What a module writes: `defineDocument` turns it into a `DocumentDef`. */
 export interface DocumentSpec<V extends string = string> {
   module: string;
@@ -115,6 +146,8 @@ export interface DocumentSpec<V extends string = string> {
   };
   postings?: readonly PostingDef[];
   views?: readonly DocumentListView[];
+  /** What it prints; a document without it prints its shown header fields and lines (`printOf`). */
+  print?: DocumentPrint;
 }
 
 export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
@@ -139,6 +172,8 @@ export const DOC_STATUS = "status";
 export const DOC_VERSION = "version";
 export const LINE_DOCUMENT = "documentId";
 export const LINE_NO = "lineNo";
+/** The endpoint (`…/print`) answering what a document's print view shows. */
+export const PRINT = "print";
 /** The endpoint (`…/lineOptions`) answering the choices of line relations narrowed by a header field (`narrowedBy`). */
 export const LINE_OPTIONS = "lineOptions";
 /** The shared tables (migration 0047): every document's status history and its numbering sequences. */
@@ -155,7 +190,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
   for (const value of [initial, ...editable, ...transitions.flatMap((t) => [...t.from, t.to])]) {
     if (!values.has(value)) throw problem(`status ${value} is not declared`);
   }
-  const reserved = new Set(["create", "update", "findPage", "getInfo", "export", "delete", "view", LINE_OPTIONS]);
+  const reserved = new Set(["create", "update", "findPage", "getInfo", "export", "delete", "view", LINE_OPTIONS, PRINT]);
   for (const field of spec.lines.fields.filter((f) => f.narrowedBy)) {
     if (field.type !== "relation" || !spec.header.fields.some((f) => f.name === field.narrowedBy)) throw problem(`line field ${field.name}: narrowedBy ${field.narrowedBy} is not a header field`);
   }
@@ -173,6 +208,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     const same = items.length === statuses.length && statuses.every((s) => items.some((o) => o.value === s.value && o.label === s.label));
     if (!same) throw problem(`the statuses are not dictionary ${dict}'s items`);
   }
+  if (spec.print) checkPrint(spec, names, values, problem);
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
   for (const view of spec.views ?? []) {
     for (const name of Object.keys(view.filter)) {
@@ -237,6 +273,39 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     maxLines: spec.lines.max ?? 500,
     ...(spec.lines.totals ? { totals: spec.lines.totals } : {}),
     status: Object.fromEntries(statuses.map((s) => [s.value, s.value])) as DocumentDef<V>["status"],
+  };
+}
+
+/** A print declaration names only fields, steps and statuses the document has: a slip in it stops the start. */
+function checkPrint(spec: DocumentSpec<string>, transitions: Set<string>, statuses: Set<string>, problem: (what: string) => Error) {
+  const print = spec.print as DocumentPrint;
+  const header = (name: string) => spec.header.fields.find((f) => f.name === name);
+  const line = (name: string) => spec.lines.fields.find((f) => f.name === name);
+  for (const name of [...print.header, ...(print.date ? [print.date] : [])]) if (!header(name)) throw problem(`print: no header field ${name}`);
+  for (const name of [...print.columns, ...(print.blank?.columns ?? [])]) if (!line(name)) throw problem(`print: no line field ${name}`);
+  for (const name of print.blank?.columns ?? []) if (!print.columns.includes(name)) throw problem(`print: blank column ${name} is not a column`);
+  for (const value of print.blank?.statuses ?? []) if (!statuses.has(value)) throw problem(`print: status ${value} is not declared`);
+  if (print.amount && line(print.amount)?.type !== "money") throw problem(`print: amount ${print.amount} is not a money line field`);
+  if (print.unit && line(print.unit.relation)?.type !== "relation") throw problem(`print: unit ${print.unit.relation} is not a line relation`);
+  for (const s of print.signatures) if (s.by && s.by !== "create" && !transitions.has(s.by)) throw problem(`print: signature ${s.label}: no step ${s.by}`);
+}
+
+/**
+ * What a document prints: its declaration's `print`, or, for a document that declares none, its shown header fields
+ * (long texts print as notes below the lines), its shown lines with their first money total, and the four usual
+ * signature lines.
+ */
+export function printOf(doc: Pick<DocumentDef, "print" | "header" | "lines" | "totals">): DocumentPrint {
+  if (doc.print) return doc.print;
+  const shown = (f: FieldDef) => !f.hidden && f.name !== DOC_NO && f.name !== DOC_STATUS && f.name !== DOC_VERSION;
+  const columns = doc.lines.fields.filter((f) => shown(f) && f.name !== LINE_NO && f.name !== LINE_DOCUMENT).map((f) => f.name);
+  const totalled = doc.totals ?? columns;
+  const amount = doc.lines.fields.find((f) => f.type === "money" && totalled.includes(f.name) && columns.includes(f.name))?.name;
+  return {
+    header: doc.header.fields.filter((f) => shown(f) && f.type !== "longText").map((f) => f.name),
+    columns,
+    ...(amount ? { amount } : {}),
+    signatures: [{ label: "制单", by: "create" }, { label: "审核", by: "approve" }, { label: "保管" }, { label: "经手" }],
   };
 }
 

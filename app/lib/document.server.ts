@@ -10,7 +10,11 @@ import {
   isEditable,
   LINE_OPTIONS,
   narrowedLineFields,
+  PRINT,
+  PRINT_PAPERS,
+  printOf,
   statusOf,
+  type PrintPaper,
   transitionPermission,
   transitionsFrom,
   type DocumentDef,
@@ -227,6 +231,29 @@ export async function loadDetail(request: Request, context: AppLoadContext, doc:
     transitions,
     canEdit: isEditable(doc, status) && can(permissionCode(doc.header, "update")),
     tenantName: user.tenantName,
+  };
+}
+
+/**
+ * The print view's data (decision 082): the document as its `…/print` endpoint answers it (the view permission, the
+ * tenant's own documents: another's is a 404), the title it is printed for, what its declaration prints, and the
+ * paper the URL chose — an unknown one is A4, as the page offers both.
+ */
+export async function loadPrint(request: Request, context: AppLoadContext, doc: DocumentDef, id: string | undefined) {
+  if (!id || !/^\d{1,16}$/.test(id)) throw data(null, { status: 404 });
+  const asked = new URL(request.url).searchParams.get("paper");
+  const paper: PrintPaper = PRINT_PAPERS.find((p) => p === asked) ?? "a4";
+  const result = await apiCall<Row>(request, context, "GET", documentPath(doc, PRINT), { query: { id } });
+  if (result.status !== 200) refuse(result);
+  const { title, ...record } = result.data;
+  return {
+    doc: documentView(doc, true),
+    print: printOf(doc),
+    record: record as Row,
+    title: String(title ?? ""),
+    status: statusOf(doc, record[DOC_STATUS]) ?? { value: String(record[DOC_STATUS]), label: String(record[DOC_STATUS]), color: "gray" as const },
+    paper,
+    printedAt: Date.now(),
   };
 }
 

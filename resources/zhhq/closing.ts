@@ -2,6 +2,7 @@ import { defineResource, type ResourceAction } from "../define";
 import type { ReportScreen } from "../modules";
 import type { MonthSettleDef } from "../monthSettle";
 import { defineDocument, type DocumentSpec, type PostingDef } from "../document";
+import { goodsUnit, signedBy } from "./stock";
 
 /**
  * Moving stock between warehouses and closing its books (issue 41, decision 073): the transfer (调拨: out of the source
@@ -83,6 +84,15 @@ export const warehouseTransfer = defineDocument({
   numbering: { prefix: "DB" },
   workflow: transferWorkflow,
   postings: transferPostings,
+  print: {
+    header: ["fromWarehouseId", "toWarehouseId"],
+    date: "docDate",
+    columns: ["goodsId", "quantity", "receivedQuantity", "amount"],
+    amount: "amount",
+    unit: goodsUnit,
+    // The transfer is approved as it leaves (调出) and signed for where it arrives (收货).
+    signatures: [{ label: "制单", by: "create" }, { label: "调出保管" }, { label: "收货", by: "receive" }, { label: "审核", by: "approve" }],
+  },
   views: [
     { screen: "warehousetransferout", title: "调拨出库", filter: { status: "1" } },
     { screen: "warehousetransferin", title: "调拨入库", filter: { status: "2" } },
@@ -148,6 +158,16 @@ export const warehouseCheck = defineDocument({
     ],
   },
   postings: [{ ledger: "stock", on: "approve", key: { warehouseId: "header.warehouseId", goodsId: "line.goodsId" }, quantity: noQuantity, allocate: "countDifference" }],
+  print: {
+    header: ["warehouseId", "goodsTypeId"],
+    date: "docDate",
+    columns: ["goodsId", "batchNo", "expiryDate", "bookQuantity", "countedQuantity", "diffQuantity", "diffAmount"],
+    // While counting (盘点中) the sheet goes round the shelves: the count and what follows from it are written by hand.
+    blank: { columns: ["countedQuantity", "diffQuantity", "diffAmount"], statuses: ["0"] },
+    amount: "diffAmount",
+    unit: goodsUnit,
+    signatures: signedBy("盘点", "监盘"),
+  },
 });
 
 export const closingDocuments = [warehouseTransfer, warehouseCheck] as const;

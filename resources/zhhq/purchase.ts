@@ -1,5 +1,6 @@
 import { defineResource } from "../define";
 import { defineDocument, type DocumentSpec } from "../document";
+import { goodsUnit, signedBy } from "./stock";
 
 /**
  * Purchasing (issue 41, decision 072): a kitchen or a warehouse asks for goods (采购申请), a manager approves, the
@@ -144,6 +145,14 @@ export const purchse = defineDocument({
     ],
   },
   views: [{ screen: "purchseconfirm", title: "采购确认", filter: { status: "4" } }],
+  print: {
+    header: ["supplierId", "warehouseId", "expectedDate"],
+    date: "docDate",
+    columns: ["goodsId", "quantity", "price", "amount", "receivedQuantity"],
+    amount: "amount",
+    unit: goodsUnit,
+    signatures: signedBy("采购", "供应商确认"),
+  },
 });
 
 /**

@@ -1,6 +1,6 @@
 import { chinaDay, chinaDayStart, DAY_MS } from "../chinaTime";
 import { defineResource, type FieldDef, type ResourceAction } from "../define";
-import { defineDocument, type DocumentSpec, type PostingDef } from "../document";
+import { defineDocument, type DocumentSpec, type PostingDef, type PrintSignature } from "../document";
 import { quantityToThousandths } from "../quantity";
 
 /**
@@ -47,6 +47,15 @@ const goodsRef = { name: "goodsId", label: "物资", type: "relation", relation:
 const lineQuantity = { name: "quantity", label: "数量", type: "quantity", required: true, min: 0.001 } as const;
 /** What a line's movement cost or brought, in fen: counted by the server (a stock-in's price × quantity; an issue's batches). */
 const lineAmount = { name: "amount", label: "金额（元）", type: "money", readOnly: true } as const;
+
+/** Printed quantities name the goods' unit (千克, 袋); every stock sheet is made, kept, received or issued, and approved. */
+export const goodsUnit = { relation: "goodsId", field: "unitId" } as const;
+export const signedBy = (keeper: string, receiver: string): PrintSignature[] => [
+  { label: "制单", by: "create" },
+  { label: keeper },
+  { label: receiver },
+  { label: "审核", by: "approve" },
+];
 
 /** A line's quantity as the ledger counts it, in thousandths, signed. */
 const thousandths = (sign: 1 | -1) => (_header: Readonly<Record<string, unknown>>, line: Readonly<Record<string, unknown>>) => sign * quantityToThousandths(Number(line.quantity));
@@ -100,6 +109,14 @@ export const warehouseIn = defineDocument({
   numbering: { prefix: "RK" },
   workflow,
   postings: [stockPosting(1, "receiveBatches")],
+  print: {
+    header: ["warehouseId", "supplierId"],
+    date: "docDate",
+    columns: ["goodsId", "batchNo", "expiryDate", "quantity", "price", "amount"],
+    amount: "amount",
+    unit: goodsUnit,
+    signatures: signedBy("保管", "验收"),
+  },
 });
 
 export const warehouseOut = defineDocument({
@@ -126,6 +143,14 @@ export const warehouseOut = defineDocument({
   numbering: { prefix: "CK" },
   workflow,
   postings: [stockPosting(-1, "issueFefo")],
+  print: {
+    header: ["warehouseId", "outUseTypeId", "outKind", "repairNo"],
+    date: "docDate",
+    columns: ["goodsId", "quantity", "amount"],
+    amount: "amount",
+    unit: goodsUnit,
+    signatures: signedBy("保管", "领用"),
+  },
   views: [
     { screen: "warehouseoutaudit", title: "出库审核", filter: { status: "1" } },
     { screen: "warehouseoutrepair", title: "维修出库", filter: { outKind: "2" } },
@@ -164,6 +189,14 @@ export const warehouseInReturn = defineDocument({
   numbering: { prefix: "RT" },
   workflow: returnWorkflow,
   postings: [stockPosting(-1, "returnToSupplier")],
+  print: {
+    header: ["warehouseInId", "warehouseId", "supplierId"],
+    date: "docDate",
+    columns: ["goodsId", "quantity", "amount"],
+    amount: "amount",
+    unit: goodsUnit,
+    signatures: signedBy("保管", "供应商签收"),
+  },
 });
 
 export const warehouseOutReturn = defineDocument({
@@ -197,6 +230,14 @@ export const warehouseOutReturn = defineDocument({
   numbering: { prefix: "TK" },
   workflow: returnWorkflow,
   postings: [stockPosting(1, "returnFromIssue")],
+  print: {
+    header: ["warehouseOutId", "warehouseId"],
+    date: "docDate",
+    columns: ["goodsId", "quantity", "amount"],
+    amount: "amount",
+    unit: goodsUnit,
+    signatures: signedBy("退库", "保管"),
+  },
 });
 
 export const stockDocuments = [warehouseIn, warehouseOut, warehouseInReturn, warehouseOutReturn] as const;

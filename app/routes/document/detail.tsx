@@ -70,9 +70,15 @@ export default function DocumentDetail() {
           <Button component={Link} to={`${base}/index`} variant="default" leftSection={<IconArrowLeft size={16} />}>
             返回列表
           </Button>
-          <Button component="a" href={`${base}/print/${record.id}`} target="_blank" variant="default" leftSection={<IconPrinter size={16} />}>
-            打印
-          </Button>
+          {/* The print view opens in its own tab on the paper chosen here; it offers the other paper too (decision 082). */}
+          <Button.Group>
+            <Button component="a" href={`${base}/print/${record.id}?paper=a4`} target="_blank" variant="default" leftSection={<IconPrinter size={16} />}>
+              打印
+            </Button>
+            <Button component="a" href={`${base}/print/${record.id}?paper=80mm`} target="_blank" variant="default" aria-label="打印 80mm 小票">
+              80mm
+            </Button>
+          </Button.Group>
           {canEdit && (
             <Button component={Link} to={`${base}/edit/${record.id}`} variant="light" leftSection={<IconPencil size={16} />}>
               编辑

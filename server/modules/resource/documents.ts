@@ -1,4 +1,4 @@
-import { permissionCode, resourceKey, type ResourceDef } from "../../../resources/define";
+import { columnOf, permissionCode, resourceKey, type FieldDef, type ResourceDef } from "../../../resources/define";
 import {
   DOC_NO,
   DOC_STATUS,
@@ -9,6 +9,8 @@ import {
   LINE_NO,
   LINE_OPTIONS,
   narrowedLineFields,
+  PRINT,
+  printOf,
   transitionPermission,
   type DocumentDef,
   type TransitionDef,
@@ -33,6 +35,7 @@ import {
   type DocumentRules,
 } from "../../kernel/transitions";
 import { idempotent } from "../../kernel/idempotency";
+import { receiptTitle } from "../sys/receiptTitle";
 import { checkDictionaries, checkRelations, checkUnique, db, findPage, getInfo, withRelationLabels } from "./engine";
 import { resourceEndpoints } from "./endpoints";
 import { recordOperation } from "./operationLog";
@@ -256,6 +259,30 @@ export async function getDocument(ctx: SessionContext, doc: DocumentDef, id: num
 }
 
 /**
+ * What the print view shows (decision 082): the document as `getInfo` answers it, the title its sheet is printed for
+ * (the tenant's receipt title, else its name) and, when the print declares a unit, each line's `unit` (the goods'
+ * 千克) for its quantities.
+ */
+export async function printDocument(ctx: SessionContext, doc: DocumentDef, id: number, rules: DocumentRules = {}): Promise<Row> {
+  const document = await getDocument(ctx, doc, id, rules);
+  const unit = printOf(doc).unit;
+  if (unit) {
+    const lines = document.lines as Row[];
+    const target = findResource(doc.lines.fields.find((f) => f.name === unit.relation)?.relation as string) as ResourceDef;
+    const unitField = target.fields.find((f) => f.name === unit.field) as FieldDef;
+    const ids = [...new Set(lines.map((l) => l[unit.relation]).filter((v): v is number => typeof v === "number"))];
+    const rows: Row[] = ids.length
+      ? await db(ctx).selectFrom(target.table).select(["id", `${columnOf(unitField)} as unit`]).where("tenant_id", "=", ctx.session.tenantId).where("id", "in", ids).execute()
+      : [];
+    const records = rows.map((r) => ({ id: r.id, [unitField.name]: r.unit }));
+    await withRelationLabels(ctx, { ...target, fields: [unitField] }, records, findResource);
+    const units = new Map(records.map((r) => [r.id, (r[`${unitField.name}Label`] as string | null) ?? null]));
+    for (const line of lines) line.unit = units.get(line[unit.relation]) ?? null;
+  }
+  return { ...document, title: await receiptTitle(ctx.services.db, ctx.session.tenantId) };
+}
+
+/**
  * `GET …/lineOptions?field=&<header field>=&keyword=`: the choices of a line relation narrowed by a header field
  * (decision 071), for whoever may write the document. No header value yet, or one not of the caller's tenant: none.
  */
@@ -311,6 +338,14 @@ export function documentEndpoints(doc: DocumentDef, rules: DocumentRules = {}): 
       access: view,
       query: z.object({ id: recordId() }),
       handle: (ctx, { query }) => getDocument(session(ctx), doc, query.id, rules),
+    }),
+    endpoint({
+      method: "GET",
+      path: documentPath(doc, PRINT),
+      summary: `${doc.title}打印：详情，加 title（打印抬头：租户参数 zhct.receipt.title，未设为租户名称）与每行数量的单位 unit`,
+      access: view,
+      query: z.object({ id: recordId() }),
+      handle: (ctx, { query }) => printDocument(session(ctx), doc, query.id, rules),
     }),
     endpoint({
       method: "POST",

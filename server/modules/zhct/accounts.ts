@@ -14,7 +14,8 @@ import { idempotent } from "../../kernel/idempotency";
 import { runResourceStep } from "../../kernel/transitions";
 import { BusiType, ledgerMessages, ledgerSettings, openAccounts, openAccountsOf, post, reverse, type AccountType, type Trx } from "./ledger";
 import { isUniqueViolation } from "../../db/faults";
-import { receiptTitle, staffName } from "./settings";
+import { receiptTitle } from "../sys/receiptTitle";
+import { staffName } from "./settings";
 
 export const accountMessages = {
   dinerMissing: ledgerMessages.dinerMissing,

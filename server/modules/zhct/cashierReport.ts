@@ -7,7 +7,8 @@ import type { Db } from "../../db";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { fieldError } from "../../http/envelope";
 import { dayOf, dayStart } from "./months";
-import { receiptTitle, staffName } from "./settings";
+import { receiptTitle } from "../sys/receiptTitle";
+import { staffName } from "./settings";
 import { chinaWallClock, chinaWallClockToMillis, DAY_MS } from "../../../resources/chinaTime";
 
 /**

@@ -160,22 +160,10 @@ export const settingsServices: Record<string, ResourceService> = {
 
 // ---- Receipts ---------------------------------------------------------------------------------------------------
 
-/** Tenant parameter (参数设置): the title a receipt or slip prints at its head, e.g. 市一中食堂 (issue 38). */
-export const RECEIPT_TITLE_CODE = "zhct.receipt.title";
-
 /**
- * What a printed receipt names (top-up receipt, the cashier's slip): the canteen — the tenant's receipt title, else
- * the tenant's name — never the product's; and people by their names (真实姓名), their login only when they have none.
+ * A user of the tenant by name, as a receipt names people (its title: server/modules/sys/receiptTitle.ts): 真实姓名,
+ * else the login; null for no user (a device, the system).
  */
-export async function receiptTitle(db: Db, tenantId: number): Promise<string> {
-  const [setting, tenant] = await Promise.all([
-    db.selectFrom("parameter_config").select("param_value").where("tenant_id", "=", tenantId).where("param_code", "=", RECEIPT_TITLE_CODE).executeTakeFirst(),
-    db.selectFrom("tenant").select("tenant_name").where("id", "=", tenantId).executeTakeFirst(),
-  ]);
-  return setting?.param_value?.trim() || tenant?.tenant_name || "";
-}
-
-/** A user of the tenant by name: 真实姓名, else the login; null for no user (a device, the system). */
 export async function staffName(db: Db, tenantId: number, userId: number | null | undefined): Promise<string | null> {
   if (userId === null || userId === undefined) return null;
   const user = await db.selectFrom("user").select(["user_name", "real_name"]).where("tenant_id", "=", tenantId).where("id", "=", userId).executeTakeFirst();
