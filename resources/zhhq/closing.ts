@@ -215,11 +215,28 @@ export const closingViews = [warehouseAccountMonth, warehouseAccountMonthSettle]
  */
 export const warehouseWarning: ReportScreen = { module: "zhhq", entity: "warehouseWarning", screen: "warehousewarning", screenBase: "/zhhq", title: "库存预警" };
 
-/** The kinds of warning, in the order the screen shows them. */
+/**
+ * A kind read from a date on a tenant's rows (a car's insurance): rows whose date falls within `days` from today or
+ * has passed, unless `retired` (a car 停用). `subject` names the row; `link` is its list (`{subject}` filled in).
+ */
+export interface DatedWarning {
+  table: string;
+  date: string;
+  subject: string;
+  days: number;
+  link: string;
+  retired?: { column: string; value: number };
+}
+
+/** The kinds of warning, in the order the screen shows them; a `dated` kind is one line of data (server/modules/zhhq/warning.ts reads it). */
 export const WARNING_KINDS = [
   { value: "expired", label: "已过期", color: "red" },
   { value: "expiring", label: "临期", color: "orange" },
   { value: "low", label: "低于下限", color: "yellow" },
   { value: "high", label: "高于上限", color: "blue" },
-] as const;
+  { value: "insurance", label: "保险到期", color: "grape", dated: { table: "vehicle", date: "insurance_expiry", subject: "plate_no", days: 30, link: "/zhhq/vehicles/index?plateNo={subject}", retired: { column: "status", value: 0 } } },
+  { value: "inspection", label: "年检到期", color: "violet", dated: { table: "vehicle", date: "inspection_expiry", subject: "plate_no", days: 30, link: "/zhhq/vehicles/index?plateNo={subject}", retired: { column: "status", value: 0 } } },
+] as const satisfies ReadonlyArray<{ value: string; label: string; color: string; dated?: DatedWarning }>;
 export type WarningKind = (typeof WARNING_KINDS)[number]["value"];
+/** A kind's date source, if it is a dated kind. */
+export const datedWarning = (kind: (typeof WARNING_KINDS)[number]): DatedWarning | undefined => ("dated" in kind ? kind.dated : undefined);

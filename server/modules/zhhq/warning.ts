@@ -4,7 +4,7 @@ import { permissionCode } from "../../../resources/define";
 import { thousandthsToQuantity } from "../../../resources/quantity";
 import { recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
-import { WARNING_KINDS, warehouseWarning, type WarningKind } from "../../../resources/zhhq/closing";
+import { datedWarning, WARNING_KINDS, warehouseWarning, type WarningKind } from "../../../resources/zhhq/closing";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import type { Row } from "../resource/rows";
 import { TRANSIT_WAREHOUSE_CODE } from "./stock";
@@ -13,7 +13,8 @@ import { TRANSIT_WAREHOUSE_CODE } from "./stock";
  * 库存预警 (issue 41, decision 073): what a keeper must act on, read from the stock as it stands — goods under their
  * lower threshold or over their upper one (库存上下限, per warehouse × goods), and batches with stock that expire
  * within the tenant's `zhhq.expiry.warnDays` (参数设置; 7 unless set) or already have. The transit warehouse is left
- * out: what is on the road is the transfer's, not a keeper's.
+ * out: what is on the road is the transfer's, not a keeper's. A kind declared `dated` (a car's insurance and annual
+ * inspection, decision 083) is read from its table's date by one query for all such kinds; it belongs to no warehouse.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,11 +33,14 @@ export async function warnDays(db: AnyDb, tenantId: number): Promise<number> {
 export interface Warning {
   kind: WarningKind;
   kindLabel: string;
-  warehouseId: number;
-  warehouseName: string;
-  goodsId: number;
-  goodsName: string;
-  goodsCode: string;
+  /** A dated kind's row (a plate) and its list; null for the stock's kinds. */
+  subject: string | null;
+  link: string | null;
+  warehouseId: number | null;
+  warehouseName: string | null;
+  goodsId: number | null;
+  goodsName: string | null;
+  goodsCode: string | null;
   unitName: string | null;
   /** The stock (a threshold warning) or the batch's (an expiry warning), in the goods' unit. */
   quantity: number;
@@ -83,6 +87,8 @@ export async function warnings(db: AnyDb, tenantId: number, now: number, warehou
     .where((eb) => eb.or([eb("w.warehouse_code", "is", null), eb("w.warehouse_code", "!=", TRANSIT_WAREHOUSE_CODE)]));
   if (warehouseId !== undefined) batches = batches.where("b.warehouse_id", "=", warehouseId);
   const common = (r: Row) => ({
+    subject: null,
+    link: null,
     warehouseId: Number(r.warehouse_id),
     warehouseName: String(r.warehouse_name ?? ""),
     goodsId: Number(r.goods_id),
@@ -101,10 +107,33 @@ export async function warnings(db: AnyDb, tenantId: number, now: number, warehou
     const q = (v: unknown) => (v === null || v === undefined ? null : thousandthsToQuantity(Number(v)));
     return { kind, kindLabel: label(kind), ...common(r), quantity: thousandthsToQuantity(quantity), lowerQuantity: q(r.lower_quantity), upperQuantity: q(r.upper_quantity), batchNo: null, expiryDate: null, days: null };
   });
+  const dated = warehouseId === undefined ? await datedWarnings(db, tenantId, today) : [];
   const order = WARNING_KINDS.map((k) => k.value as WarningKind);
-  const records = [...expiry, ...limits].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  const records = [...expiry, ...limits, ...dated].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   const counts = Object.fromEntries(order.map((k) => [k, records.filter((r) => r.kind === k).length])) as Record<WarningKind, number>;
   return { records, counts, warnDays: days };
+}
+
+/** The dated kinds' rows due within their days or past, soonest first; a retired row is left out. */
+async function datedWarnings(db: AnyDb, tenantId: number, today: string): Promise<Warning[]> {
+  const found: Warning[] = [];
+  for (const kind of WARNING_KINDS) {
+    const dated = datedWarning(kind);
+    if (!dated) continue;
+    let rows = db
+      .selectFrom(dated.table)
+      .select([`${dated.subject} as subject`, `${dated.date} as day`])
+      .where("tenant_id", "=", tenantId)
+      .where(dated.date, "is not", null)
+      .where(dated.date, "<=", chinaDay(chinaDayStart(today) + dated.days * DAY_MS));
+    if (dated.retired) rows = rows.where(dated.retired.column, "!=", dated.retired.value);
+    for (const r of (await rows.orderBy(dated.date).orderBy(dated.subject).execute()) as Row[]) {
+      const subject = String(r.subject);
+      const days = Math.round((chinaDayStart(String(r.day)) - chinaDayStart(today)) / DAY_MS);
+      found.push({ kind: kind.value, kindLabel: kind.label, subject, link: dated.link.replace("{subject}", encodeURIComponent(subject)), warehouseId: null, warehouseName: null, goodsId: null, goodsName: null, goodsCode: null, unitName: null, quantity: 0, lowerQuantity: null, upperQuantity: null, batchNo: null, expiryDate: String(r.day), days });
+    }
+  }
+  return found;
 }
 
 const query = z.object({
@@ -116,7 +145,7 @@ export const warningEndpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/api/v1/zhhq/warehouseWarning/findPage",
-    summary: `库存预警：{ records, counts: { expired, expiring, low, high }, warnDays }。已过期与 warnDays 天内到期（租户参数 ${WARN_DAYS_CODE}，默认 7）的有库存批次，低于下限、高于上限的仓库物资，各带数量；可按 warehouseId、kind（expired、expiring、low、high）筛选，counts 不受 kind 影响`,
+    summary: `库存预警：{ records, counts: { expired, expiring, low, high, insurance, inspection }, warnDays }。已过期与 warnDays 天内到期（租户参数 ${WARN_DAYS_CODE}，默认 7）的有库存批次，低于下限、高于上限的仓库物资，各带数量；车辆保险、年检 30 天内到期或已过期（subject 为车牌号，不属于仓库，按 warehouseId 筛选时不列出）；可按 warehouseId、kind 筛选，counts 不受 kind 影响`,
     access: permission(permissionCode(warehouseWarning, "view")),
     query,
     handle: async (ctx, { query: q }) => {
