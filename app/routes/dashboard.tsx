@@ -174,12 +174,12 @@ function StockWarnings({ counts, warnDays }: { counts: Record<WarningKind, numbe
           查看全部
         </Anchor>
       </Group>
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
         {WARNING_KINDS.map((k) => (
           <Card key={k.value} withBorder radius="md" padding="md" component={Link} to={`/zhhq/warehousewarning/index?kind=${k.value}`} aria-label={`${k.label}：${counts[k.value]} 项，查看明细`}>
             <Text c="dimmed" size="sm">
               {k.label}
-              {k.value === "expiring" ? `（${warnDays} 天内）` : ""}
+              {k.value === "expiring" ? `（${warnDays} 天内）` : "dated" in k ? `（${k.dated.days} 天内）` : ""}
             </Text>
             <Text fw={700} fz={26} c={counts[k.value] ? `${k.color}.7` : undefined} data-testid={`stock-warning-${k.value}`}>
               {formatCount(counts[k.value])}

@@ -23,7 +23,7 @@ export const vehicles = defineResource({
   defaultSort: { field: "plateNo", dir: "asc" },
   actions: ["create", "update", "delete", "export"],
   fields: [
-    { name: "plateNo", label: "车牌号", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 10, pattern: PLATE, placeholder: "如：京A12345" },
+    { name: "plateNo", label: "车牌号", type: "text", required: true, unique: true, filter: "like", sortable: true, max: 10, pattern: PLATE, placeholder: "京A12345" },
     { name: "brand", label: "品牌", type: "text", required: true, filter: "like", max: 50, placeholder: "如：丰田" },
     { name: "model", label: "型号", type: "text", required: true, max: 50, placeholder: "如：考斯特" },
     { name: "seats", label: "座位数", type: "number", required: true, min: 1, max: 100, sortable: true },

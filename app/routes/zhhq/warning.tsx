@@ -15,11 +15,14 @@ import { requireUserInfo } from "~/lib/session.server";
 type Warning = {
   kind: WarningKind;
   kindLabel: string;
-  warehouseId: number;
-  warehouseName: string;
-  goodsId: number;
-  goodsName: string;
-  goodsCode: string;
+  /** A car's plate and its list (insurance, inspection); null for the stock's kinds. */
+  subject: string | null;
+  link: string | null;
+  warehouseId: number | null;
+  warehouseName: string | null;
+  goodsId: number | null;
+  goodsName: string | null;
+  goodsCode: string | null;
   unitName: string | null;
   quantity: number;
   lowerQuantity: number | null;
@@ -60,7 +63,7 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
   return (
     <Stack gap="md">
       <Title order={3}>库存预警</Title>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} data-testid="warning-counts">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} data-testid="warning-counts">
         {WARNING_KINDS.map((k) => (
           <UnstyledButton key={k.value} component={Link} to={link(kind === k.value ? "" : k.value)} aria-current={kind === k.value ? "true" : undefined}>
             <Paper withBorder radius="md" p="md" style={kind === k.value ? { borderColor: `var(--mantine-color-${k.color}-6)` } : undefined}>
@@ -85,14 +88,14 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
           </Group>
         </Form>
         <Text size="sm" c="dimmed" mb="xs">
-          临期：{answer.warnDays} 天内到期的有库存批次（参数设置 zhhq.expiry.warnDays）。上下限在 库存上下限 中设置。
+          临期：{answer.warnDays} 天内到期的有库存批次（参数设置 zhhq.expiry.warnDays）。上下限在 库存上下限 中设置。保险、年检：30 天内到期或已过期的车辆（不属于仓库）。
         </Text>
         <Table striped highlightOnHover withTableBorder data-testid="warnings">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>预警</Table.Th>
               <Table.Th>仓库</Table.Th>
-              <Table.Th>物资</Table.Th>
+              <Table.Th>物资 / 车辆</Table.Th>
               <Table.Th>批次号</Table.Th>
               <Table.Th>到期日期</Table.Th>
               <Table.Th ta="right">数量</Table.Th>
@@ -117,17 +120,20 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
                     {r.kindLabel}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{r.warehouseName}</Table.Td>
+                <Table.Td>{r.warehouseName ?? "—"}</Table.Td>
                 <Table.Td>
-                  <Link to={`/zhhq/warehouserealdetail/index?warehouseId=${r.warehouseId}&goodsId=${r.goodsId}`}>
-                    {r.goodsName}（{r.goodsCode}）
-                  </Link>
+                  {r.subject !== null ? (
+                    <Link to={r.link ?? "#"}>车辆 {r.subject}</Link>
+                  ) : (
+                    <Link to={`/zhhq/warehouserealdetail/index?warehouseId=${r.warehouseId}&goodsId=${r.goodsId}`}>
+                      {r.goodsName}（{r.goodsCode}）
+                    </Link>
+                  )}
                 </Table.Td>
                 <Table.Td>{r.batchNo ?? "—"}</Table.Td>
                 <Table.Td>{r.expiryDate ? `${r.expiryDate}（${expiryText(r.days ?? 0)}）` : "—"}</Table.Td>
                 <Table.Td ta="right">
-                  {r.quantity}
-                  {r.unitName ?? ""}
+                  {r.subject !== null ? "—" : `${r.quantity}${r.unitName ?? ""}`}
                 </Table.Td>
                 <Table.Td ta="right">{r.lowerQuantity ?? "—"}</Table.Td>
                 <Table.Td ta="right">{r.upperQuantity ?? "—"}</Table.Td>
