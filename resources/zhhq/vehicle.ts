@@ -1,4 +1,5 @@
 import { defineResource } from "../define";
+import { PHONE } from "./repair";
 
 /**
  * Vehicles (spec §2 /zhhq, issue 36, decision 083): the office's cars, and the travel requests that move 已提交 →
@@ -6,7 +7,6 @@ import { defineResource } from "../define";
  * never dispatched to two overlapping time ranges. The rules are in server/modules/zhhq/vehicle.ts.
  */
 const PLATE = { regex: /^[\u4e00-\u9fa5][A-Z][A-Z0-9]{5,6}$/, message: "车牌号格式应如 京A12345（新能源 京AD12345）" };
-const PHONE = { regex: /^(1\d{10}|0\d{2,3}-?\d{7,8}(-\d{1,6})?)$/, message: "联系电话应为 11 位手机号或带区号的固定电话" };
 const KM = { type: "number", min: 0, max: 9_999_999 } as const;
 
 export const vehicles = defineResource({
