@@ -54,6 +54,11 @@ const table = {
   repairType: { name: "报修类型", items: [["water_electric", "水电"], ["door_window", "门窗"], ["furniture", "家具"], ["appliance", "电器"], ["kitchen", "厨房设备"], ["network", "网络"], ["other", "其他"]] },
   repairPriority: { name: "紧急程度", items: [[1, "普通"], [2, "紧急"], [3, "特急"]] },
   repairImageStage: { name: "维修图片阶段", items: [["report", "报修"], ["before", "维修前"], ["after", "维修后"]] },
+  // Vehicles and notices to residents (issue 36, decision 083).
+  vehicleFuel: { name: "燃料类型", items: [["gasoline", "汽油"], ["diesel", "柴油"], ["electric", "纯电动"], ["hybrid", "混合动力"], ["other", "其他"]] },
+  vehicleStatus: { name: "车辆状态", items: [[1, "可用"], [2, "维修中"], [0, "停用"]] },
+  travelRequestStatus: { name: "用车申请状态", items: [[0, "已提交"], [1, "已批准"], [2, "已出车"], [3, "已还车"], [8, "已驳回"], [9, "已取消"]] },
+  noticeTarget: { name: "通知范围", items: [["building", "楼栋"], ["room", "房间"], ["all", "全部住宿人员"]] },
   accountType: { name: "账户类型", items: [["cash", "现金账户"], ["subsidy", "补贴账户"]] },
   ticketType: { name: "餐券类型", items: [[1, "加班"], [2, "接待"], [3, "外卖"], [5, "值班"]] },
   approvedStatus: { name: "审批状态", items: [[-1, "未审批"], [0, "驳回"], [1, "通过"]] },

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "react-router";
-import { formFields, resourceKey, type ResourceDef } from "../../resources/define";
+import { formFields, resourceKey, type FieldDef, type ResourceDef } from "../../resources/define";
 import { formSchema } from "../../resources/forms";
 import { findResource } from "../../resources/index";
 import { optionLabel, relationSource, type RelationSource } from "~/components/resource/relation-search";
@@ -32,14 +32,10 @@ export async function loadForm(request: Request, context: AppLoadContext, def: R
   const options: Record<string, { value: string; label: string }[]> = {};
   const sources: Record<string, RelationSource> = {};
   for (const field of formFields(def).filter((f) => (f.type === "relation" || f.type === "treeParent") && f.relation)) {
-    const target = findResource(field.relation as string);
-    if (!target) continue;
-    const source = relationSource(target, field.relationWhere);
+    const picker = await loadPicker(request, context, field);
+    if (!picker) continue;
+    const { target, source, options: list } = picker;
     sources[field.name] = source;
-    // A picker limited to one kind (restaurants among the orgs) offers only that kind.
-    const only = field.relationWhere?.values.length === 1 ? { [field.relationWhere.field]: field.relationWhere.values[0] } : {};
-    const page = await apiCall<{ records: Row[] }>(request, context, "GET", apiPath(target, "findPage"), { query: { pageSize: 100, ...only } });
-    const list = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: optionLabel(source, r) }));
     const current = record?.[field.name];
     if (current !== null && current !== undefined && !list.some((o) => o.value === String(current))) {
       list.unshift({ value: String(current), label: String(record?.[`${field.name}Label`] ?? current) });
@@ -55,6 +51,17 @@ export async function loadForm(request: Request, context: AppLoadContext, def: R
     options[field.name] = list;
   }
   return { def, key: resourceKey(def), mode, record, prefill, options, sources };
+}
+
+/** A relation picker's first options (100) and where it searches; one limited to one kind (restaurants among the orgs) offers only that kind. */
+export async function loadPicker(request: Request, context: AppLoadContext, field: FieldDef) {
+  const target = field.relation ? findResource(field.relation) : undefined;
+  if (!target) return null;
+  const source = relationSource(target, field.relationWhere);
+  const only = field.relationWhere?.values.length === 1 ? { [field.relationWhere.field]: field.relationWhere.values[0] } : {};
+  const page = await apiCall<{ records: Row[] }>(request, context, "GET", apiPath(target, "findPage"), { query: { pageSize: 100, ...only } });
+  const options = (page.data?.records ?? []).map((r) => ({ value: String(r.id), label: optionLabel(source, r) }));
+  return { target, source, options };
 }
 
 /** A picker's option for one record of `target`, if the caller can read it. */

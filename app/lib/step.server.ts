@@ -5,6 +5,7 @@ import { fillTemplate, stepPath, stepTitle, type WorkflowResource } from "../../
 import { apiCall } from "./api.server";
 import { fieldErrorsOf, requirePermitted } from "./api-answer.server";
 import { reasonOf, refusalOf } from "./confirm.server";
+import { loadPicker } from "./resource-form.server";
 import { flashCookie, requireUserInfo } from "./session.server";
 
 /**
@@ -59,6 +60,8 @@ export async function loadStep(request: Request, context: AppLoadContext, id: st
       // The button the user must hold (the API refuses without it all the same); none when the endpoint decides.
       permission: step.permission === null ? null : permissionCode(def, step.permission ?? step.name),
     },
+    // A step's relation inputs (派车's car and driver) are pickers: their first options and where they search.
+    pickers: Object.fromEntries(await Promise.all((step.input ?? []).filter((f) => f.type === "relation").map(async (f) => [f.name, await loadPicker(request, context, f)] as const))),
     // A step that moves money sends a key drawn for this page: pressed twice, it moves the money once.
     idempotencyKey: step.idempotent ? crypto.randomUUID() : null,
   };

@@ -174,7 +174,7 @@ function StockWarnings({ kinds }: { kinds: WarningKindCount[] }) {
           查看全部
         </Anchor>
       </Group>
-      <SimpleGrid cols={{ base: 2, sm: Math.min(kinds.length, 5) }}>
+      <SimpleGrid cols={{ base: 2, sm: 4, lg: Math.min(kinds.length, 7) }}>
         {kinds.map((k) => (
           <Card key={k.value} withBorder radius="md" padding="md" component={Link} to={`/zhhq/warehousewarning/index?kind=${k.value}`} aria-label={`${k.label}：${k.count} 项，查看明细`}>
             <Text c="dimmed" size="sm">

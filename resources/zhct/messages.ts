@@ -25,7 +25,7 @@ export const userInfoSendMessage = defineResource({
     transitions: [{ name: "resend", label: "重发", title: "重发短信通知", from: ["2"], to: "0", note: "重新加入发送队列，几秒内由发送程序发出。", done: "已重新加入发送队列" }],
   },
   // The dispatcher's scan: what is due, across tenants.
-  indexes: [["state", "nextAttemptAt"]],
+  indexes: [["state", "nextAttemptAt"], ["relatedEntity", "relatedId"]],
   fields: [
     { name: "recipientName", label: "接收人", type: "text", required: true, filter: "like", max: 50 },
     { name: "phone", label: "手机号", type: "text", filter: "like", max: 20 },
@@ -35,8 +35,8 @@ export const userInfoSendMessage = defineResource({
     { name: "attempts", label: "发送次数", type: "number", required: true, defaultValue: 0, min: 0, max: 1000 },
     { name: "lastError", label: "失败原因", type: "longText", list: true, max: 500 },
     { name: "sentAt", label: "发送时间", type: "datetime", sortable: true },
-    { name: "relatedEntity", label: "关联业务", type: "text", max: 50 },
-    { name: "relatedId", label: "关联记录", type: "number", min: 0, max: Number.MAX_SAFE_INTEGER, list: false },
+    { name: "relatedEntity", label: "关联业务", type: "text", filter: "eq", max: 50 },
+    { name: "relatedId", label: "关联记录", type: "number", filter: "eq", min: 0, max: Number.MAX_SAFE_INTEGER, list: false },
     { name: "nextAttemptAt", label: "下次发送时间", type: "datetime", required: true, list: false, defaultValue: 0 },
     { name: "leaseHolder", label: "发送实例", type: "text", max: 200, list: false, hidden: true },
     { name: "leasedUntil", label: "租约到期", type: "datetime", list: false, hidden: true },

@@ -6,13 +6,15 @@ import { supplierQualification } from "./qualifications";
 import { zhhqReports } from "./reports";
 import { dormResources } from "./dorm";
 import { repairResources } from "./repair";
+import { message } from "./message";
+import { vehicleResources } from "./vehicle";
 import { stockDocuments, stockViews } from "./stock";
 
 /**
  * The logistics module's master tables (decision 067), typed into the database's schema (server/db/schema.ts). The
  * stock views' tables are the stock ledger's, which reads and writes them by its declaration's names (decision 068).
  */
-export const zhhqResources = [...zhhqMasterResources, supplierQualification, ...dormResources, ...repairResources] as const;
+export const zhhqResources = [...zhhqMasterResources, supplierQualification, ...dormResources, ...repairResources, message, ...vehicleResources] as const;
 
 /**
  * 智慧后勤 (spec §2 /zhhq, issues 40 and 41): the warehouse's master data, its stock views and its stock documents

@@ -7,7 +7,7 @@ import { defineResource } from "../define";
  * stock's. The rules are in server/modules/zhhq/repair.ts.
  */
 const restaurantOnly = { field: "orgType", values: ["restaurant"] } as const;
-const PHONE = { regex: /^(1\d{10}|0\d{2,3}-?\d{7,8}(-\d{1,6})?)$/, message: "联系电话应为 11 位手机号或带区号的固定电话" };
+export const PHONE = { regex: /^(1\d{10}|0\d{2,3}-?\d{7,8}(-\d{1,6})?)$/, message: "联系电话应为 11 位手机号或带区号的固定电话" };
 /** A repair's pictures at most, its own and its image rows together. */
 export const REPAIR_IMAGES_MAX = 6;
 

@@ -39,6 +39,8 @@ import * as migration0064 from "./migrations/0064_zhhq_dorm";
 import * as migration0065 from "./migrations/0065_ledger_day_dorm_fee";
 import * as migration0066 from "./migrations/0066_zhhq_repair";
 import * as migration0079 from "./migrations/0079_sc_merchant_finance";
+import * as migration0077 from "./migrations/0077_zhhq_vehicles";
+import * as migration0078 from "./migrations/0078_message_related_index";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
 import { logDatabaseFault } from "./faults";
 import * as migration0009 from "./migrations/0009_zhct_catalogue";
@@ -128,6 +130,8 @@ const migrations: Record<string, Migration> = {
   "0065_ledger_day_dorm_fee": migration0065,
   "0066_zhhq_repair": migration0066,
   "0079_sc_merchant_finance": migration0079,
+  "0077_zhhq_vehicles": migration0077,
+  "0078_message_related_index": migration0078,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

@@ -156,8 +156,11 @@ export function column(fields: readonly FieldDef[], name: string): string {
   return columnOf(fields.find((f) => f.name === name) as FieldDef);
 }
 
-/** The next number of a document type in the tenant on the China day of `now`, counted in the caller's transaction. */
-export async function nextDocumentNumber(trx: AnyDb, doc: DocumentDef, tenantId: number, now: number): Promise<string> {
+/**
+ * The next number of a document type in the tenant on the China day of `now`, counted in the caller's transaction. A
+ * resource numbered the same way (a travel request) passes its own `docType` (its key) and `numbering`.
+ */
+export async function nextDocumentNumber(trx: AnyDb, doc: Pick<DocumentDef, "docType" | "numbering">, tenantId: number, now: number): Promise<string> {
   const day = chinaWallClock(now).slice(0, 10);
   // One statement on both databases: the row's lock (PostgreSQL) or the write lock (SQLite) orders concurrent creates.
   const { rows } = await sql<{ last_value: number }>`

@@ -6,6 +6,7 @@ import { allowedFrom, fillTemplate, statusColor } from "../../../resources/workf
 import { ConfirmAction, type ConfirmRefusal } from "~/components/ConfirmAction";
 import { IconArrowLeft, IconCheck } from "~/components/icons";
 import { Fact } from "~/components/resource/Fact";
+import { RelationSelect } from "~/components/resource/RelationSelect";
 import { Permission } from "~/components/shell/Permission";
 import { FieldValue } from "~/components/resource/cells";
 import { useDicts } from "~/lib/dicts";
@@ -39,26 +40,39 @@ const testIdOf = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLower
  * step does not start from says so instead; the API refuses it the same way.
  */
 export default function Step() {
-  const { record, listPath, facts, status, refusal, step, idempotencyKey } = useLoaderData<typeof loader>();
+  const { record, listPath, facts, status, refusal, step, idempotencyKey, pickers } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as FieldsRefusal | undefined;
   const dicts = useDicts();
   const navigation = useNavigation();
   const statusLabel = dictLabel(dicts, status.dict ?? "", record[status.name]);
   const values = { ...record, label: step.label, status: statusLabel, note: step.note ?? "" };
   const hidden = idempotencyKey ? { idempotencyKey } : undefined;
-  const inputs = step.input.map((f, i) => (
-    <TextInput
-      key={f.name}
-      name={f.name}
-      label={f.label}
-      withAsterisk={f.required}
-      required={f.required}
-      maxLength={f.max}
-      defaultValue={answer?.typed?.[f.name] ?? ""}
-      error={answer?.fieldErrors?.[f.name]?.[0]}
-      data-autofocus={i === 0 || undefined}
-    />
-  ));
+  const inputs = step.input.map((f, i) =>
+    f.type === "relation" ? (
+      <RelationSelect
+        key={f.name}
+        name={f.name}
+        label={f.label}
+        source={pickers[f.name]?.source ?? null}
+        initialOptions={pickers[f.name]?.options ?? []}
+        defaultValue={answer?.typed?.[f.name] ?? ""}
+        required={f.required}
+        error={answer?.fieldErrors?.[f.name]?.[0]}
+      />
+    ) : (
+      <TextInput
+        key={f.name}
+        name={f.name}
+        label={f.label}
+        withAsterisk={f.required}
+        required={f.required}
+        maxLength={f.max}
+        defaultValue={answer?.typed?.[f.name] ?? ""}
+        error={answer?.fieldErrors?.[f.name]?.[0]}
+        data-autofocus={i === 0 || undefined}
+      />
+    ),
+  );
   return (
     <Stack gap="md" maw={760}>
       <Group justify="space-between">

@@ -64,7 +64,7 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
   return (
     <Stack gap="md">
       <Title order={3}>库存预警</Title>
-      <SimpleGrid cols={{ base: 2, sm: Math.min(answer.kinds.length, 5) }} data-testid="warning-counts">
+      <SimpleGrid cols={{ base: 2, sm: 4, lg: Math.min(answer.kinds.length, 7) }} data-testid="warning-counts">
         {answer.kinds.map((k) => (
           <UnstyledButton key={k.value} component={Link} to={link(kind === k.value ? "" : k.value)} aria-current={kind === k.value ? "true" : undefined}>
             <Paper withBorder radius="md" p="md" style={kind === k.value ? { borderColor: `var(--mantine-color-${k.color}-6)` } : undefined}>
@@ -90,7 +90,7 @@ export default function WarehouseWarning({ loaderData }: Route.ComponentProps) {
           </Group>
         </Form>
         <Text size="sm" c="dimmed" mb="xs">
-          临期：{answer.warnDays} 天内到期的有库存批次（参数设置 zhhq.expiry.warnDays）。上下限在 库存上下限 中设置。资质到期不分仓库，按仓库查询时不列。
+          临期：{answer.warnDays} 天内到期的有库存批次（参数设置 zhhq.expiry.warnDays）。上下限在 库存上下限 中设置。资质到期、车辆的保险与年检到期不分仓库，按仓库查询时不列。
         </Text>
         <Table striped highlightOnHover withTableBorder data-testid="warnings">
           <Table.Thead>

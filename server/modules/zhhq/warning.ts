@@ -197,8 +197,43 @@ const supplierLicences: WarningSource = {
     })),
 };
 
+/** Days before a car's insurance or annual inspection ends that it is listed (issue 36), and after, until renewed. */
+const VEHICLE_WARN_DAYS = 30;
+
+/** Cars (not 停用) whose insurance or annual inspection ends within 30 days or has ended: the dispatch refuses them once past. */
+const vehicleDates: WarningSource = {
+  kinds: [
+    { value: "insurance", label: "保险到期", color: "grape", note: `${VEHICLE_WARN_DAYS} 天内` },
+    { value: "inspection", label: "年检到期", color: "violet", note: `${VEHICLE_WARN_DAYS} 天内` },
+  ],
+  perWarehouse: false,
+  read: async (db, { tenantId, today }) => {
+    const horizon = chinaDay(chinaDayStart(today) + VEHICLE_WARN_DAYS * DAY_MS);
+    const due = async (kind: "insurance" | "inspection", column: "insurance_expiry" | "inspection_expiry", what: string) =>
+      ((await db
+        .selectFrom("vehicle")
+        .select(["plate_no", `${column} as day`])
+        .where("tenant_id", "=", tenantId)
+        .where("status", "!=", 0)
+        .where(column, "is not", null)
+        .where(column, "<=", horizon)
+        .orderBy(column)
+        .orderBy("plate_no")
+        .execute()) as Row[]).map((r) => ({
+        ...none,
+        kind,
+        subject: String(r.plate_no),
+        link: `/zhhq/vehicles/index?plateNo=${encodeURIComponent(String(r.plate_no))}`,
+        detail: `车辆${what}`,
+        expiryDate: String(r.day),
+        days: daysUntil(String(r.day), today),
+      }));
+    return [...(await due("insurance", "insurance_expiry", "保险")), ...(await due("inspection", "inspection_expiry", "年检"))];
+  },
+};
+
 /** Every kind of warning 库存预警 and the home page show, in order: one source a line. */
-export const WARNING_SOURCES: readonly WarningSource[] = [batchExpiry, stockThresholds, supplierLicences];
+export const WARNING_SOURCES: readonly WarningSource[] = [batchExpiry, stockThresholds, supplierLicences, vehicleDates];
 
 const KIND_VALUES = WARNING_SOURCES.flatMap((s) => s.kinds.map((k) => k.value));
 
