@@ -14,6 +14,7 @@ import { idempotent } from "../../kernel/idempotency";
 import type { AllocatedPosting, Allocator, DocumentRules } from "../../kernel/transitions";
 import { createDocument, documentSchemas, updateDocument } from "../resource/documents";
 import { db } from "../resource/engine";
+import { lockMonth } from "../zhct/formalMonths";
 import type { Row } from "../resource/rows";
 import {
   defaultDocDate,
@@ -22,6 +23,7 @@ import {
   lineAmount,
   lockStock,
   MONTH_FORMAL,
+  STOCK_MONTH_LOCK,
   readBatches,
   setLines,
   shareOf,
@@ -435,6 +437,8 @@ export async function monthRows(database: AnyDb, tenantId: number, month: string
 /** The month's status row, taken for update on PostgreSQL (a month's generate and confirm queue here). */
 async function monthRow(trx: AnyDb, ctx: SessionContext, month: string): Promise<Row> {
   const tenantId = ctx.session.tenantId;
+  // Postings into the month hold its lock shared (the ledger's guard), also before the month has a row (decision 085).
+  await lockMonth(trx, tenantId, month, "exclusive", STOCK_MONTH_LOCK);
   await trx
     .insertInto("stock_month")
     .values({ tenant_id: tenantId, id: newId(), month, status: 0, row_count: 0, generated_at: null, confirmed_at: null, created_at: ctx.now, created_by: ctx.session.userId, updated_at: ctx.now, updated_by: ctx.session.userId })

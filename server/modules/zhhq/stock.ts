@@ -12,6 +12,7 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { defineLedger, type LedgerDrift, type LedgerEntry, type PostedLine, type Projection } from "../../kernel/ledger";
 import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules, Guard, LineOptions } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
+import { lockMonth } from "../zhct/formalMonths";
 import { requireSupplierQualified } from "./supplierQualification";
 
 /**
@@ -209,6 +210,9 @@ async function guardPosting(trx: AnyDb, entry: LedgerEntry): Promise<void> {
   entry.extra = { ...entry.extra, docDate };
   const month = docDate.slice(0, 7);
   const closed = await once(trx, `month:${tenantId}:${month}`, async () => {
+    // The month's lock, shared, before its row is read: a month with no row yet cannot be made formal (which takes it
+    // exclusively) while this posting is in flight, nor this posting pass once it is (decision 085).
+    await lockMonth(trx, tenantId, month, "shared", STOCK_MONTH_LOCK);
     let q = trx.selectFrom("stock_month").select("status").where("tenant_id", "=", tenantId).where("month", "=", month);
     if (isPostgres(trx)) q = q.forShare();
     const row = (await q.executeTakeFirst()) as Row | undefined;
@@ -236,6 +240,9 @@ async function guardPosting(trx: AnyDb, entry: LedgerEntry): Promise<void> {
 
 /** A month of the stock account once 转正式 (dictionary monthSettleStatus). */
 export const MONTH_FORMAL = 1;
+
+/** The stock account's months' advisory locks (`lockMonth`), apart from the money ledger's. */
+export const STOCK_MONTH_LOCK = 73;
 
 /**
  * Takes the stock rows of these warehouse × goods, in one order (PostgreSQL; SQLite's writer holds the database):
