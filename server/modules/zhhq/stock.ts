@@ -271,15 +271,30 @@ export async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ ware
 export const keyOf = (entry: AllocationInput[number]) => ({ warehouseId: Number(entry.key.warehouseId), goodsId: Number(entry.key.goodsId) });
 
 /** The goods' name and unit's name, for the messages. */
-export async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<{ name: string; unit: string; shelfLifeDays: number | null }> {
-  const row = (await trx
-    .selectFrom("goods as g")
-    .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
-    .select(["g.goods_name", "u.unit_name", "g.shelf_life_days"])
-    .where("g.tenant_id", "=", tenantId)
-    .where("g.id", "=", goodsId)
-    .executeTakeFirst()) as Row | undefined;
-  return { name: String(row?.goods_name ?? goodsId), unit: String(row?.unit_name ?? ""), shelfLifeDays: row?.shelf_life_days == null ? null : Number(row.shelf_life_days) };
+export async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<GoodsWords> {
+  return (await goodsOf(trx, tenantId, [goodsId])).get(goodsId) ?? { name: String(goodsId), unit: "", shelfLifeDays: null };
+}
+
+interface GoodsWords {
+  name: string;
+  unit: string;
+  shelfLifeDays: number | null;
+}
+
+/** Goods by id: their words for messages and their shelf life, in one read a chunk (a document's lines at once). */
+export async function goodsOf(trx: AnyDb, tenantId: number, ids: number[]): Promise<Map<number, GoodsWords>> {
+  const out = new Map<number, GoodsWords>();
+  for (const chunk of chunksOf([...new Set(ids)], 1)) {
+    const rows = (await trx
+      .selectFrom("goods as g")
+      .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
+      .select(["g.id", "g.goods_name", "u.unit_name", "g.shelf_life_days"])
+      .where("g.tenant_id", "=", tenantId)
+      .where("g.id", "in", chunk)
+      .execute()) as Row[];
+    for (const row of rows) out.set(Number(row.id), { name: String(row.goods_name), unit: String(row.unit_name ?? ""), shelfLifeDays: row.shelf_life_days == null ? null : Number(row.shelf_life_days) });
+  }
+  return out;
 }
 
 /** Quantity (thousandths) × price (fen per unit) in fen, half up, exact for any size the fields allow. */
@@ -312,22 +327,6 @@ export async function setLines(trx: AnyDb, doc: DocumentDef, tenantId: number, c
     rows,
     set: (v) => Object.fromEntries(Object.keys(columns).map((c) => [c, v(c)])),
   });
-}
-
-/** The goods of a document's lines, by id: their words for messages and their shelf life, in one read. */
-export async function goodsOf(trx: AnyDb, tenantId: number, ids: number[]): Promise<Map<number, Awaited<ReturnType<typeof goodsWords>>>> {
-  const out = new Map<number, Awaited<ReturnType<typeof goodsWords>>>();
-  for (const chunk of chunksOf([...new Set(ids)], 1)) {
-    const rows = (await trx
-      .selectFrom("goods as g")
-      .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
-      .select(["g.id", "g.goods_name", "u.unit_name", "g.shelf_life_days"])
-      .where("g.tenant_id", "=", tenantId)
-      .where("g.id", "in", chunk)
-      .execute()) as Row[];
-    for (const row of rows) out.set(Number(row.id), { name: String(row.goods_name), unit: String(row.unit_name ?? ""), shelfLifeDays: row.shelf_life_days == null ? null : Number(row.shelf_life_days) });
-  }
-  return out;
 }
 
 /** Stock-in: each line becomes a batch (its number given or made from the document's), posted at its price × quantity. */
