@@ -1,5 +1,6 @@
-import { sql, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type Kysely } from "kysely";
 import { newId } from "../db";
+import { chunksOf, insertRows, updateFromValues, type ValueType } from "../db/bulk";
 import { insertRow, runPrepared } from "../db/prepared";
 import { inTransaction } from "../db/transaction";
 import { ApiError, Status } from "../http/envelope";
@@ -57,6 +58,8 @@ export interface PostedLine extends LedgerEntry {
 export interface Projection {
   name: string;
   apply(trx: AnyDb, line: PostedLine): Promise<void>;
+  /** The lines of one `postMany` at once (a document's), in a bounded number of statements; `apply` for each unless given. */
+  applyMany?(trx: AnyDb, lines: PostedLine[]): Promise<void>;
   /** Counts afresh from the lines, one tenant's or all. */
   recount(db: AnyDb, tenantId?: number): Promise<void>;
   /**
@@ -128,6 +131,11 @@ export interface LedgerDrift {
 export interface Ledger {
   readonly declaration: LedgerDeclaration;
   post(trx: AnyDb, entry: LedgerEntry): Promise<PostedLine>;
+  /**
+   * Posts many entries as `post` would one after the other (the same lines, "after" figures, refusals and
+   * projections), in a bounded number of statements: a document's lines (decision 085).
+   */
+  postMany(trx: AnyDb, entries: LedgerEntry[]): Promise<PostedLine[]>;
   reverse(trx: AnyDb, tenantId: number, lineId: number, by?: ReversalBy): Promise<PostedLine>;
   reverseDocument(trx: AnyDb, tenantId: number, docType: string, docId: number, by?: ReversalBy): Promise<PostedLine[]>;
   /** The keys whose balance differs from the sum of their lines, and the projections' rows that do: empty when all hold. */
@@ -221,36 +229,172 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
       if (!def.balances.opens && messages.missing && !(await balanceRow(trx, tenantId, keys))) throw new ApiError(Status.CONFLICT, messages.missing);
       throw new ApiError(Status.CONFLICT, messages.insufficient);
     }
-    const id = newId();
     const balanceAfter = Number(updated[def.quantity.balance]);
     const amountAfter = def.amount ? Number(updated[def.amount.balance]) : undefined;
     const balanceId = def.balances.id ? Number(updated[def.balances.id]) : undefined;
-    const line: PostedLine = { ...entry, id, occurredAt, balanceAfter, amountAfter, balanceId, amount };
-    const row: Record<string, unknown> = { tenant_id: tenantId, id };
-    keyColumns.forEach((c, i) => (row[c] = keys[i]));
-    const fields: Record<LineColumn, unknown> = {
-      docType: entry.docType,
-      docId: entry.docId,
-      docLineId: entry.docLineId,
-      operatorId,
-      operatorName: entry.operatorName,
-      remark: entry.remark,
-      idempotencyKey: entry.idempotencyKey,
-      reversalOf: entry.reversalOf,
-      balanceId,
-    };
-    for (const [field, column] of Object.entries(columns)) row[column] = fields[field as LineColumn] ?? null;
-    row[def.quantity.line] = quantity;
-    if (def.quantity.after) row[def.quantity.after] = balanceAfter;
-    if (def.amount) {
-      row[def.amount.line] = amount;
-      if (def.amount.after) row[def.amount.after] = amountAfter;
-    }
-    for (const name of extraNames) row[(def.extra as Record<string, string>)[name]] = entry.extra?.[name] ?? null;
-    Object.assign(row, { occurred_at: occurredAt, created_at: occurredAt, created_by: operatorId, updated_at: occurredAt, updated_by: operatorId });
+    const line: PostedLine = { ...entry, id: newId(), occurredAt, balanceAfter, amountAfter, balanceId, amount };
+    const row = lineRow(line, keys);
     await insertRow(trx, def.lines.table, row);
     for (const projection of projections) await projection.apply(trx, line);
     return line;
+  }
+
+  /** The line table's row of a posted line, its columns always the same list (`insertRow`, `insertRows`). */
+  function lineRow(line: PostedLine, keys: unknown[]): Record<string, unknown> {
+    const operatorId = line.operatorId ?? null;
+    const at = line.occurredAt;
+    const row: Record<string, unknown> = { tenant_id: line.tenantId, id: line.id };
+    keyColumns.forEach((c, i) => (row[c] = keys[i]));
+    const fields: Record<LineColumn, unknown> = {
+      docType: line.docType,
+      docId: line.docId,
+      docLineId: line.docLineId,
+      operatorId,
+      operatorName: line.operatorName,
+      remark: line.remark,
+      idempotencyKey: line.idempotencyKey,
+      reversalOf: line.reversalOf,
+      balanceId: line.balanceId,
+    };
+    for (const [field, column] of Object.entries(columns)) row[column] = fields[field as LineColumn] ?? null;
+    row[def.quantity.line] = line.quantity;
+    if (def.quantity.after) row[def.quantity.after] = line.balanceAfter;
+    if (def.amount) {
+      row[def.amount.line] = line.amount;
+      if (def.amount.after) row[def.amount.after] = line.amountAfter;
+    }
+    for (const name of extraNames) row[(def.extra as Record<string, string>)[name]] = line.extra?.[name] ?? null;
+    return Object.assign(row, { occurred_at: at, created_at: at, created_by: operatorId, updated_at: at, updated_by: operatorId });
+  }
+
+  /** A value list's type for a key's value: ids are integers, names (money's account type) text. */
+  const typeOf = (value: unknown): ValueType => (typeof value === "number" ? "bigint" : "text");
+  const compareKeys = (a: unknown[], b: unknown[]) => {
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] === b[i]) continue;
+      return typeof a[i] === "number" && typeof b[i] === "number" ? (a[i] as number) - (b[i] as number) : String(a[i]) < String(b[i]) ? -1 : 1;
+    }
+    return 0;
+  };
+
+  async function postMany(trx: AnyDb, entries: LedgerEntry[]): Promise<PostedLine[]> {
+    if (entries.length <= 1) return entries.length ? [await post(trx, entries[0])] : [];
+    const now = Date.now();
+    interface Balance {
+      tenantId: number;
+      keys: Array<string | number>;
+      id?: number;
+      found: boolean;
+      quantity: number;
+      amount: number;
+      before: number[];
+      at: number;
+      operatorId: number | null;
+    }
+    const balances = new Map<string, Balance>();
+    const staged: Array<{ entry: LedgerEntry; amount: number | undefined; occurredAt: number; balance: Balance }> = [];
+    // What `post` does before it touches a balance, entry by entry and in their order: the zero check, the guard, the locked period.
+    for (const entry of entries) {
+      const amount = def.amount ? (entry.amount ?? 0) : undefined;
+      const zeroAllowed = def.allowsZero?.(entry) ?? false;
+      if (!Number.isSafeInteger(entry.quantity) || (amount !== undefined && !Number.isSafeInteger(amount)) || (entry.quantity === 0 && !amount && !zeroAllowed)) {
+        throw new ApiError(Status.BAD_REQUEST, messages.zero);
+      }
+      await def.lockFirst?.(trx, entry);
+      const occurredAt = entry.occurredAt ?? now;
+      if (def.lockedPeriod) {
+        const locked = await def.lockedPeriod(trx, entry.tenantId, occurredAt);
+        if (locked) throw new ApiError(Status.CONFLICT, messages.locked ? messages.locked(locked) : locked);
+      }
+      const keys = keyValues(entry);
+      const name = JSON.stringify([entry.tenantId, ...keys]);
+      const balance = balances.get(name) ?? { tenantId: entry.tenantId, keys, found: false, quantity: 0, amount: 0, before: [], at: occurredAt, operatorId: null };
+      balances.set(name, balance);
+      balance.at = occurredAt;
+      balance.operatorId = entry.operatorId ?? null;
+      staged.push({ entry, amount, occurredAt, balance });
+    }
+    // The keys in one order (as `lockStock` takes them), so two postings sharing keys cannot each hold one and wait.
+    const ordered = [...balances.values()].sort((a, b) => a.tenantId - b.tenantId || compareKeys(a.keys, b.keys));
+    if (def.balances.opens) {
+      const opening = ordered.map((b) => ({
+        tenant_id: b.tenantId,
+        ...(def.balances.id ? { [def.balances.id]: newId() } : {}),
+        ...Object.fromEntries(keyColumns.map((c, i) => [c, b.keys[i]])),
+        ...Object.fromEntries(measures.map((m) => [m.balance, 0])),
+        created_at: b.at,
+        created_by: b.operatorId,
+        updated_at: b.at,
+        updated_by: b.operatorId,
+      }));
+      await insertRows(trx, def.balances.table, opening, ["tenant_id", ...keyColumns]);
+    }
+    const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+    const tenants = [...new Set(ordered.map((b) => b.tenantId))];
+    for (const tenantId of tenants) {
+      for (const chunk of chunksOf(
+        ordered.filter((b) => b.tenantId === tenantId),
+        keyColumns.length,
+      )) {
+        let q = trx
+          .selectFrom(def.balances.table)
+          .select([...(def.balances.id ? [def.balances.id] : []), ...keyColumns, ...measures.map((m) => m.balance)])
+          .where("tenant_id", "=", tenantId)
+          .where((eb) => eb.or(chunk.map((b) => eb.and(keyColumns.map((c, i) => eb(c, "=", b.keys[i]))))));
+        for (const c of keyColumns) q = q.orderBy(c);
+        if (postgres) q = q.forUpdate();
+        for (const row of (await q.execute()) as Array<Record<string, unknown>>) {
+          const balance = balances.get(JSON.stringify([tenantId, ...keyColumns.map((c, i) => (typeof chunk[0].keys[i] === "number" ? Number(row[c]) : String(row[c])))]));
+          if (!balance) continue;
+          balance.found = true;
+          balance.id = def.balances.id ? Number(row[def.balances.id]) : undefined;
+          balance.before = measures.map((m) => Number(row[m.balance]));
+          balance.quantity = balance.before[0];
+          balance.amount = balance.before[1] ?? 0;
+        }
+      }
+    }
+    // Each entry against its key's running balance, in order: the figures and refusals `post` gives one at a time.
+    const posted: PostedLine[] = [];
+    for (const { entry, amount, occurredAt, balance } of staged) {
+      if (!balance.found) throw new ApiError(Status.CONFLICT, !def.balances.opens && messages.missing ? messages.missing : messages.insufficient);
+      balance.quantity += entry.quantity;
+      balance.amount += amount ?? 0;
+      if (balance.quantity < (def.floor?.(entry) ?? 0)) throw new ApiError(Status.CONFLICT, messages.insufficient);
+      posted.push({ ...entry, id: newId(), occurredAt, balanceAfter: balance.quantity, amountAfter: def.amount ? balance.amount : undefined, balanceId: balance.id, amount });
+    }
+    // The balances as computed, each only if it still holds what was read (it does, under the locks and SQLite's one writer).
+    const valueColumns: Record<string, ValueType> = {
+      ...Object.fromEntries(keyColumns.map((c, i) => [c, typeOf(ordered[0].keys[i])])),
+      ...Object.fromEntries(measures.flatMap((_, i) => [[`before${i}`, "bigint"], [`after${i}`, "bigint"]])),
+      at: "bigint",
+      by: "bigint",
+    };
+    for (const tenantId of tenants) {
+      const mine = ordered.filter((b) => b.tenantId === tenantId);
+      const rows = mine.map((b) => ({
+        ...Object.fromEntries(keyColumns.map((c, i) => [c, b.keys[i]])),
+        ...Object.fromEntries(measures.flatMap((_, i) => [[`before${i}`, b.before[i]], [`after${i}`, i === 0 ? b.quantity : b.amount]])),
+        at: b.at,
+        by: b.operatorId,
+      }));
+      const changed = await updateFromValues(trx, {
+        table: def.balances.table,
+        tenantId,
+        columns: valueColumns,
+        match: keyColumns,
+        rows,
+        set: (v) => ({ ...Object.fromEntries(measures.map((m, i) => [m.balance, v(`after${i}`)])), updated_at: v("at"), updated_by: v("by") }),
+        where: (v) => sql.join(measures.map((m, i) => sql`${sql.ref(`${def.balances.table}.${m.balance}`)} = ${v(`before${i}`)}`), sql` and `),
+      });
+      if (changed !== mine.length) throw new ApiError(Status.CONFLICT, messages.insufficient);
+    }
+    await insertRows(trx, def.lines.table, posted.map((line) => lineRow(line, keyValues(line))));
+    for (const projection of projections) {
+      if (projection.applyMany) await projection.applyMany(trx, posted);
+      else for (const line of posted) await projection.apply(trx, line);
+    }
+    return posted;
   }
 
   async function balanceRow(db: AnyDb, tenantId: number, keys: unknown[]) {
@@ -359,5 +503,5 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
     });
   }
 
-  return { declaration: def, post, reverse, reverseDocument, check, compare, recount };
+  return { declaration: def, post, postMany, reverse, reverseDocument, check, compare, recount };
 }

@@ -49,7 +49,7 @@ export const documentMessages = {
 };
 
 /** What a document's postings use of a ledger declared with `defineLedger`. */
-export type DocumentLedger = Pick<Ledger, "post" | "reverseDocument">;
+export type DocumentLedger = Pick<Ledger, "postMany" | "reverseDocument">;
 
 /** What a guard and an effect see: the document as it was read, its lines, the step and the caller's input. */
 export interface TransitionRun {
@@ -322,8 +322,10 @@ async function post(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, rules: Do
           ...(entry.amount !== undefined ? { amount: entry.amount } : {}),
           lineId: entry.line.id as number,
         }));
-    for (const line of lines) {
-      await (rules.ledgers?.[ledger] as DocumentLedger).post(trx, {
+    // A document's lines post together (decision 085): a bounded number of statements however many lines it has.
+    await (rules.ledgers?.[ledger] as DocumentLedger).postMany(
+      trx,
+      lines.map((line) => ({
         tenantId: ctx.session.tenantId,
         key: line.key,
         quantity: line.quantity,
@@ -335,8 +337,8 @@ async function post(trx: AnyDb, ctx: SessionContext, doc: DocumentDef, rules: Do
         occurredAt: ctx.now,
         ...by,
         remark: run.reason,
-      });
-    }
+      })),
+    );
   }
   for (const posting of doc.postings ?? []) {
     if (posting.reversedBy !== run.transition.name || !postedStatuses(doc, posting).has(from)) continue;

@@ -258,7 +258,7 @@ for (const dialect of dialects) {
       let found = await shown();
       expect(found.warnDays).toBe(7);
       // Supplier licences are no warehouse's: a warehouse's warnings count none (decision 081).
-      expect(found.counts).toEqual({ expired: 1, expiring: 1, low: 1, high: 1, licence: 0 });
+      expect(found.counts).toEqual({ expired: 1, expiring: 1, low: 1, high: 1, licence: 0, insurance: 0, inspection: 0 });
       expect(found.records.map((r) => [r.kind, r.goodsId, r.batchNo, r.quantity, r.days])).toEqual([
         ["expired", high, "HIGH-1", 50, -2],
         ["expiring", low, "LOW-1", 2, 3],
@@ -270,7 +270,7 @@ for (const dialect of dialects) {
       expect(param.body.status, JSON.stringify(param.body)).toBe(200);
       found = await shown();
       expect(found.warnDays).toBe(10);
-      expect(found.counts).toEqual({ expired: 1, expiring: 2, low: 1, high: 1, licence: 0 });
+      expect(found.counts).toEqual({ expired: 1, expiring: 2, low: 1, high: 1, licence: 0, insurance: 0, inspection: 0 });
       const expiring = await api.get("warehouseWarning/findPage", { warehouseId, kind: "expiring" });
       expect((expiring.data as { records: Row[] }).records.map((r) => r.batchNo)).toEqual(["LOW-1", "FRESH-1"]);
       expect(await api.get("warehouseWarning/findPage", { kind: "nope" })).toMatchObject({ status: 400 });

@@ -14,12 +14,13 @@ export const SettleStatus = { TEMPORARY: 0, FORMAL: 1 } as const;
 /**
  * On PostgreSQL a month's postings and its settlement take an advisory lock of the month (shared by postings,
  * exclusive by 生成/转正式), so a line cannot slip into a month between the recomputation and the lock. SQLite runs one
- * writing transaction at a time (BEGIN IMMEDIATE) already.
+ * writing transaction at a time (BEGIN IMMEDIATE) already. `book` keeps one ledger's months apart from another's: the
+ * money ledger's are 22 (decision 022), the stock account's 73 (decisions 073, 085).
  */
-export async function lockMonth(trx: Trx, tenantId: number, month: string, mode: "shared" | "exclusive") {
+export async function lockMonth(trx: Trx, tenantId: number, month: string, mode: "shared" | "exclusive", book = 22) {
   if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
   const fn = sql.raw(mode === "shared" ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock");
-  await sql`select ${fn}(22, hashtext(${`${tenantId}:${month}`}))`.execute(trx);
+  await sql`select ${fn}(${sql.lit(book)}, hashtext(${`${tenantId}:${month}`}))`.execute(trx);
 }
 
 /** Compiled once: every ledger movement asks it (`formalMonthOf`). */

@@ -7,12 +7,14 @@ import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { warehouseAccountMonthSettle, warehouseCheck, warehouseTransfer } from "../../../resources/zhhq/closing";
 import { newId } from "../../db";
+import { insertRows } from "../../db/bulk";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { idempotent } from "../../kernel/idempotency";
 import type { AllocatedPosting, Allocator, DocumentRules } from "../../kernel/transitions";
 import { createDocument, documentSchemas, updateDocument } from "../resource/documents";
 import { db } from "../resource/engine";
+import { lockMonth } from "../zhct/formalMonths";
 import type { Row } from "../resource/rows";
 import {
   defaultDocDate,
@@ -21,7 +23,9 @@ import {
   lineAmount,
   lockStock,
   MONTH_FORMAL,
-  setLine,
+  STOCK_MONTH_LOCK,
+  readBatches,
+  setLines,
   shareOf,
   stockLedger,
   stockMessages,
@@ -99,31 +103,31 @@ async function isTransit(database: AnyDb, tenantId: number, warehouseId: unknown
   return row?.warehouse_code === TRANSIT_WAREHOUSE_CODE;
 }
 
-/** A batch of `warehouseId` made of another's: the same number, dates, price and source line, empty until posted. */
-async function copyBatch(trx: AnyDb, ctx: SessionContext, from: Row, warehouseId: number): Promise<number> {
+/**
+ * A batch of `warehouseId` made of another's: the same number, dates, price and source line, empty until posted.
+ * Pushed onto `into`, which the allocator writes in one statement (decision 085); answers its id.
+ */
+function copyBatch(ctx: SessionContext, from: Row, warehouseId: number, into: Row[]): number {
   const id = newId();
-  await trx
-    .insertInto("stock_batch")
-    .values({
-      tenant_id: ctx.session.tenantId,
-      id,
-      warehouse_id: warehouseId,
-      goods_id: from.goods_id,
-      batch_no: from.batch_no,
-      production_date: from.production_date ?? null,
-      expiry_date: from.expiry_date ?? null,
-      price: from.price,
-      quantity: 0,
-      amount: 0,
-      // Its place in first-expiry-first is the original receipt's.
-      received_at: from.received_at,
-      in_line_id: from.in_line_id,
-      created_at: ctx.now,
-      created_by: ctx.session.userId,
-      updated_at: ctx.now,
-      updated_by: ctx.session.userId,
-    })
-    .execute();
+  into.push({
+    tenant_id: ctx.session.tenantId,
+    id,
+    warehouse_id: warehouseId,
+    goods_id: from.goods_id,
+    batch_no: from.batch_no,
+    production_date: from.production_date ?? null,
+    expiry_date: from.expiry_date ?? null,
+    price: from.price,
+    quantity: 0,
+    amount: 0,
+    // Its place in first-expiry-first is the original receipt's.
+    received_at: from.received_at,
+    in_line_id: from.in_line_id,
+    created_at: ctx.now,
+    created_by: ctx.session.userId,
+    updated_at: ctx.now,
+    updated_by: ctx.session.userId,
+  });
   return id;
 }
 
@@ -138,21 +142,26 @@ const transferOut: Allocator = async (run, trx, entries) => {
   const goods = entries.map((e) => keyOf(e).goodsId);
   await lockStock(trx, tenantId, [...goods.map((goodsId) => ({ warehouseId: from, goodsId })), ...goods.map((goodsId) => ({ warehouseId: transit, goodsId }))], ctx.now);
   const held = new Map<string, Batch[]>();
+  await readBatches(trx, tenantId, goods.map((goodsId) => ({ warehouseId: from, goodsId })), held);
   const docDate = docDateOf(run);
   const out: AllocatedPosting[] = [];
+  const copies: Row[] = [];
+  const written: Row[] = [];
   for (const entry of entries) {
     const goodsId = keyOf(entry).goodsId;
     const need = quantityToThousandths(Number(entry.line.quantity));
     const lineId = entry.line.id as number;
     const taken = await takeFefo(trx, tenantId, { warehouseId: from, goodsId }, need, held, today(ctx));
     for (const { holding, take, amount } of taken) {
-      const transitBatch = await copyBatch(trx, ctx, holding.row as Row, transit);
+      const transitBatch = copyBatch(ctx, holding.row as Row, transit, copies);
       out.push({ key: { warehouseId: from, goodsId }, quantity: -take, amount: -amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo, docDate }, lineId });
       out.push({ key: { warehouseId: transit, goodsId }, quantity: take, amount, extra: { batchId: transitBatch, batchNo: holding.batchNo, docDate }, lineId });
     }
     const amount = taken.reduce((sum, t) => sum + t.amount, 0);
-    await setLine(trx, run.doc, tenantId, lineId, { sent_quantity: need, transit_quantity: need, received_quantity: 0, amount });
+    written.push({ id: lineId, sent_quantity: need, transit_quantity: need, received_quantity: 0, amount });
   }
+  await insertRows(trx, "stock_batch", copies);
+  await setLines(trx, run.doc, tenantId, { sent_quantity: "bigint", transit_quantity: "bigint", received_quantity: "bigint", amount: "bigint" }, written);
   return out;
 };
 
@@ -178,6 +187,8 @@ const transferIn: Allocator = async (run, trx, entries) => {
     .execute()) as Row[];
   const docDate = docDateOf(run);
   const out: AllocatedPosting[] = [];
+  const copies: Row[] = [];
+  const written: Row[] = [];
   for (const entry of entries) {
     const goodsId = keyOf(entry).goodsId;
     const lineId = entry.line.id as number;
@@ -186,13 +197,15 @@ const transferIn: Allocator = async (run, trx, entries) => {
       const quantity = Number(batch.quantity);
       const amount = Number(batch.amount);
       if (quantity === 0 && amount === 0) continue;
-      const arrived = await copyBatch(trx, ctx, batch, to);
+      const arrived = copyBatch(ctx, batch, to, copies);
       out.push({ key: { warehouseId: transit, goodsId }, quantity: -quantity, amount: -amount, extra: { batchId: Number(batch.id), batchNo: batch.batch_no, docDate }, lineId });
       out.push({ key: { warehouseId: to, goodsId }, quantity, amount, extra: { batchId: arrived, batchNo: batch.batch_no, docDate }, lineId });
       received += quantity;
     }
-    await setLine(trx, run.doc, tenantId, lineId, { received_quantity: received, transit_quantity: 0 });
+    written.push({ id: lineId, received_quantity: received, transit_quantity: 0 });
   }
+  await insertRows(trx, "stock_batch", copies);
+  await setLines(trx, run.doc, tenantId, { received_quantity: "bigint", transit_quantity: "bigint" }, written);
   return out;
 };
 
@@ -298,6 +311,7 @@ const countDifference: Allocator = async (run, trx, entries) => {
   }
   const docDate = docDateOf(run);
   const out: AllocatedPosting[] = [];
+  const written: Row[] = [];
   for (const entry of entries) {
     const batch = batchRows.get(Number(entry.line.batchId));
     if (!batch) continue;
@@ -307,11 +321,12 @@ const countDifference: Allocator = async (run, trx, entries) => {
     const diff = counted - stock;
     const amount = diff === 0 ? 0 : diff > 0 ? lineAmount(diff, Number(batch.price)) : -shareOf(-diff, stock, Number(batch.amount));
     if (diff !== 0 || book !== stock || entry.line.diffQuantity === null) {
-      await setLine(trx, run.doc, tenantId, entry.line.id as number, { book_quantity: stock, counted_quantity: counted, diff_quantity: diff, diff_amount: amount });
+      written.push({ id: entry.line.id, book_quantity: stock, counted_quantity: counted, diff_quantity: diff, diff_amount: amount });
     }
     if (diff === 0) continue;
     out.push({ key: keyOf(entry), quantity: diff, amount, extra: { batchId: Number(batch.id), batchNo: batch.batch_no, docDate }, lineId: entry.line.id as number });
   }
+  await setLines(trx, run.doc, tenantId, { book_quantity: "bigint", counted_quantity: "bigint", diff_quantity: "bigint", diff_amount: "bigint" }, written);
   return out;
 };
 
@@ -422,6 +437,8 @@ export async function monthRows(database: AnyDb, tenantId: number, month: string
 /** The month's status row, taken for update on PostgreSQL (a month's generate and confirm queue here). */
 async function monthRow(trx: AnyDb, ctx: SessionContext, month: string): Promise<Row> {
   const tenantId = ctx.session.tenantId;
+  // Postings into the month hold its lock shared (the ledger's guard), also before the month has a row (decision 085).
+  await lockMonth(trx, tenantId, month, "exclusive", STOCK_MONTH_LOCK);
   await trx
     .insertInto("stock_month")
     .values({ tenant_id: tenantId, id: newId(), month, status: 0, row_count: 0, generated_at: null, confirmed_at: null, created_at: ctx.now, created_by: ctx.session.userId, updated_at: ctx.now, updated_by: ctx.session.userId })

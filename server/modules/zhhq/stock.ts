@@ -6,11 +6,13 @@ import { findResource } from "../../../resources/index";
 import { OPEN_CHECK_STATUSES, warehouseCheck, warehouseTransfer } from "../../../resources/zhhq/closing";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import { newId } from "../../db";
+import { chunksOf, insertRows, updateFromValues, type ValueType } from "../../db/bulk";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { defineLedger, type LedgerDrift, type LedgerEntry, type PostedLine, type Projection } from "../../kernel/ledger";
 import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules, Guard, LineOptions } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
+import { lockMonth } from "../zhct/formalMonths";
 import { requireSupplierQualified } from "./supplierQualification";
 
 /**
@@ -73,6 +75,27 @@ const batchProjection: Projection = {
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) throw new ApiError(Status.CONFLICT, stockMessages.batchShort);
   },
+  /** A document's lines: each batch moved once by their sum, under the same floor. */
+  async applyMany(trx: AnyDb, lines: PostedLine[]) {
+    const moves = new Map<number, { batch_id: number; quantity: number; amount: number; at: number; by: number | null }>();
+    for (const line of lines) {
+      const batchId = Number(line.extra?.batchId);
+      const move = moves.get(batchId) ?? { batch_id: batchId, quantity: 0, amount: 0, at: line.occurredAt, by: line.operatorId ?? null };
+      move.quantity += line.quantity;
+      move.amount += line.amount ?? 0;
+      moves.set(batchId, move);
+    }
+    const moved = await updateFromValues(trx, {
+      table: "stock_batch",
+      tenantId: lines[0].tenantId,
+      columns: { batch_id: "bigint", quantity: "bigint", amount: "bigint", at: "bigint", by: "bigint" },
+      match: [],
+      rows: [...moves.values()],
+      set: (v) => ({ quantity: sql`stock_batch.quantity + ${v("quantity")}`, amount: sql`stock_batch.amount + ${v("amount")}`, updated_at: v("at"), updated_by: v("by") }),
+      where: (v) => sql`stock_batch.id = ${v("batch_id")} and stock_batch.quantity + ${v("quantity")} >= 0 and stock_batch.amount + ${v("amount")} >= 0`,
+    });
+    if (moved !== moves.size) throw new ApiError(Status.CONFLICT, stockMessages.batchShort);
+  },
   /** The batches whose quantity or amount differs from the sum of their movements. */
   async check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
     let q = db
@@ -112,6 +135,10 @@ const averagePrice: Projection = {
       .where("warehouse_id", "=", line.key.warehouseId)
       .where("goods_id", "=", line.key.goodsId)
       .execute();
+  },
+  async applyMany(trx: AnyDb, lines: PostedLine[]) {
+    const ids = [...new Set(lines.map((l) => Number(l.balanceId)))];
+    for (const chunk of chunksOf(ids, 1)) await trx.updateTable("stock_real").set({ average_price: AVERAGE }).where("tenant_id", "=", lines[0].tenantId).where("id", "in", chunk).execute();
   },
   async recount(db: AnyDb, tenantId?: number) {
     let q = db.updateTable("stock_real").set({ average_price: AVERAGE });
@@ -183,6 +210,9 @@ async function guardPosting(trx: AnyDb, entry: LedgerEntry): Promise<void> {
   entry.extra = { ...entry.extra, docDate };
   const month = docDate.slice(0, 7);
   const closed = await once(trx, `month:${tenantId}:${month}`, async () => {
+    // The month's lock, shared, before its row is read: a month with no row yet cannot be made formal (which takes it
+    // exclusively) while this posting is in flight, nor this posting pass once it is (decision 085).
+    await lockMonth(trx, tenantId, month, "shared", STOCK_MONTH_LOCK);
     let q = trx.selectFrom("stock_month").select("status").where("tenant_id", "=", tenantId).where("month", "=", month);
     if (isPostgres(trx)) q = q.forShare();
     const row = (await q.executeTakeFirst()) as Row | undefined;
@@ -211,6 +241,9 @@ async function guardPosting(trx: AnyDb, entry: LedgerEntry): Promise<void> {
 /** A month of the stock account once 转正式 (dictionary monthSettleStatus). */
 export const MONTH_FORMAL = 1;
 
+/** The stock account's months' advisory locks (`lockMonth`), apart from the money ledger's. */
+export const STOCK_MONTH_LOCK = 73;
+
 /**
  * Takes the stock rows of these warehouse × goods, in one order (PostgreSQL; SQLite's writer holds the database):
  * every stock posting of a key queues here, so an allocator's reads of its batches are what it then posts against,
@@ -219,28 +252,49 @@ export const MONTH_FORMAL = 1;
 export async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId: number; goodsId: number }>, now: number) {
   if (!isPostgres(trx)) return;
   const unique = [...new Map(keys.map((k) => [`${k.warehouseId}:${k.goodsId}`, k])).values()].sort((a, b) => a.warehouseId - b.warehouseId || a.goodsId - b.goodsId);
-  for (const { warehouseId, goodsId } of unique) {
+  const opening = unique.map(({ warehouseId, goodsId }) => ({ tenant_id: tenantId, id: newId(), warehouse_id: warehouseId, goods_id: goodsId, quantity: 0, amount: 0, created_at: now, created_by: null, updated_at: now, updated_by: null }));
+  await insertRows(trx, "stock_real", opening, ["tenant_id", "warehouse_id", "goods_id"]);
+  // One statement a chunk, the rows locked in the order of the key (the sort under the lock), as one at a time would.
+  for (const chunk of chunksOf(unique, 2)) {
     await trx
-      .insertInto("stock_real")
-      .values({ tenant_id: tenantId, id: newId(), warehouse_id: warehouseId, goods_id: goodsId, quantity: 0, amount: 0, created_at: now, created_by: null, updated_at: now, updated_by: null })
-      .onConflict((oc) => oc.columns(["tenant_id", "warehouse_id", "goods_id"]).doNothing())
+      .selectFrom("stock_real")
+      .select("id")
+      .where("tenant_id", "=", tenantId)
+      .where((eb) => eb.or(chunk.map((k) => eb.and([eb("warehouse_id", "=", k.warehouseId), eb("goods_id", "=", k.goodsId)]))))
+      .orderBy("warehouse_id")
+      .orderBy("goods_id")
+      .forUpdate()
       .execute();
-    await trx.selectFrom("stock_real").select("id").where("tenant_id", "=", tenantId).where("warehouse_id", "=", warehouseId).where("goods_id", "=", goodsId).forUpdate().execute();
   }
 }
 
 export const keyOf = (entry: AllocationInput[number]) => ({ warehouseId: Number(entry.key.warehouseId), goodsId: Number(entry.key.goodsId) });
 
 /** The goods' name and unit's name, for the messages. */
-export async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<{ name: string; unit: string; shelfLifeDays: number | null }> {
-  const row = (await trx
-    .selectFrom("goods as g")
-    .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
-    .select(["g.goods_name", "u.unit_name", "g.shelf_life_days"])
-    .where("g.tenant_id", "=", tenantId)
-    .where("g.id", "=", goodsId)
-    .executeTakeFirst()) as Row | undefined;
-  return { name: String(row?.goods_name ?? goodsId), unit: String(row?.unit_name ?? ""), shelfLifeDays: row?.shelf_life_days == null ? null : Number(row.shelf_life_days) };
+export async function goodsWords(trx: AnyDb, tenantId: number, goodsId: number): Promise<GoodsWords> {
+  return (await goodsOf(trx, tenantId, [goodsId])).get(goodsId) ?? { name: String(goodsId), unit: "", shelfLifeDays: null };
+}
+
+interface GoodsWords {
+  name: string;
+  unit: string;
+  shelfLifeDays: number | null;
+}
+
+/** Goods by id: their words for messages and their shelf life, in one read a chunk (a document's lines at once). */
+export async function goodsOf(trx: AnyDb, tenantId: number, ids: number[]): Promise<Map<number, GoodsWords>> {
+  const out = new Map<number, GoodsWords>();
+  for (const chunk of chunksOf([...new Set(ids)], 1)) {
+    const rows = (await trx
+      .selectFrom("goods as g")
+      .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
+      .select(["g.id", "g.goods_name", "u.unit_name", "g.shelf_life_days"])
+      .where("g.tenant_id", "=", tenantId)
+      .where("g.id", "in", chunk)
+      .execute()) as Row[];
+    for (const row of rows) out.set(Number(row.id), { name: String(row.goods_name), unit: String(row.unit_name ?? ""), shelfLifeDays: row.shelf_life_days == null ? null : Number(row.shelf_life_days) });
+  }
+  return out;
 }
 
 /** Quantity (thousandths) × price (fen per unit) in fen, half up, exact for any size the fields allow. */
@@ -259,8 +313,20 @@ function addDays(day: string, days: number): string {
   return chinaDay(chinaDayStart(day) + days * DAY_MS);
 }
 
-export async function setLine(trx: AnyDb, doc: DocumentDef, tenantId: number, lineId: number, values: Row) {
-  await trx.updateTable(doc.lines.table).set(values).where("tenant_id", "=", tenantId).where("id", "=", lineId).execute();
+/**
+ * What an allocator writes back on a document's lines (amounts, batches), all of them in a statement a chunk
+ * (decision 085); `columns` types each value written (`id` is the line's).
+ */
+export async function setLines(trx: AnyDb, doc: DocumentDef, tenantId: number, columns: Record<string, ValueType>, rows: Row[]) {
+  if (!rows.length) return;
+  await updateFromValues(trx, {
+    table: doc.lines.table,
+    tenantId,
+    columns: { id: "bigint", ...columns },
+    match: ["id"],
+    rows,
+    set: (v) => Object.fromEntries(Object.keys(columns).map((c) => [c, v(c)])),
+  });
 }
 
 /** Stock-in: each line becomes a batch (its number given or made from the document's), posted at its price × quantity. */
@@ -270,40 +336,46 @@ const receiveBatches: Allocator = async (run, trx, entries) => {
   const licenceNote = await requireSupplierQualified(trx, tenantId, run.header.supplierId as number | null, String(run.header.docDate ?? chinaDay(run.ctx.now)));
   if (licenceNote) await trx.updateTable(run.doc.header.table).set({ qualification_note: licenceNote }).where("tenant_id", "=", tenantId).where("id", "=", run.header.id as number).execute();
   await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
+  const goods = await goodsOf(
+    trx,
+    tenantId,
+    entries.filter((e) => !e.line.expiryDate).map((e) => Number(e.key.goodsId)),
+  );
   const out: AllocatedPosting[] = [];
+  const batches: Row[] = [];
+  const written: Row[] = [];
   for (const entry of entries) {
     const line = entry.line;
     const quantity = entry.quantity;
     const price = Number(line.price);
     const amount = lineAmount(quantity, price);
     const batchNo = (line.batchNo as string | null) || `${run.header[DOC_NO]}-${line[LINE_NO]}`;
-    const goods = await goodsWords(trx, tenantId, Number(entry.key.goodsId));
-    const expiryDate = (line.expiryDate as string | null) ?? defaultExpiry(goods.shelfLifeDays, line.productionDate as string | null, run.header.docDate as string | null, run.ctx.now);
+    const shelfLifeDays = goods.get(Number(entry.key.goodsId))?.shelfLifeDays ?? null;
+    const expiryDate = (line.expiryDate as string | null) ?? defaultExpiry(shelfLifeDays, line.productionDate as string | null, run.header.docDate as string | null, run.ctx.now);
     const batchId = newId();
-    await trx
-      .insertInto("stock_batch")
-      .values({
-        tenant_id: tenantId,
-        id: batchId,
-        warehouse_id: entry.key.warehouseId,
-        goods_id: entry.key.goodsId,
-        batch_no: batchNo,
-        production_date: line.productionDate ?? null,
-        expiry_date: expiryDate,
-        price,
-        quantity: 0,
-        amount: 0,
-        received_at: run.ctx.now,
-        in_line_id: line.id,
-        created_at: run.ctx.now,
-        created_by: run.ctx.session.userId,
-        updated_at: run.ctx.now,
-        updated_by: run.ctx.session.userId,
-      })
-      .execute();
-    await setLine(trx, run.doc, tenantId, line.id as number, { batch_no: batchNo, expiry_date: expiryDate, amount });
+    batches.push({
+      tenant_id: tenantId,
+      id: batchId,
+      warehouse_id: entry.key.warehouseId,
+      goods_id: entry.key.goodsId,
+      batch_no: batchNo,
+      production_date: line.productionDate ?? null,
+      expiry_date: expiryDate,
+      price,
+      quantity: 0,
+      amount: 0,
+      received_at: run.ctx.now,
+      in_line_id: line.id,
+      created_at: run.ctx.now,
+      created_by: run.ctx.session.userId,
+      updated_at: run.ctx.now,
+      updated_by: run.ctx.session.userId,
+    });
+    written.push({ id: line.id, batch_no: batchNo, expiry_date: expiryDate, amount });
     out.push({ key: keyOf(entry), quantity, amount, extra: { batchId, batchNo }, lineId: line.id as number });
   }
+  await insertRows(trx, "stock_batch", batches);
+  await setLines(trx, run.doc, tenantId, { batch_no: "text", expiry_date: "text", amount: "bigint" }, written);
   return out;
 };
 
@@ -353,24 +425,7 @@ export function takeInOrder<H extends Holding>(holdings: H[], need: number): Arr
  */
 export async function takeFefo(trx: AnyDb, tenantId: number, key: { warehouseId: number; goodsId: number }, need: number, held: Map<string, Batch[]>, today: string) {
   const group = `${key.warehouseId}:${key.goodsId}`;
-  if (!held.has(group)) {
-    const rows = (await trx
-      .selectFrom("stock_batch")
-      .selectAll()
-      .where("tenant_id", "=", tenantId)
-      .where("warehouse_id", "=", key.warehouseId)
-      .where("goods_id", "=", key.goodsId)
-      .where("quantity", ">", 0)
-      .orderBy(sql`case when expiry_date is null then 1 else 0 end`)
-      .orderBy("expiry_date")
-      .orderBy("received_at")
-      .orderBy("id")
-      .execute()) as Row[];
-    held.set(
-      group,
-      rows.map((r) => ({ batchId: Number(r.id), batchNo: String(r.batch_no), expiryDate: r.expiry_date as string | null, quantity: Number(r.quantity), amount: Number(r.amount), row: r })),
-    );
-  }
+  if (!held.has(group)) await readBatches(trx, tenantId, [key], held);
   const batches = held.get(group) as Batch[];
   const usable = batches.filter((b) => b.expiryDate === null || b.expiryDate >= today);
   const available = usable.reduce((sum, b) => sum + b.quantity, 0);
@@ -384,21 +439,49 @@ export async function takeFefo(trx: AnyDb, tenantId: number, key: { warehouseId:
   return takeInOrder(usable, need);
 }
 
+/**
+ * The batches with stock of these warehouse × goods, in FEFO order, into `held` (by `warehouse:goods`): one read a
+ * chunk for a whole document (decision 085), which `takeFefo` then takes from.
+ */
+export async function readBatches(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId: number; goodsId: number }>, held: Map<string, Batch[]>) {
+  const wanted = keys.filter((k) => !held.has(`${k.warehouseId}:${k.goodsId}`));
+  for (const k of wanted) held.set(`${k.warehouseId}:${k.goodsId}`, []);
+  for (const chunk of chunksOf(wanted, 2)) {
+    const rows = (await trx
+      .selectFrom("stock_batch")
+      .selectAll()
+      .where("tenant_id", "=", tenantId)
+      .where((eb) => eb.or(chunk.map((k) => eb.and([eb("warehouse_id", "=", k.warehouseId), eb("goods_id", "=", k.goodsId)]))))
+      .where("quantity", ">", 0)
+      .orderBy(sql`case when expiry_date is null then 1 else 0 end`)
+      .orderBy("expiry_date")
+      .orderBy("received_at")
+      .orderBy("id")
+      .execute()) as Row[];
+    for (const r of rows) {
+      held.get(`${Number(r.warehouse_id)}:${Number(r.goods_id)}`)?.push({ batchId: Number(r.id), batchNo: String(r.batch_no), expiryDate: r.expiry_date as string | null, quantity: Number(r.quantity), amount: Number(r.amount), row: r });
+    }
+  }
+}
+
 /** Stock-out: each line takes from its warehouse × goods's batches first expiry first (`takeFefo`). */
 const issueFefo: Allocator = async (run, trx, entries) => {
   const tenantId = run.ctx.session.tenantId;
   await lockStock(trx, tenantId, entries.map(keyOf), run.ctx.now);
   const today = chinaDay(run.ctx.now);
   const batches = new Map<string, Batch[]>();
+  await readBatches(trx, tenantId, entries.map(keyOf), batches);
   const out: AllocatedPosting[] = [];
+  const amounts: Row[] = [];
   for (const entry of entries) {
     const key = keyOf(entry);
     const taken = await takeFefo(trx, tenantId, key, -entry.quantity, batches, today);
     for (const { holding, take, amount } of taken) {
       out.push({ key, quantity: -take, amount: -amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo }, lineId: entry.line.id as number });
     }
-    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: taken.reduce((sum, t) => sum + t.amount, 0) });
+    amounts.push({ id: entry.line.id, amount: taken.reduce((sum, t) => sum + t.amount, 0) });
   }
+  await setLines(trx, run.doc, tenantId, { amount: "bigint" }, amounts);
   return out;
 };
 
@@ -412,6 +495,7 @@ const returnToSupplier: Allocator = async (run, trx, entries) => {
   await refuseUnapprovedSource(trx, tenantId, warehouseIn, Number(run.header.warehouseInId));
   const taken = new Map<number, { quantity: number; amount: number; left: number }>();
   const out: AllocatedPosting[] = [];
+  const amounts: Row[] = [];
   for (const entry of entries) {
     const inLineId = Number(entry.line.inLineId);
     const lineNo = Number(entry.line[LINE_NO]);
@@ -429,8 +513,9 @@ const returnToSupplier: Allocator = async (run, trx, entries) => {
     const [{ amount }] = takeInOrder([batch], take);
     batch.left -= take;
     out.push({ key: keyOf(entry), quantity: -take, amount: -amount, extra: { batchId: batch.batchId, batchNo: batch.batchNo }, lineId: entry.line.id as number });
-    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount });
+    amounts.push({ id: entry.line.id, amount });
   }
+  await setLines(trx, run.doc, tenantId, { amount: "bigint" }, amounts);
   return out;
 };
 
@@ -512,6 +597,7 @@ const returnFromIssue: Allocator = async (run, trx, entries) => {
   await refuseUnapprovedSource(trx, tenantId, warehouseOut, Number(run.header.warehouseOutId));
   const issuedByLine = new Map<number, Issued[]>();
   const out: AllocatedPosting[] = [];
+  const amounts: Row[] = [];
   for (const entry of entries) {
     const outLineId = Number(entry.line.outLineId);
     const lineNo = Number(entry.line[LINE_NO]);
@@ -529,8 +615,9 @@ const returnFromIssue: Allocator = async (run, trx, entries) => {
     for (const { holding, take, amount } of taken) {
       out.push({ key: keyOf(entry), quantity: take, amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo }, lineId: entry.line.id as number });
     }
-    await setLine(trx, run.doc, tenantId, entry.line.id as number, { amount: taken.reduce((sum, t) => sum + t.amount, 0) });
+    amounts.push({ id: entry.line.id, amount: taken.reduce((sum, t) => sum + t.amount, 0) });
   }
+  await setLines(trx, run.doc, tenantId, { amount: "bigint" }, amounts);
   return out;
 };
 
