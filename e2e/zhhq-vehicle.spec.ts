@@ -60,10 +60,12 @@ test("a car requested, dispatched, out and back with its distance", async ({ pag
   await page.getByRole("button", { name: "出车", exact: true }).click();
   await page.getByRole("dialog").getByRole("textbox", { name: "出车里程（公里）" }).fill("11999");
   await page.getByRole("dialog").getByRole("button", { name: "确认出车" }).click();
-  // Below the car's odometer: refused at the field, what was typed kept.
-  await expect(page.getByText("出车里程不能小于车辆当前里程 12000 公里")).toBeVisible();
-  await page.getByRole("dialog").getByRole("textbox", { name: "出车里程（公里）" }).fill("12010");
-  await page.getByRole("dialog").getByRole("button", { name: "确认出车" }).click();
+  // Below the car's odometer: refused at the field, the step drawn again with what was typed.
+  const step = page.getByTestId("confirm-depart");
+  await expect(step.getByText("出车里程不能小于车辆当前里程 12000 公里")).toBeVisible();
+  await expect(step.getByRole("textbox", { name: "出车里程（公里）" })).toHaveValue("11999");
+  await step.getByRole("textbox", { name: "出车里程（公里）" }).fill("12010");
+  await step.getByRole("button", { name: "确认出车" }).click();
   await expect(page.getByTestId("flash")).toHaveText("已出车，出车里程 12010 公里");
 
   await openStep(page, "还车");

@@ -8,6 +8,8 @@ export interface ConfirmRefusal {
   error?: string | null;
   reasonError?: string | null;
   reason?: string;
+  /** The step's own fields refused (出车里程): the step is drawn again with them and what was typed. */
+  fieldErrors?: Record<string, string[] | undefined>;
 }
 
 export interface ConfirmActionProps {
@@ -64,7 +66,7 @@ export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel,
   }, [form, review, location.key]);
   const inline = form
     ? !hydrated && Boolean(review)
-    : !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError));
+    : !opened && (searchParams.get("confirm") === name || Boolean(refusal?.error || refusal?.reasonError) || Object.values(refusal?.fieldErrors ?? {}).some((e) => e?.length));
   const back = new URLSearchParams(searchParams);
   back.delete("confirm");
   const backTo = `${location.pathname}${back.size ? `?${back}` : ""}`;
