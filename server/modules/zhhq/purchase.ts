@@ -37,6 +37,7 @@ export const purchaseMessages = {
   demandNotApproved: (no: string) => `采购申请 ${no} 尚未审核，不能下单`,
   demandOrdered: (no: string, orderNo: string) => `采购申请 ${no} 已下单（${orderNo}）`,
   demandMissing: "采购申请不存在",
+  demandOtherWarehouse: (no: string) => `采购申请 ${no} 不是本采购单仓库的申请`,
   notReceivable: (status: string) => `采购单当前为「${status}」，不能收货`,
   notOfOrder: "该明细不属于所选采购单",
   overOrdered: (line: number, goods: string, left: number, unit: string) => `第 ${line} 行（${goods}）收货数量超过未到数量 ${thousandthsToQuantity(left)}${unit}`,
@@ -174,30 +175,58 @@ const orderCreateSchema = createSchema(purchse.header).extend({
   lines: z.array(z.unknown(), { error: "采购明细应为列表" }).max(500, "采购明细不能超过 500 行").pipe(z.array(createSchema(purchse.lines))),
 });
 
-/** `purchse/create`: by hand, from approved requests (their approved quantities), or both. */
+/** The order (its number) that already holds a line of this request, if any. */
+async function orderOfDemand(q: AnyDb, tenantId: number, demandId: number): Promise<string | undefined> {
+  const ordered = (await q
+    .selectFrom(`${purchse.lines.table} as l`)
+    .innerJoin(`${purchse.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.document_id"))
+    .select("o.doc_no")
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.demand_id", "=", demandId)
+    .executeTakeFirst()) as Row | undefined;
+  return ordered ? String(ordered.doc_no) : undefined;
+}
+
+/**
+ * In the create's write transaction: each request's row is locked (an update) before it is looked for on another
+ * order, so two orders built from one request at once cannot both pass — the second waits for the first and finds
+ * it (SQLite's write transactions are serial; on PostgreSQL the row lock orders them).
+ */
+const claimDemands =
+  (demands: Array<{ id: number; docNo: string }>) =>
+  async (ctx: SessionContext, trx: AnyDb): Promise<Row[]> => {
+    const tenantId = ctx.session.tenantId;
+    for (const demand of demands) {
+      await trx.updateTable(purchseDemand.header.table).set({ updated_at: sql`updated_at` }).where("tenant_id", "=", tenantId).where("id", "=", demand.id).execute();
+      const orderNo = await orderOfDemand(trx, tenantId, demand.id);
+      if (orderNo) throw fieldError("demandIds", purchaseMessages.demandOrdered(demand.docNo, orderNo));
+    }
+    return [];
+  };
+
+/** `purchse/create`: by hand, from approved requests of the order's warehouse (their approved quantities), or both. */
 async function createOrder(ctx: SessionContext, body: Row, raw: unknown): Promise<Row> {
   const { demandIds, lines: given, ...header } = body as Row & { demandIds?: number[]; lines: Row[] };
   const tenantId = ctx.session.tenantId;
   const lines = [...given];
+  const claimed: Array<{ id: number; docNo: string }> = [];
   for (const demandId of [...new Set(demandIds ?? [])]) {
     const demand = (await db(ctx).selectFrom(purchseDemand.header.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", demandId).executeTakeFirst()) as Row | undefined;
     if (!demand) throw fieldError("demandIds", purchaseMessages.demandMissing);
-    if (String(demand.status) !== purchseDemand.status["2"]) throw fieldError("demandIds", purchaseMessages.demandNotApproved(String(demand.doc_no)));
-    const ordered = (await db(ctx)
-      .selectFrom(`${purchse.lines.table} as l`)
-      .innerJoin(`${purchse.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.document_id"))
-      .select("o.doc_no")
-      .where("l.tenant_id", "=", tenantId)
-      .where("l.demand_id", "=", demandId)
-      .executeTakeFirst()) as Row | undefined;
-    if (ordered) throw fieldError("demandIds", purchaseMessages.demandOrdered(String(demand.doc_no), String(ordered.doc_no)));
+    const docNo = String(demand.doc_no);
+    if (String(demand.status) !== purchseDemand.status["2"]) throw fieldError("demandIds", purchaseMessages.demandNotApproved(docNo));
+    if (Number(demand.warehouse_id) !== Number(header.warehouseId)) throw fieldError("demandIds", purchaseMessages.demandOtherWarehouse(docNo));
+    const orderNo = await orderOfDemand(db(ctx), tenantId, demandId);
+    if (orderNo) throw fieldError("demandIds", purchaseMessages.demandOrdered(docNo, orderNo));
+    claimed.push({ id: demandId, docNo });
     for (const line of await loadLines(db(ctx), purchseDemand, tenantId, demandId)) {
       const quantity = Number(line.approved_quantity ?? line.quantity);
       if (quantity > 0) lines.push({ goodsId: Number(line.goods_id), quantity: thousandthsToQuantity(quantity), demandId });
     }
   }
   if (!lines.length) throw fieldError("lines", purchaseMessages.noLines);
-  return createDocument(ctx, purchse, { ...header, lines }, raw, purchaseDocumentRules[purchse.docType]);
+  const rules = purchaseDocumentRules[purchse.docType] as DocumentRules;
+  return createDocument(ctx, purchse, { ...header, lines }, raw, claimed.length ? { ...rules, createLines: claimDemands(claimed) } : rules);
 }
 
 /** A confirmation waits for every flagged price of the order to be decided. */
