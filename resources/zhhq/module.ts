@@ -1,5 +1,5 @@
 import type { ModuleDeclaration } from "../modules";
-import { closingDocuments, closingViews, warehouseWarning } from "./closing";
+import { closingDocuments, closingViews, warehouseTransferDetail, warehouseWarning } from "./closing";
 import { zhhqMasterResources } from "./master";
 import { purchaseDocuments, purchaseResources } from "./purchase";
 import { supplierQualification } from "./qualifications";
@@ -22,6 +22,6 @@ export const zhhqResources = [...zhhqMasterResources, supplierQualification, ...
 export const zhhqModule = {
   name: "zhhq",
   resources: [...zhhqResources, ...stockViews, ...purchaseResources, ...closingViews],
-  reports: [...zhhqReports, warehouseWarning],
+  reports: [...zhhqReports, warehouseWarning, warehouseTransferDetail],
   documents: [...stockDocuments, ...purchaseDocuments, ...closingDocuments],
 } as const satisfies ModuleDeclaration<"zhhq">;

@@ -229,6 +229,57 @@ async function createOrder(ctx: SessionContext, body: Row, raw: unknown): Promis
   return createDocument(ctx, purchse, { ...header, lines }, raw, claimed.length ? { ...rules, createLines: claimDemands(claimed) } : rules);
 }
 
+/**
+ * The approved requests of a warehouse that no order holds yet, newest first, each with its lines at their approved
+ * quantities: what an order may be built from (`purchse/create`'s `demandIds`, which checks the same again).
+ */
+async function orderableDemands(ctx: SessionContext, warehouseId: number): Promise<Row[]> {
+  const q = db(ctx);
+  const tenantId = ctx.session.tenantId;
+  const headers = (await q
+    .selectFrom(`${purchseDemand.header.table} as d`)
+    .leftJoin("org as r", (j) => j.onRef("r.tenant_id", "=", "d.tenant_id").onRef("r.id", "=", "d.restaurant_id"))
+    .select(["d.id", "d.doc_no", "d.need_date", "d.doc_date", "d.remark", "r.org_name"])
+    .where("d.tenant_id", "=", tenantId)
+    .where("d.warehouse_id", "=", warehouseId)
+    .where("d.status", "=", Number(purchseDemand.status["2"]))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom(`${purchse.lines.table} as l`).select("l.id").where("l.tenant_id", "=", tenantId).whereRef("l.demand_id", "=", "d.id"))),
+    )
+    .orderBy("d.doc_no", "desc")
+    .limit(100)
+    .execute()) as Row[];
+  if (!headers.length) return [];
+  const lines = (await q
+    .selectFrom(`${purchseDemand.lines.table} as l`)
+    .innerJoin("goods as g", (j) => j.onRef("g.tenant_id", "=", "l.tenant_id").onRef("g.id", "=", "l.goods_id"))
+    .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
+    .select(["l.document_id", "l.line_no", "l.goods_id", "g.goods_code", "g.goods_name", "u.unit_name", "l.quantity", "l.approved_quantity"])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.document_id", "in", headers.map((h) => Number(h.id)))
+    .orderBy("l.document_id")
+    .orderBy("l.line_no")
+    .execute()) as Row[];
+  return headers.map((h) => ({
+    id: Number(h.id),
+    docNo: String(h.doc_no),
+    needDate: h.need_date ?? null,
+    docDate: h.doc_date ?? null,
+    restaurantName: h.org_name ?? null,
+    remark: h.remark ?? null,
+    lines: lines
+      .filter((l) => Number(l.document_id) === Number(h.id))
+      .map((l) => ({
+        goodsId: Number(l.goods_id),
+        goodsCode: String(l.goods_code),
+        goodsName: String(l.goods_name),
+        unitName: l.unit_name ?? "",
+        quantity: thousandthsToQuantity(Number(l.quantity)),
+        approvedQuantity: thousandthsToQuantity(Number(l.approved_quantity ?? l.quantity)),
+      })),
+  }));
+}
+
 /** A confirmation waits for every flagged price of the order to be decided. */
 const pricesAudited: Guard = async (run, trx) => {
   const row = (await trx
@@ -575,6 +626,15 @@ export const purchaseEndpoints: Endpoint[] = [
     access: permission(permissionCode(purchse.header, "create")),
     body: orderCreateSchema,
     handle: (ctx, { body }) => checkedOrder(session(ctx), body as Row, body),
+  }),
+  endpoint({
+    method: "GET",
+    path: "/api/v1/zhhq/purchseDemand/orderable",
+    resource: "zhhq/purchseDemand",
+    summary: "可下单的采购申请：warehouseId 仓库已审核、尚未下单的申请（最近 100 张），各带明细的核定数量，供采购单按申请生成（purchse/create 的 demandIds）",
+    access: permission(permissionCode(purchse.header, "create")),
+    query: z.object({ warehouseId: recordId("仓库") }),
+    handle: (ctx, { query }) => orderableDemands(session(ctx), Number(query.warehouseId)),
   }),
   endpoint({
     method: "POST",
