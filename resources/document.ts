@@ -1,12 +1,4 @@
-import {
-  defineResource,
-  permissionCode,
-  resourceKey,
-  type FieldDef,
-  type ResourceDef,
-  type StatusColor,
-  type TransitionDef,
-} from "./define";
+import { defineResource, permissionCode, resourceKey, type FieldDef, type ResourceDef, type StatusColor, type TransitionDef } from "./define";
 import { builtInDicts } from "./dicts";
 
 /**
@@ -32,12 +24,7 @@ export interface DocumentStatus<V extends string = string> {
  * A value a posting reads: `"header.<field>"` or `"line.<field>"`, signed with a leading `-` or `+` for quantities
  * and amounts (`"-line.quantity"`), or a pure function of the header and the line (records as the API sends them).
  */
-export type PostingValue =
-  | string
-  | ((
-      header: Readonly<Record<string, unknown>>,
-      line: Readonly<Record<string, unknown>>,
-    ) => unknown);
+export type PostingValue = string | ((header: Readonly<Record<string, unknown>>, line: Readonly<Record<string, unknown>>) => unknown);
 
 /** One posting per line of the document when the transition `on` succeeds; voiding a posted document reverses them. */
 export interface PostingDef {
@@ -131,7 +118,6 @@ export interface DocumentSpec<V extends string = string> {
   /** Screens of the module's own about one document, offered beside its steps (`DocumentPage`). */
   pages?: readonly DocumentPage[];
 }
-
 /**
  * A screen of the module's own about one document (审核 with changed quantities, a count's XLSX import): routed in the
  * module's screens at `${screenBase}/${screen}/${path}/:id`, and offered as a button on the document's detail and a
@@ -220,6 +206,23 @@ export interface DocumentDef<V extends string = string> extends Omit<
   status: { readonly [K in V]: K };
 }
 
+
+export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
+  /** `module/entity`: the key of the header's declaration, the status history's and the ledger lines' docType. */
+  docType: string;
+  /** The header as an entity (its table has the number, the status and the version besides the declared fields). */
+  header: ResourceDef;
+  /** The lines as an entity, each naming its document (`documentId`, deleted with it). */
+  lines: ResourceDef;
+  linesTitle: string;
+  minLines: number;
+  maxLines: number;
+  /** The line fields summed on the screens (`lines.totals`), or undefined for every money and quantity field. */
+  totals?: readonly string[];
+  /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
+  status: { readonly [K in V]: K };
+}
+
 /** The fields every document's header and lines have, named the same everywhere (the transition service reads them). */
 export const DOC_NO = "docNo";
 export const DOC_STATUS = "status";
@@ -233,59 +236,31 @@ export const STATUS_HISTORY_TABLE = "document_status_history";
 export const SEQUENCE_TABLE = "document_sequence";
 
 /** Keeps the statuses' literal values, so `status` and `DocStatus<typeof doc>` are typed from the declaration. */
-export function defineDocument<const V extends string>(
-  spec: DocumentSpec<V>,
-): DocumentDef<V> {
+export function defineDocument<const V extends string>(spec: DocumentSpec<V>): DocumentDef<V> {
   const docType = `${spec.module}/${spec.entity}`;
   const { statuses, initial, editable, transitions } = spec.workflow;
   const values = new Set<string>(statuses.map((s) => s.value));
   const problem = (what: string) => new Error(`${docType}: ${what}`);
-  if (values.size !== statuses.length)
-    throw problem("a status value is declared twice");
-  for (const value of [
-    initial,
-    ...editable,
-    ...transitions.flatMap((t) => [...t.from, t.to]),
-  ]) {
+  if (values.size !== statuses.length) throw problem("a status value is declared twice");
+  for (const value of [initial, ...editable, ...transitions.flatMap((t) => [...t.from, t.to])]) {
     if (!values.has(value)) throw problem(`status ${value} is not declared`);
   }
-  const reserved = new Set([
-    "create",
-    "update",
-    "findPage",
-    "getInfo",
-    "export",
-    "delete",
-    "view",
-    LINE_OPTIONS,
-  ]);
+  const reserved = new Set(["create", "update", "findPage", "getInfo", "export", "delete", "view", LINE_OPTIONS]);
   for (const field of spec.lines.fields.filter((f) => f.narrowedBy)) {
-    if (
-      field.type !== "relation" ||
-      !spec.header.fields.some((f) => f.name === field.narrowedBy)
-    )
-      throw problem(
-        `line field ${field.name}: narrowedBy ${field.narrowedBy} is not a header field`,
-      );
+    if (field.type !== "relation" || !spec.header.fields.some((f) => f.name === field.narrowedBy)) throw problem(`line field ${field.name}: narrowedBy ${field.narrowedBy} is not a header field`);
   }
   const names = new Set<string>();
   for (const t of transitions) {
-    if (reserved.has(t.name) || names.has(t.name))
-      throw problem(`transition ${t.name} is reserved or declared twice`);
+    if (reserved.has(t.name) || names.has(t.name)) throw problem(`transition ${t.name} is reserved or declared twice`);
     names.add(t.name);
   }
   for (const posting of spec.postings ?? []) {
-    for (const name of [posting.on, posting.reversedBy ?? posting.on])
-      if (!names.has(name)) throw problem(`posting: no transition ${name}`);
+    for (const name of [posting.on, posting.reversedBy ?? posting.on]) if (!names.has(name)) throw problem(`posting: no transition ${name}`);
   }
   const dict = spec.workflow.dict;
   if (dict) {
     const items = builtInDicts[dict]?.options ?? [];
-    const same =
-      items.length === statuses.length &&
-      statuses.every((s) =>
-        items.some((o) => o.value === s.value && o.label === s.label),
-      );
+    const same = items.length === statuses.length && statuses.every((s) => items.some((o) => o.value === s.value && o.label === s.label));
     if (!same) throw problem(`the statuses are not dictionary ${dict}'s items`);
   }
   for (const page of spec.pages ?? []) {
@@ -298,13 +273,7 @@ export function defineDocument<const V extends string>(
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
   for (const view of spec.views ?? []) {
     for (const name of Object.keys(view.filter)) {
-      if (
-        name !== DOC_STATUS &&
-        !spec.header.fields.some((f) => f.name === name && f.filter === "eq")
-      )
-        throw problem(
-          `view ${view.screen}: ${name} is not an eq filter of the header`,
-        );
+      if (name !== DOC_STATUS && !spec.header.fields.some((f) => f.name === name && f.filter === "eq")) throw problem(`view ${view.screen}: ${name} is not an eq filter of the header`);
     }
   }
   const header = defineResource({
@@ -319,22 +288,10 @@ export function defineDocument<const V extends string>(
     labelField: spec.header.labelField ?? DOC_NO,
     defaultSort: spec.header.defaultSort ?? { field: DOC_NO, dir: "desc" },
     actions: ["create", "update", "export"],
-    workflowActions: Object.fromEntries(
-      transitions.map((t) => [t.name, t.label]),
-    ),
+    workflowActions: Object.fromEntries(transitions.map((t) => [t.name, t.label])),
     indexes: [[DOC_STATUS], ...(spec.header.indexes ?? [])],
     fields: [
-      {
-        name: DOC_NO,
-        label: "单号",
-        type: "text",
-        readOnly: true,
-        unique: true,
-        filter: "like",
-        sortable: true,
-        max: 40,
-        plain: true,
-      },
+      { name: DOC_NO, label: "单号", type: "text", readOnly: true, unique: true, filter: "like", sortable: true, max: 40, plain: true },
       {
         name: DOC_STATUS,
         label: "状态",
@@ -344,22 +301,10 @@ export function defineDocument<const V extends string>(
         readOnly: true,
         filter: "eq",
         defaultValue: initial,
-        show: (value) =>
-          byValue.get(String(value))?.label ?? String(value ?? ""),
+        show: (value) => byValue.get(String(value))?.label ?? String(value ?? ""),
       },
       ...spec.header.fields,
-      {
-        name: DOC_VERSION,
-        label: "版本",
-        type: "number",
-        required: true,
-        readOnly: true,
-        hidden: true,
-        list: false,
-        plain: true,
-        defaultValue: 1,
-        min: 1,
-      },
+      { name: DOC_VERSION, label: "版本", type: "number", required: true, readOnly: true, hidden: true, list: false, plain: true, defaultValue: 1, min: 1 },
     ],
   });
   const lines = defineResource({
@@ -374,27 +319,8 @@ export function defineDocument<const V extends string>(
     defaultSort: { field: LINE_NO, dir: "asc" },
     actions: [],
     fields: [
-      {
-        name: LINE_DOCUMENT,
-        label: spec.title,
-        type: "relation",
-        relation: docType,
-        required: true,
-        readOnly: true,
-        hidden: true,
-        onDelete: "cascade",
-      },
-      {
-        name: LINE_NO,
-        label: "行号",
-        type: "number",
-        required: true,
-        readOnly: true,
-        sortable: true,
-        min: 1,
-        max: 100_000,
-        plain: true,
-      },
+      { name: LINE_DOCUMENT, label: spec.title, type: "relation", relation: docType, required: true, readOnly: true, hidden: true, onDelete: "cascade" },
+      { name: LINE_NO, label: "行号", type: "number", required: true, readOnly: true, sortable: true, min: 1, max: 100_000, plain: true },
       ...spec.lines.fields,
     ],
   });
@@ -407,9 +333,7 @@ export function defineDocument<const V extends string>(
     minLines: spec.lines.min ?? 0,
     maxLines: spec.lines.max ?? 500,
     ...(spec.lines.totals ? { totals: spec.lines.totals } : {}),
-    status: Object.fromEntries(
-      statuses.map((s) => [s.value, s.value]),
-    ) as DocumentDef<V>["status"],
+    status: Object.fromEntries(statuses.map((s) => [s.value, s.value])) as DocumentDef<V>["status"],
   };
 }
 
@@ -421,57 +345,35 @@ export function statusDictCode(docType: string): string {
   return `doc:${docType}`;
 }
 
-export function statusOf(
-  doc: Pick<DocumentDef, "workflow">,
-  value: unknown,
-): DocumentStatus | undefined {
+export function statusOf(doc: Pick<DocumentDef, "workflow">, value: unknown): DocumentStatus | undefined {
   return doc.workflow.statuses.find((s) => s.value === String(value));
 }
 
 /** The Chinese name of a status, or the value itself when the declaration has no such status. */
-export function statusLabel(
-  doc: Pick<DocumentDef, "workflow">,
-  value: unknown,
-): string {
+export function statusLabel(doc: Pick<DocumentDef, "workflow">, value: unknown): string {
   return statusOf(doc, value)?.label ?? String(value ?? "");
 }
 
 /** The statuses as a picker's or a filter's options. */
-export function statusOptions(
-  doc: Pick<DocumentDef, "workflow">,
-): Array<{ value: string; label: string }> {
+export function statusOptions(doc: Pick<DocumentDef, "workflow">): Array<{ value: string; label: string }> {
   return doc.workflow.statuses.map((s) => ({ value: s.value, label: s.label }));
 }
 
-export function isEditable(
-  doc: Pick<DocumentDef, "workflow">,
-  status: unknown,
-): boolean {
+export function isEditable(doc: Pick<DocumentDef, "workflow">, status: unknown): boolean {
   return (doc.workflow.editable as readonly string[]).includes(String(status));
 }
 
-export function findTransition(
-  doc: Pick<DocumentDef, "workflow">,
-  name: string,
-): TransitionDef | undefined {
+export function findTransition(doc: Pick<DocumentDef, "workflow">, name: string): TransitionDef | undefined {
   return doc.workflow.transitions.find((t) => t.name === name);
 }
 
 /** The transitions that may start from a status (the detail page's buttons, before permissions are asked). */
-export function transitionsFrom(
-  doc: Pick<DocumentDef, "workflow">,
-  status: unknown,
-): TransitionDef[] {
-  return doc.workflow.transitions.filter((t) =>
-    (t.from as readonly string[]).includes(String(status)),
-  );
+export function transitionsFrom(doc: Pick<DocumentDef, "workflow">, status: unknown): TransitionDef[] {
+  return doc.workflow.transitions.filter((t) => (t.from as readonly string[]).includes(String(status)));
 }
 
 /** `module:entity:transition`: the permission a transition needs (a button under the document's menu entry). */
-export function transitionPermission(
-  doc: Pick<DocumentDef, "module" | "entity">,
-  transition: Pick<TransitionDef, "name">,
-): string {
+export function transitionPermission(doc: Pick<DocumentDef, "module" | "entity">, transition: Pick<TransitionDef, "name">): string {
   return permissionCode(doc, transition.name);
 }
 
@@ -479,22 +381,14 @@ export function transitionPermission(
  * The statuses a document holds only after `posting` was made: the posting transition's status and every status
  * reachable from it without the reversing transition. Taking `reversedBy` from one of them reverses the posting.
  */
-export function postedStatuses(
-  doc: Pick<DocumentDef, "workflow">,
-  posting: Pick<PostingDef, "on" | "reversedBy">,
-): Set<string> {
+export function postedStatuses(doc: Pick<DocumentDef, "workflow">, posting: Pick<PostingDef, "on" | "reversedBy">): Set<string> {
   const transitions = doc.workflow.transitions;
   const start = transitions.find((t) => t.name === posting.on);
   const posted = new Set<string>(start ? [start.to] : []);
-  for (let grown = true; grown;) {
+  for (let grown = true; grown; ) {
     grown = false;
     for (const t of transitions) {
-      if (
-        t.name === posting.reversedBy ||
-        t.name === posting.on ||
-        posted.has(t.to)
-      )
-        continue;
+      if (t.name === posting.reversedBy || t.name === posting.on || posted.has(t.to)) continue;
       if (t.from.some((from) => posted.has(from))) {
         posted.add(t.to);
         grown = true;
@@ -505,43 +399,27 @@ export function postedStatuses(
 }
 
 /** `RK20261128-0001`: the number of the `sequence`-th document of its type created on a China day (`YYYY-MM-DD`). */
-export function documentNumber(
-  doc: Pick<DocumentDef, "numbering">,
-  chinaDay: string,
-  sequence: number,
-): string {
+export function documentNumber(doc: Pick<DocumentDef, "numbering">, chinaDay: string, sequence: number): string {
   return `${doc.numbering.prefix}${chinaDay.replaceAll("-", "")}-${String(sequence).padStart(doc.numbering.digits ?? 4, "0")}`;
 }
 
 /** `/api/v1/{module}/{entity}/{action}` of a document's API (create, update, findPage, getInfo, a transition). */
-export function documentPath(
-  doc: Pick<DocumentDef, "module" | "entity">,
-  action: string,
-): string {
+export function documentPath(doc: Pick<DocumentDef, "module" | "entity">, action: string): string {
   return `/api/v1/${doc.module}/${doc.entity}/${action}`;
 }
 
 /** The line fields whose choices depend on a header field (decision 071). */
-export const narrowedLineFields = (doc: Pick<DocumentDef, "lines">) =>
-  doc.lines.fields.filter((f) => f.type === "relation" && f.narrowedBy);
+export const narrowedLineFields = (doc: Pick<DocumentDef, "lines">) => doc.lines.fields.filter((f) => f.type === "relation" && f.narrowedBy);
 
-export const documentKey = (doc: Pick<DocumentDef, "module" | "entity">) =>
-  resourceKey(doc);
+export const documentKey = (doc: Pick<DocumentDef, "module" | "entity">) => resourceKey(doc);
 
 const REFERENCE = /^([+-]?)(header|line)\.([A-Za-z][A-Za-z0-9]*)$/;
 
 /** Reads one posting value: a reference (`-line.quantity`) or a function; a reference to nothing is an error in the declaration. */
-export function postingValue(
-  value: PostingValue,
-  header: Readonly<Record<string, unknown>>,
-  line: Readonly<Record<string, unknown>>,
-): unknown {
+export function postingValue(value: PostingValue, header: Readonly<Record<string, unknown>>, line: Readonly<Record<string, unknown>>): unknown {
   if (typeof value === "function") return value(header, line);
   const m = REFERENCE.exec(value);
-  if (!m)
-    throw new Error(
-      `posting value ${value}: expected header.<field> or line.<field>, optionally signed`,
-    );
+  if (!m) throw new Error(`posting value ${value}: expected header.<field> or line.<field>, optionally signed`);
   const [, sign, from, field] = m;
   const read = (from === "header" ? header : line)[field as string];
   if (!sign) return read;
@@ -570,16 +448,9 @@ export function postingsOf(
     .flatMap((p) =>
       lines.map((line) => ({
         ledger: p.ledger,
-        key: Object.fromEntries(
-          Object.entries(p.key).map(([name, value]) => [
-            name,
-            postingValue(value, header, line),
-          ]),
-        ),
+        key: Object.fromEntries(Object.entries(p.key).map(([name, value]) => [name, postingValue(value, header, line)])),
         quantity: Number(postingValue(p.quantity, header, line)),
-        ...(p.amount !== undefined
-          ? { amount: Number(postingValue(p.amount, header, line)) }
-          : {}),
+        ...(p.amount !== undefined ? { amount: Number(postingValue(p.amount, header, line)) } : {}),
         ...(p.allocate ? { allocate: p.allocate } : {}),
         line,
       })),

@@ -1,10 +1,6 @@
 import { defineResource, type ResourceAction } from "../define";
 import type { ReportScreen } from "../modules";
-import {
-  defineDocument,
-  type DocumentSpec,
-  type PostingDef,
-} from "../document";
+import { defineDocument, type DocumentSpec, type PostingDef } from "../document";
 import { defineReport, period } from "../report/define";
 
 /**
@@ -15,27 +11,9 @@ import { defineReport, period } from "../report/define";
  * and closing per warehouse × goods, made formal once a month). The rules are server/modules/zhhq/closing.ts'.
  */
 
-const remark = {
-  name: "remark",
-  label: "备注",
-  type: "longText",
-  max: 500,
-} as const;
-const docDate = {
-  name: "docDate",
-  label: "单据日期",
-  type: "date",
-  filter: "range",
-  sortable: true,
-  description: "默认今天，可早于今天（不能早于已结账的月份）",
-} as const;
-const goodsRef = {
-  name: "goodsId",
-  label: "物资",
-  type: "relation",
-  relation: "zhhq/goods",
-  required: true,
-} as const;
+const remark = { name: "remark", label: "备注", type: "longText", max: 500 } as const;
+const docDate = { name: "docDate", label: "单据日期", type: "date", filter: "range", sortable: true, description: "默认今天，可早于今天（不能早于已结账的月份）" } as const;
+const goodsRef = { name: "goodsId", label: "物资", type: "relation", relation: "zhhq/goods", required: true } as const;
 
 /** The ledger counts a line's stock change in thousandths; the allocators decide batches and amounts. */
 const noQuantity = () => 0;
@@ -57,50 +35,19 @@ const transferWorkflow = {
   editable: ["0", "4"],
   transitions: [
     { name: "submit", label: "提交", from: ["0", "4"], to: "1" },
-    {
-      name: "approve",
-      label: "调出",
-      from: ["1"],
-      to: "2",
-      confirm: "调出后物资离开调出仓库，在途直到调入仓库收货",
-    },
-    {
-      name: "reject",
-      label: "驳回",
-      from: ["1"],
-      to: "4",
-      reasonRequired: true,
-    },
-    {
-      name: "receive",
-      label: "收货",
-      from: ["2"],
-      to: "3",
-      confirm: "收货后在途物资按原批次、原成本计入调入仓库",
-    },
+    { name: "approve", label: "调出", from: ["1"], to: "2", confirm: "调出后物资离开调出仓库，在途直到调入仓库收货" },
+    { name: "reject", label: "驳回", from: ["1"], to: "4", reasonRequired: true },
+    { name: "receive", label: "收货", from: ["2"], to: "3", confirm: "收货后在途物资按原批次、原成本计入调入仓库" },
   ],
 } satisfies DocumentSpec<TransferStatus>["workflow"];
 
 /** Out of the source (and into transit, the allocator's second line of each batch) on approval; out of transit into the destination on receipt. */
 const transferPostings: PostingDef[] = [
-  {
-    ledger: "stock",
-    on: "approve",
-    key: { warehouseId: "header.fromWarehouseId", goodsId: "line.goodsId" },
-    quantity: noQuantity,
-    allocate: "transferOut",
-  },
-  {
-    ledger: "stock",
-    on: "receive",
-    key: { warehouseId: "header.toWarehouseId", goodsId: "line.goodsId" },
-    quantity: noQuantity,
-    allocate: "transferIn",
-  },
+  { ledger: "stock", on: "approve", key: { warehouseId: "header.fromWarehouseId", goodsId: "line.goodsId" }, quantity: noQuantity, allocate: "transferOut" },
+  { ledger: "stock", on: "receive", key: { warehouseId: "header.toWarehouseId", goodsId: "line.goodsId" }, quantity: noQuantity, allocate: "transferIn" },
 ];
 
-const movedQuantity = (name: string, label: string) =>
-  ({ name, label, type: "quantity", readOnly: true }) as const;
+const movedQuantity = (name: string, label: string) => ({ name, label, type: "quantity", readOnly: true }) as const;
 
 export const warehouseTransfer = defineDocument({
   module: "zhhq",
@@ -112,22 +59,8 @@ export const warehouseTransfer = defineDocument({
   header: {
     table: "warehouse_transfer",
     fields: [
-      {
-        name: "fromWarehouseId",
-        label: "调出仓库",
-        type: "relation",
-        relation: "zhhq/warehouse",
-        required: true,
-        filter: "eq",
-      },
-      {
-        name: "toWarehouseId",
-        label: "调入仓库",
-        type: "relation",
-        relation: "zhhq/warehouse",
-        required: true,
-        filter: "eq",
-      },
+      { name: "fromWarehouseId", label: "调出仓库", type: "relation", relation: "zhhq/warehouse", required: true, filter: "eq" },
+      { name: "toWarehouseId", label: "调入仓库", type: "relation", relation: "zhhq/warehouse", required: true, filter: "eq" },
       docDate,
       remark,
     ],
@@ -140,38 +73,19 @@ export const warehouseTransfer = defineDocument({
     totals: ["quantity", "amount"],
     fields: [
       goodsRef,
-      {
-        name: "quantity",
-        label: "调拨数量",
-        type: "quantity",
-        required: true,
-        min: 0.001,
-      },
+      { name: "quantity", label: "调拨数量", type: "quantity", required: true, min: 0.001 },
       movedQuantity("sentQuantity", "已发数量"),
       movedQuantity("transitQuantity", "在途数量"),
       movedQuantity("receivedQuantity", "已收数量"),
-      {
-        name: "amount",
-        label: "成本金额（元）",
-        type: "money",
-        readOnly: true,
-      },
+      { name: "amount", label: "成本金额（元）", type: "money", readOnly: true },
     ],
   },
   numbering: { prefix: "DB" },
   workflow: transferWorkflow,
   postings: transferPostings,
   views: [
-    {
-      screen: "warehousetransferout",
-      title: "调拨出库",
-      filter: { status: "1" },
-    },
-    {
-      screen: "warehousetransferin",
-      title: "调拨入库",
-      filter: { status: "2" },
-    },
+    { screen: "warehousetransferout", title: "调拨出库", filter: { status: "1" } },
+    { screen: "warehousetransferin", title: "调拨入库", filter: { status: "2" } },
   ],
   // Its lines among every transfer's (调拨明细, below), from any status.
   pages: [
@@ -233,6 +147,7 @@ export const warehouseTransferDetail = defineReport({
   ],
 });
 
+
 const checkStatuses = [
   { value: "0", label: "盘点中", color: "orange" },
   { value: "1", label: "待审核", color: "blue" },
@@ -255,22 +170,8 @@ export const warehouseCheck = defineDocument({
   header: {
     table: "warehouse_check",
     fields: [
-      {
-        name: "warehouseId",
-        label: "仓库",
-        type: "relation",
-        relation: "zhhq/warehouse",
-        required: true,
-        filter: "eq",
-      },
-      {
-        name: "goodsTypeId",
-        label: "物资类别",
-        type: "relation",
-        relation: "zhhq/goodsType",
-        filter: "eq",
-        description: "不选则盘点全部物资",
-      },
+      { name: "warehouseId", label: "仓库", type: "relation", relation: "zhhq/warehouse", required: true, filter: "eq" },
+      { name: "goodsTypeId", label: "物资类别", type: "relation", relation: "zhhq/goodsType", filter: "eq", description: "不选则盘点全部物资" },
       docDate,
       remark,
     ],
@@ -283,49 +184,13 @@ export const warehouseCheck = defineDocument({
     totals: ["diffAmount"],
     fields: [
       { ...goodsRef, readOnly: true },
-      {
-        name: "batchId",
-        label: "批次",
-        type: "relation",
-        relation: "zhhq/warehouseRealDetail",
-        readOnly: true,
-        hidden: true,
-        list: false,
-      },
-      {
-        name: "batchNo",
-        label: "批次号",
-        type: "text",
-        max: 40,
-        readOnly: true,
-      },
+      { name: "batchId", label: "批次", type: "relation", relation: "zhhq/warehouseRealDetail", readOnly: true, hidden: true, list: false },
+      { name: "batchNo", label: "批次号", type: "text", max: 40, readOnly: true },
       { name: "expiryDate", label: "到期日期", type: "date", readOnly: true },
-      {
-        name: "bookQuantity",
-        label: "账面数量",
-        type: "quantity",
-        readOnly: true,
-      },
-      {
-        name: "countedQuantity",
-        label: "实盘数量",
-        type: "quantity",
-        description: "不填视为与账面一致",
-      },
-      {
-        name: "diffQuantity",
-        label: "盈亏数量",
-        type: "quantity",
-        readOnly: true,
-        min: -1_000_000_000,
-      },
-      {
-        name: "diffAmount",
-        label: "盈亏金额（元）",
-        type: "money",
-        readOnly: true,
-        min: -100_000_000_000,
-      },
+      { name: "bookQuantity", label: "账面数量", type: "quantity", readOnly: true },
+      { name: "countedQuantity", label: "实盘数量", type: "quantity", description: "不填视为与账面一致" },
+      { name: "diffQuantity", label: "盈亏数量", type: "quantity", readOnly: true, min: -1_000_000_000 },
+      { name: "diffAmount", label: "盈亏金额（元）", type: "money", readOnly: true, min: -100_000_000_000 },
     ],
   },
   numbering: { prefix: "PD" },
@@ -336,70 +201,20 @@ export const warehouseCheck = defineDocument({
     editable: ["0"],
     transitions: [
       { name: "submit", label: "提交", from: ["0"], to: "1" },
-      {
-        name: "approve",
-        label: "审核",
-        from: ["1"],
-        to: "2",
-        confirm: "审核后按实盘数量记盘盈、盘亏，库存等于实盘",
-      },
-      {
-        name: "reject",
-        label: "退回",
-        from: ["1"],
-        to: "0",
-        reasonRequired: true,
-      },
-      {
-        name: "cancel",
-        label: "作废",
-        from: ["0", "1"],
-        to: "3",
-        confirm: "作废后仓库解除冻结，盘点结果不入账",
-      },
+      { name: "approve", label: "审核", from: ["1"], to: "2", confirm: "审核后按实盘数量记盘盈、盘亏，库存等于实盘" },
+      { name: "reject", label: "退回", from: ["1"], to: "0", reasonRequired: true },
+      { name: "cancel", label: "作废", from: ["0", "1"], to: "3", confirm: "作废后仓库解除冻结，盘点结果不入账" },
     ],
   },
-  postings: [
-    {
-      ledger: "stock",
-      on: "approve",
-      key: { warehouseId: "header.warehouseId", goodsId: "line.goodsId" },
-      quantity: noQuantity,
-      allocate: "countDifference",
-    },
-  ],
+  postings: [{ ledger: "stock", on: "approve", key: { warehouseId: "header.warehouseId", goodsId: "line.goodsId" }, quantity: noQuantity, allocate: "countDifference" }],
 });
 
 export const closingDocuments = [warehouseTransfer, warehouseCheck] as const;
 
-const view = {
-  actions: ["export"] as ResourceAction[],
-  scope: "tenant",
-  screenBase: "/zhhq",
-  module: "zhhq",
-} as const;
-const q = (name: string, label: string) =>
-  ({
-    name,
-    label,
-    type: "quantity",
-    required: true,
-    readOnly: true,
-    min: -1_000_000_000,
-  }) as const;
-const m = (name: string, label: string) =>
-  ({
-    name,
-    label,
-    type: "money",
-    required: true,
-    readOnly: true,
-    min: -100_000_000_000,
-  }) as const;
-const MONTH = {
-  regex: /^\d{4}-(0[1-9]|1[0-2])$/,
-  message: "月份格式应为 YYYY-MM",
-};
+const view = { actions: ["export"] as ResourceAction[], scope: "tenant", screenBase: "/zhhq", module: "zhhq" } as const;
+const q = (name: string, label: string) => ({ name, label, type: "quantity", required: true, readOnly: true, min: -1_000_000_000 }) as const;
+const m = (name: string, label: string) => ({ name, label, type: "money", required: true, readOnly: true, min: -100_000_000_000 }) as const;
+const MONTH = { regex: /^\d{4}-(0[1-9]|1[0-2])$/, message: "月份格式应为 YYYY-MM" };
 
 /** A month of the stock account: 临时 while it may be generated again, 正式 once closed (no document may be dated into it). */
 export const warehouseAccountMonth = defineResource({
@@ -412,39 +227,11 @@ export const warehouseAccountMonth = defineResource({
   defaultSort: { field: "month", dir: "desc" },
   uniqueKeys: [{ fields: ["month"], message: "该月份已存在" }],
   fields: [
-    {
-      name: "month",
-      label: "月份",
-      type: "text",
-      required: true,
-      readOnly: true,
-      filter: "eq",
-      sortable: true,
-      max: 7,
-      pattern: MONTH,
-    },
-    {
-      name: "status",
-      label: "状态",
-      type: "enum",
-      dict: "monthSettleStatus",
-      required: true,
-      readOnly: true,
-      filter: "eq",
-    },
+    { name: "month", label: "月份", type: "text", required: true, readOnly: true, filter: "eq", sortable: true, max: 7, pattern: MONTH },
+    { name: "status", label: "状态", type: "enum", dict: "monthSettleStatus", required: true, readOnly: true, filter: "eq" },
     { name: "rowCount", label: "行数", type: "number", readOnly: true },
-    {
-      name: "generatedAt",
-      label: "生成时间",
-      type: "datetime",
-      readOnly: true,
-    },
-    {
-      name: "confirmedAt",
-      label: "转正式时间",
-      type: "datetime",
-      readOnly: true,
-    },
+    { name: "generatedAt", label: "生成时间", type: "datetime", readOnly: true },
+    { name: "confirmedAt", label: "转正式时间", type: "datetime", readOnly: true },
   ],
 });
 
@@ -457,48 +244,16 @@ export const warehouseAccountMonthSettle = defineResource({
   title: "月末结账",
   labelField: "month",
   defaultSort: { field: "goodsId", dir: "asc" },
-  uniqueKeys: [
-    {
-      fields: ["month", "warehouseId", "goodsId"],
-      message: "该月份已有此仓库物资的结账行",
-    },
-  ],
+  uniqueKeys: [{ fields: ["month", "warehouseId", "goodsId"], message: "该月份已有此仓库物资的结账行" }],
   workflowActions: { generate: "生成", confirm: "转正式" },
   headerLinks: [
     { action: "generate", path: "generate" },
     { action: "confirm", path: "confirm" },
   ],
   fields: [
-    {
-      name: "month",
-      label: "月份",
-      type: "text",
-      required: true,
-      readOnly: true,
-      filter: "eq",
-      sortable: true,
-      max: 7,
-      pattern: MONTH,
-    },
-    {
-      name: "warehouseId",
-      label: "仓库",
-      type: "relation",
-      relation: "zhhq/warehouse",
-      required: true,
-      readOnly: true,
-      filter: "eq",
-    },
-    {
-      name: "goodsId",
-      label: "物资",
-      type: "relation",
-      relation: "zhhq/goods",
-      required: true,
-      readOnly: true,
-      filter: "eq",
-      sortable: true,
-    },
+    { name: "month", label: "月份", type: "text", required: true, readOnly: true, filter: "eq", sortable: true, max: 7, pattern: MONTH },
+    { name: "warehouseId", label: "仓库", type: "relation", relation: "zhhq/warehouse", required: true, readOnly: true, filter: "eq" },
+    { name: "goodsId", label: "物资", type: "relation", relation: "zhhq/goods", required: true, readOnly: true, filter: "eq", sortable: true },
     q("openingQuantity", "期初数量"),
     m("openingAmount", "期初金额（元）"),
     q("inQuantity", "入库数量"),
@@ -507,35 +262,18 @@ export const warehouseAccountMonthSettle = defineResource({
     m("outAmount", "出库金额（元）"),
     q("closingQuantity", "期末数量"),
     m("closingAmount", "期末金额（元）"),
-    {
-      name: "status",
-      label: "状态",
-      type: "enum",
-      dict: "monthSettleStatus",
-      required: true,
-      readOnly: true,
-      filter: "eq",
-    },
+    { name: "status", label: "状态", type: "enum", dict: "monthSettleStatus", required: true, readOnly: true, filter: "eq" },
   ],
 });
 
-export const closingViews = [
-  warehouseAccountMonth,
-  warehouseAccountMonthSettle,
-] as const;
+export const closingViews = [warehouseAccountMonth, warehouseAccountMonthSettle] as const;
 
 /**
  * 库存预警 (issue 41): goods under their lower threshold or over their upper one (库存上下限), batches expiring within
  * the tenant's `zhhq.expiry.warnDays` (7 unless set) and batches already expired, each with its quantity. A screen
  * over the stock with no table of its own (server/modules/zhhq/warning.ts); the home page shows its counts.
  */
-export const warehouseWarning: ReportScreen = {
-  module: "zhhq",
-  entity: "warehouseWarning",
-  screen: "warehousewarning",
-  screenBase: "/zhhq",
-  title: "库存预警",
-};
+export const warehouseWarning: ReportScreen = { module: "zhhq", entity: "warehouseWarning", screen: "warehousewarning", screenBase: "/zhhq", title: "库存预警" };
 
 /** The kinds of warning, in the order the screen shows them. */
 export const WARNING_KINDS = [

@@ -18,18 +18,7 @@ export const zhhqScreens = {
       sort: 35,
       home: "/zhhq/warehouse/index",
       sections: [
-        {
-          title: "基础资料",
-          screens: [
-            "warehouse",
-            "warehousetype",
-            "goods",
-            "goodstype",
-            "unit",
-            "goodsthreshold",
-            "outusetype",
-          ],
-        },
+        { title: "基础资料", screens: ["warehouse", "warehousetype", "goods", "goodstype", "unit", "goodsthreshold", "outusetype"] },
         {
           title: "采购",
           screens: [
@@ -47,64 +36,13 @@ export const zhhqScreens = {
             "purchseshare",
           ],
         },
-        {
-          title: "出入库",
-          screens: [
-            "warehousein",
-            "warehouseinreturn",
-            "warehouseout",
-            "warehouseoutaudit",
-            "warehouseoutrepair",
-            "warehouseoutreturn",
-          ],
-        },
-        {
-          title: "库存",
-          screens: [
-            "warehousereal",
-            "warehouserealdetail",
-            "warehouseledger",
-            "warehousewarning",
-          ],
-        },
-        {
-          title: "调拨",
-          screens: [
-            "warehousetransfer",
-            "warehousetransferdetail",
-            "warehousetransferout",
-            "warehousetransferin",
-          ],
-        },
-        {
-          title: "盘点与结账",
-          screens: [
-            "warehousecheck",
-            "warehouseaccountmonthsettle",
-            "warehouseaccountmonth",
-          ],
-        },
-        {
-          title: "报表",
-          screens: [
-            "warehousedailyreport",
-            "warehousemonthreport",
-            "warehouseinreport",
-            "warehouseoutreport",
-          ],
-        },
+        { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
+        { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger", "warehousewarning"] },
+        { title: "调拨", screens: ["warehousetransfer", "warehousetransferdetail", "warehousetransferout", "warehousetransferin"] },
+        { title: "盘点与结账", screens: ["warehousecheck", "warehouseaccountmonthsettle", "warehouseaccountmonth"] },
+        { title: "报表", screens: ["warehousedailyreport", "warehousemonthreport", "warehouseinreport", "warehouseoutreport"] },
         { title: "追溯", screens: ["batchtrace", "restauranttrace"] },
-        {
-          title: "宿舍",
-          screens: [
-            "dormitory",
-            "roomtype",
-            "userdormitory",
-            "meterreading",
-            "waterelectricmonth",
-            "waterelectricshare",
-          ],
-        },
+        { title: "宿舍", screens: ["dormitory", "roomtype", "userdormitory", "meterreading", "waterelectricmonth", "waterelectricshare"] },
         { title: "维修", screens: ["repair", "repairdetail", "repairimage"] },
       ],
     },
@@ -113,25 +51,12 @@ export const zhhqScreens = {
     ...reportPages(zhhqReports),
     ...reportPages([warehouseTransferDetail]),
     /** 月末结账's two steps (decision 073): generate and make formal, a month at a time. */
-    {
-      path: "zhhq/warehouseaccountmonthsettle/:step",
-      file: "routes/zhhq/month-settle.tsx",
-    },
+    { path: "zhhq/warehouseaccountmonthsettle/:step", file: "routes/zhhq/month-settle.tsx" },
     { path: "zhhq/warehousewarning/index", file: "routes/zhhq/warning.tsx" },
     // A stocktake's lines are the book's: its editor is the count of each line, not the generic lines grid.
-    {
-      path: "zhhq/warehousecheck/edit/:id",
-      file: "routes/zhhq/check-count.tsx",
-      replacesGenerated: true,
-    },
+    { path: "zhhq/warehousecheck/edit/:id", file: "routes/zhhq/check-count.tsx", replacesGenerated: true },
     // Pages a document offers beside its steps (`pages` in its declaration).
-    {
-      path: "zhhq/purchsedemand/approveAdjusted/:id",
-      file: "routes/zhhq/demand-approve.tsx",
-    },
-    {
-      path: "zhhq/purchse/fromDemand",
-      file: "routes/zhhq/order-from-demands.tsx",
-    },
+    { path: "zhhq/purchsedemand/approveAdjusted/:id", file: "routes/zhhq/demand-approve.tsx" },
+    { path: "zhhq/purchse/fromDemand", file: "routes/zhhq/order-from-demands.tsx" },
   ],
 } as const satisfies ModuleScreens;

@@ -1,27 +1,11 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { IconArrowLeft } from "~/components/icons";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { purchseDemand as doc } from "../../../resources/zhhq/purchase";
 import type { Route } from "./+types/demand-approve";
 import { Fact } from "~/components/resource/Fact";
 import { apiCall } from "~/lib/api.server";
-import {
-  fieldErrorsOf,
-  refusalStatus,
-  requirePermitted,
-} from "~/lib/api-answer.server";
+import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 
@@ -53,18 +37,9 @@ type Demand = {
 const BASE = `${doc.screenBase}/${doc.screen}`;
 const API = "/api/v1/zhhq/purchseDemand";
 
-async function demandOf(
-  request: Request,
-  context: Route.LoaderArgs["context"],
-  id: string,
-) {
+async function demandOf(request: Request, context: Route.LoaderArgs["context"], id: string) {
   if (!/^\d{1,16}$/.test(id)) throw data(null, { status: 404 });
-  const result = await apiCall<Demand>(
-    request,
-    context,
-    "GET",
-    `${API}/getInfo?id=${id}`,
-  );
+  const result = await apiCall<Demand>(request, context, "GET", `${API}/getInfo?id=${id}`);
   requirePermitted(result);
   if (result.status === 404) throw data(result.message, { status: 404 });
   if (result.status !== 200) throw data(result.message, { status: 500 });
@@ -86,38 +61,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return { id: l.id, approvedQuantity: value };
   });
   const reason = String(form.get("reason") ?? "").trim();
-  const result = await apiCall(
-    request,
-    context,
-    "POST",
-    `${API}/approveAdjusted`,
-    { body: { id: demand.id, lines, ...(reason ? { reason } : {}) } },
-  );
+  const result = await apiCall(request, context, "POST", `${API}/approveAdjusted`, { body: { id: demand.id, lines, ...(reason ? { reason } : {}) } });
   if (result.status !== 200) {
     const errors = fieldErrorsOf(result) ?? {};
     // A line's refusal (`lines.1.approvedQuantity`) shows at its row, the note's at the note.
     const byLine = Object.fromEntries(
       Object.entries(errors)
-        .map(
-          ([key, messages]) =>
-            [/^lines\.(\d+)\./.exec(key)?.[1], messages?.[0]] as const,
-        )
+        .map(([key, messages]) => [/^lines\.(\d+)\./.exec(key)?.[1], messages?.[0]] as const)
         .filter(([index]) => index !== undefined)
-        .map(([index, message]) => [
-          String(demand.lines[Number(index)]?.id),
-          message,
-        ]),
+        .map(([index, message]) => [String(demand.lines[Number(index)]?.id), message]),
     );
     const reasonError = errors.reason?.[0];
-    const error = Object.keys(byLine).length
-      ? "请改正标红的核定数量"
-      : reasonError
-        ? null
-        : result.message;
-    return data(
-      { error, byLine, reasonError, typed, reason },
-      { status: refusalStatus(result) },
-    );
+    const error = Object.keys(byLine).length ? "请改正标红的核定数量" : reasonError ? null : result.message;
+    return data({ error, byLine, reasonError, typed, reason }, { status: refusalStatus(result) });
   }
   return redirect(`${BASE}/detail/${demand.id}`, {
     headers: { "Set-Cookie": flashCookie(`${demand.docNo} 已按核定数量审核`) },
@@ -128,17 +84,11 @@ export function meta() {
   return [{ title: `按核定数量审核 - ${t.appTitle}` }];
 }
 
-export default function DemandApprove({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function DemandApprove({ loaderData, actionData }: Route.ComponentProps) {
   const { demand } = loaderData;
   const navigation = useNavigation();
   const typed = actionData?.typed ?? {};
-  const byLine = (actionData?.byLine ?? {}) as Record<
-    string,
-    string | undefined
-  >;
+  const byLine = (actionData?.byLine ?? {}) as Record<string, string | undefined>;
   return (
     <Stack gap="md" maw={1100}>
       <Group justify="space-between">
@@ -146,12 +96,7 @@ export default function DemandApprove({
           <Title order={3}>按核定数量审核</Title>
           <Text c="dimmed">{demand.docNo}</Text>
         </Group>
-        <Button
-          component={Link}
-          to={`${BASE}/detail/${demand.id}`}
-          variant="default"
-          leftSection={<IconArrowLeft size={16} />}
-        >
+        <Button component={Link} to={`${BASE}/detail/${demand.id}`} variant="default" leftSection={<IconArrowLeft size={16} />}>
           返回详情
         </Button>
       </Group>
@@ -171,8 +116,7 @@ export default function DemandApprove({
         <Form method="post">
           <Stack>
             <Text size="sm" c="dimmed">
-              核定数量默认等于申请数量；改小即少批，填 0
-              表示该物资不批。审核后采购单按核定数量下单。
+              核定数量默认等于申请数量；改小即少批，填 0 表示该物资不批。审核后采购单按核定数量下单。
             </Text>
             {actionData?.error && (
               <Alert color="red" variant="light" role="alert">
@@ -202,10 +146,7 @@ export default function DemandApprove({
                         aria-label={`第 ${l.lineNo} 行 核定数量`}
                         inputMode="decimal"
                         required
-                        defaultValue={
-                          typed[l.id] ??
-                          String(l.approvedQuantity ?? l.quantity)
-                        }
+                        defaultValue={typed[l.id] ?? String(l.approvedQuantity ?? l.quantity)}
                         error={byLine[String(l.id)]}
                         styles={{ input: { textAlign: "right" } }}
                       />
@@ -214,16 +155,7 @@ export default function DemandApprove({
                 ))}
               </Table.Tbody>
             </Table>
-            <Textarea
-              name="reason"
-              label="审核说明"
-              description="选填，如少批的原因"
-              maxLength={200}
-              autosize
-              minRows={2}
-              defaultValue={actionData?.reason ?? ""}
-              error={actionData?.reasonError}
-            />
+            <Textarea name="reason" label="审核说明" description="选填，如少批的原因" maxLength={200} autosize minRows={2} defaultValue={actionData?.reason ?? ""} error={actionData?.reasonError} />
             <Group justify="flex-end">
               <Button type="submit" loading={navigation.state === "submitting"}>
                 审核

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
-import { useRef } from "react";
+import { Alert, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { purchse as doc } from "../../../resources/zhhq/purchase";
 import type { Route } from "./+types/order-from-demands";
@@ -19,11 +6,7 @@ import { DateField } from "~/components/dates/DateField";
 import { IconArrowLeft } from "~/components/icons";
 import { RelationSelect } from "~/components/resource/RelationSelect";
 import { apiCall } from "~/lib/api.server";
-import {
-  fieldErrorsOf,
-  refusalStatus,
-  requirePermitted,
-} from "~/lib/api-answer.server";
+import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { pickers } from "~/lib/document.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -54,22 +37,11 @@ type Demand = {
 const BASE = `${doc.screenBase}/${doc.screen}`;
 const API = "/api/v1/zhhq";
 const CHOSEN = ["supplierId", "warehouseId"];
-const idOf = (value: FormDataEntryValue | string | null) =>
-  /^\d{1,16}$/.test(String(value ?? "")) ? String(value) : "";
+const idOf = (value: FormDataEntryValue | string | null) => (/^\d{1,16}$/.test(String(value ?? "")) ? String(value) : "");
 
-async function orderable(
-  request: Request,
-  context: Route.LoaderArgs["context"],
-  warehouseId: string,
-) {
+async function orderable(request: Request, context: Route.LoaderArgs["context"], warehouseId: string) {
   if (!warehouseId) return [];
-  const result = await apiCall<Demand[]>(
-    request,
-    context,
-    "GET",
-    `${API}/purchseDemand/orderable`,
-    { query: { warehouseId } },
-  );
+  const result = await apiCall<Demand[]>(request, context, "GET", `${API}/purchseDemand/orderable`, { query: { warehouseId } });
   requirePermitted(result);
   return result.status === 200 ? result.data : [];
 }
@@ -85,10 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...doc.header,
     fields: doc.header.fields.filter((f) => CHOSEN.includes(f.name)),
   };
-  const [picked, demands] = await Promise.all([
-    pickers(request, context, [header], [chosen]),
-    orderable(request, context, chosen.warehouseId),
-  ]);
+  const [picked, demands] = await Promise.all([pickers(request, context, [header], [chosen]), orderable(request, context, chosen.warehouseId)]);
   return {
     ...picked,
     chosen,
@@ -125,28 +94,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     demandIds: typed.demandIds.map(Number),
     lines: [],
   };
-  const result = await apiCall<{ id: number; docNo: string; lines: unknown[] }>(
-    request,
-    context,
-    "POST",
-    `${API}/purchse/create`,
-    { body },
-  );
+  const result = await apiCall<{ id: number; docNo: string; lines: unknown[] }>(request, context, "POST", `${API}/purchse/create`, { body });
   if (result.status !== 200) {
     const errors = fieldErrorsOf(result) ?? {};
-    const at = Object.fromEntries(
-      Object.entries(errors).map(([key, messages]) => [key, messages?.[0]]),
-    );
+    const at = Object.fromEntries(Object.entries(errors).map(([key, messages]) => [key, messages?.[0]]));
     // 没有选择申请 is the lines' refusal here (the order has no hand lines); a line's missing price names its goods.
     const demandError = at.demandIds ?? at.lines;
-    const fieldsNamed = [
-      "supplierId",
-      "warehouseId",
-      "expectedDate",
-      "remark",
-      "demandIds",
-      "lines",
-    ].some((k) => at[k]);
+    const fieldsNamed = ["supplierId", "warehouseId", "expectedDate", "remark", "demandIds", "lines"].some((k) => at[k]);
     return data(
       {
         typed,
@@ -159,9 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const made = result.data;
   return redirect(`${BASE}/detail/${made.id}`, {
     headers: {
-      "Set-Cookie": flashCookie(
-        `已生成采购单 ${made.docNo}（${made.lines.length} 行，按合同价），请核对后提交`,
-      ),
+      "Set-Cookie": flashCookie(`已生成采购单 ${made.docNo}（${made.lines.length} 行，按合同价），请核对后提交`),
     },
   });
 }
@@ -170,31 +122,18 @@ export function meta() {
   return [{ title: `按采购申请生成采购单 - ${t.appTitle}` }];
 }
 
-export default function OrderFromDemands({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function OrderFromDemands({ loaderData, actionData }: Route.ComponentProps) {
   const { options, sources, chosen, demands } = loaderData;
   const navigation = useNavigation();
   const typed = actionData?.typed;
-  const errors = (actionData?.errors ?? {}) as Record<
-    string,
-    string | undefined
-  >;
+  const errors = (actionData?.errors ?? {}) as Record<string, string | undefined>;
   const ticked = new Set(typed?.demandIds ?? []);
   const warehouseId = typed?.warehouseId ?? chosen.warehouseId;
-  // Once scripts run, choosing a warehouse lists its requests at once (the button does it before).
-  const find = useRef<HTMLButtonElement>(null);
   return (
     <Stack gap="md" maw={1100}>
       <Group justify="space-between">
         <Title order={3}>按采购申请生成采购单</Title>
-        <Button
-          component={Link}
-          to={`${BASE}/create`}
-          variant="default"
-          leftSection={<IconArrowLeft size={16} />}
-        >
+        <Button component={Link} to={`${BASE}/create`} variant="default" leftSection={<IconArrowLeft size={16} />}>
           返回手工新增
         </Button>
       </Group>
@@ -216,20 +155,9 @@ export default function OrderFromDemands({
                   initialOptions={options.warehouseId ?? []}
                   required
                   error={errors.warehouseId}
-                  onChange={(value) =>
-                    value !== warehouseId && find.current?.click()
-                  }
                 />
                 <Group justify="flex-end">
-                  <Button
-                    ref={find}
-                    type="submit"
-                    name="intent"
-                    value="find"
-                    variant="default"
-                    size="xs"
-                    formNoValidate
-                  >
+                  <Button type="submit" name="intent" value="find" variant="default" size="xs" formNoValidate>
                     查询该仓库的申请
                   </Button>
                 </Group>
@@ -243,19 +171,8 @@ export default function OrderFromDemands({
                 required
                 error={errors.supplierId}
               />
-              <DateField
-                name="expectedDate"
-                label="预计到货日期"
-                defaultValue={typed?.expectedDate ?? loaderData.expectedDate}
-                error={errors.expectedDate}
-              />
-              <TextInput
-                name="remark"
-                label="备注"
-                maxLength={500}
-                defaultValue={typed?.remark ?? ""}
-                error={errors.remark}
-              />
+              <DateField name="expectedDate" label="预计到货日期" defaultValue={typed?.expectedDate ?? loaderData.expectedDate} error={errors.expectedDate} />
+              <TextInput name="remark" label="备注" maxLength={500} defaultValue={typed?.remark ?? ""} error={errors.remark} />
             </SimpleGrid>
           </Paper>
           <Paper withBorder radius="md" p="lg">
@@ -266,13 +183,7 @@ export default function OrderFromDemands({
               勾选的申请按核定数量加入采购单明细，单价取该供应商在订单日期有效的合同价；一张申请只能下一次单。
             </Text>
             {errors.demandIds && (
-              <Alert
-                color="red"
-                variant="light"
-                role="alert"
-                mb="sm"
-                data-testid="demand-error"
-              >
+              <Alert color="red" variant="light" role="alert" mb="sm" data-testid="demand-error">
                 {errors.demandIds}
               </Alert>
             )}
@@ -292,13 +203,7 @@ export default function OrderFromDemands({
                         <Text fw={500} span>
                           {d.docNo}
                           <Text span c="dimmed" fw={400} ml="sm" size="sm">
-                            {[
-                              d.restaurantName,
-                              d.needDate ? `需用 ${d.needDate}` : null,
-                              d.remark,
-                            ]
-                              .filter(Boolean)
-                              .join(" · ")}
+                            {[d.restaurantName, d.needDate ? `需用 ${d.needDate}` : null, d.remark].filter(Boolean).join(" · ")}
                           </Text>
                         </Text>
                       }
@@ -334,15 +239,7 @@ export default function OrderFromDemands({
             <Button component={Link} to={`${BASE}/index`} variant="default">
               取消
             </Button>
-            <Button
-              type="submit"
-              name="intent"
-              value="create"
-              loading={
-                navigation.state === "submitting" &&
-                navigation.formData?.get("intent") === "create"
-              }
-            >
+            <Button type="submit" name="intent" value="create" loading={navigation.state === "submitting" && navigation.formData?.get("intent") === "create"}>
               生成采购单
             </Button>
           </Group>

@@ -2,37 +2,17 @@ import { sql, type Kysely } from "kysely";
 import { chinaDay } from "../../../resources/chinaTime";
 import { apiPath, permissionCode } from "../../../resources/define";
 import { documentPath, DOC_VERSION } from "../../../resources/document";
-import {
-  quantityToThousandths,
-  thousandthsToQuantity,
-} from "../../../resources/quantity";
+import { quantityToThousandths, thousandthsToQuantity } from "../../../resources/quantity";
 import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
-import {
-  warehouseAccountMonthSettle,
-  warehouseCheck,
-  warehouseTransfer,
-} from "../../../resources/zhhq/closing";
+import { warehouseAccountMonthSettle, warehouseCheck, warehouseTransfer } from "../../../resources/zhhq/closing";
 import type { Db } from "../../db";
 import { newId } from "../../db";
-import {
-  endpoint,
-  permission,
-  type Endpoint,
-  type SessionContext,
-} from "../../http/endpoint";
+import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { idempotent } from "../../kernel/idempotency";
-import type {
-  AllocatedPosting,
-  Allocator,
-  DocumentRules,
-} from "../../kernel/transitions";
-import {
-  createDocument,
-  documentSchemas,
-  updateDocument,
-} from "../resource/documents";
+import type { AllocatedPosting, Allocator, DocumentRules } from "../../kernel/transitions";
+import { createDocument, documentSchemas, updateDocument } from "../resource/documents";
 import { db } from "../resource/engine";
 import type { Row } from "../resource/rows";
 import type { Filters, QueryResult } from "../report/query";
@@ -91,18 +71,9 @@ const today = (ctx: SessionContext) => chinaDay(ctx.now);
 // ---- In transit ---------------------------------------------------------------------------------------------------
 
 /** The tenant's transit warehouse, made the first time a transfer needs it. */
-export async function transitWarehouse(
-  trx: AnyDb,
-  tenantId: number,
-  now: number,
-): Promise<number> {
+export async function transitWarehouse(trx: AnyDb, tenantId: number, now: number): Promise<number> {
   const find = async () =>
-    (await trx
-      .selectFrom("warehouse")
-      .select("id")
-      .where("tenant_id", "=", tenantId)
-      .where("warehouse_code", "=", TRANSIT_WAREHOUSE_CODE)
-      .executeTakeFirst()) as Row | undefined;
+    (await trx.selectFrom("warehouse").select("id").where("tenant_id", "=", tenantId).where("warehouse_code", "=", TRANSIT_WAREHOUSE_CODE).executeTakeFirst()) as Row | undefined;
   const found = await find();
   if (found) return Number(found.id);
   await trx
@@ -124,28 +95,14 @@ export async function transitWarehouse(
   return Number((await find())?.id);
 }
 
-async function isTransit(
-  database: AnyDb,
-  tenantId: number,
-  warehouseId: unknown,
-): Promise<boolean> {
+async function isTransit(database: AnyDb, tenantId: number, warehouseId: unknown): Promise<boolean> {
   if (warehouseId === undefined || warehouseId === null) return false;
-  const row = (await database
-    .selectFrom("warehouse")
-    .select("warehouse_code")
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", Number(warehouseId))
-    .executeTakeFirst()) as Row | undefined;
+  const row = (await database.selectFrom("warehouse").select("warehouse_code").where("tenant_id", "=", tenantId).where("id", "=", Number(warehouseId)).executeTakeFirst()) as Row | undefined;
   return row?.warehouse_code === TRANSIT_WAREHOUSE_CODE;
 }
 
 /** A batch of `warehouseId` made of another's: the same number, dates, price and source line, empty until posted. */
-async function copyBatch(
-  trx: AnyDb,
-  ctx: SessionContext,
-  from: Row,
-  warehouseId: number,
-): Promise<number> {
+async function copyBatch(trx: AnyDb, ctx: SessionContext, from: Row, warehouseId: number): Promise<number> {
   const id = newId();
   await trx
     .insertInto("stock_batch")
@@ -172,8 +129,7 @@ async function copyBatch(
   return id;
 }
 
-const docDateOf = (run: { header: Row; ctx: SessionContext }) =>
-  String(run.header.docDate ?? today(run.ctx));
+const docDateOf = (run: { header: Row; ctx: SessionContext }) => String(run.header.docDate ?? today(run.ctx));
 
 /** Transfer out: first expiry first out of the source, each batch part into a transit batch like it, at its cost. */
 const transferOut: Allocator = async (run, trx, entries) => {
@@ -182,15 +138,7 @@ const transferOut: Allocator = async (run, trx, entries) => {
   const transit = await transitWarehouse(trx, tenantId, ctx.now);
   const from = Number(run.header.fromWarehouseId);
   const goods = entries.map((e) => keyOf(e).goodsId);
-  await lockStock(
-    trx,
-    tenantId,
-    [
-      ...goods.map((goodsId) => ({ warehouseId: from, goodsId })),
-      ...goods.map((goodsId) => ({ warehouseId: transit, goodsId })),
-    ],
-    ctx.now,
-  );
+  await lockStock(trx, tenantId, [...goods.map((goodsId) => ({ warehouseId: from, goodsId })), ...goods.map((goodsId) => ({ warehouseId: transit, goodsId }))], ctx.now);
   const held = new Map<string, Batch[]>();
   const docDate = docDateOf(run);
   const out: AllocatedPosting[] = [];
@@ -198,43 +146,14 @@ const transferOut: Allocator = async (run, trx, entries) => {
     const goodsId = keyOf(entry).goodsId;
     const need = quantityToThousandths(Number(entry.line.quantity));
     const lineId = entry.line.id as number;
-    const taken = await takeFefo(
-      trx,
-      tenantId,
-      { warehouseId: from, goodsId },
-      need,
-      held,
-      today(ctx),
-    );
+    const taken = await takeFefo(trx, tenantId, { warehouseId: from, goodsId }, need, held, today(ctx));
     for (const { holding, take, amount } of taken) {
-      const transitBatch = await copyBatch(
-        trx,
-        ctx,
-        holding.row as Row,
-        transit,
-      );
-      out.push({
-        key: { warehouseId: from, goodsId },
-        quantity: -take,
-        amount: -amount,
-        extra: { batchId: holding.batchId, batchNo: holding.batchNo, docDate },
-        lineId,
-      });
-      out.push({
-        key: { warehouseId: transit, goodsId },
-        quantity: take,
-        amount,
-        extra: { batchId: transitBatch, batchNo: holding.batchNo, docDate },
-        lineId,
-      });
+      const transitBatch = await copyBatch(trx, ctx, holding.row as Row, transit);
+      out.push({ key: { warehouseId: from, goodsId }, quantity: -take, amount: -amount, extra: { batchId: holding.batchId, batchNo: holding.batchNo, docDate }, lineId });
+      out.push({ key: { warehouseId: transit, goodsId }, quantity: take, amount, extra: { batchId: transitBatch, batchNo: holding.batchNo, docDate }, lineId });
     }
     const amount = taken.reduce((sum, t) => sum + t.amount, 0);
-    await setLine(trx, run.doc, tenantId, lineId, {
-      sent_quantity: need,
-      transit_quantity: need,
-      received_quantity: 0,
-      amount,
-    });
+    await setLine(trx, run.doc, tenantId, lineId, { sent_quantity: need, transit_quantity: need, received_quantity: 0, amount });
   }
   return out;
 };
@@ -246,22 +165,10 @@ const transferIn: Allocator = async (run, trx, entries) => {
   const transit = await transitWarehouse(trx, tenantId, ctx.now);
   const to = Number(run.header.toWarehouseId);
   const goods = entries.map((e) => keyOf(e).goodsId);
-  await lockStock(
-    trx,
-    tenantId,
-    [
-      ...goods.map((goodsId) => ({ warehouseId: to, goodsId })),
-      ...goods.map((goodsId) => ({ warehouseId: transit, goodsId })),
-    ],
-    ctx.now,
-  );
+  await lockStock(trx, tenantId, [...goods.map((goodsId) => ({ warehouseId: to, goodsId })), ...goods.map((goodsId) => ({ warehouseId: transit, goodsId }))], ctx.now);
   const batches = (await trx
     .selectFrom("stock_line as l")
-    .innerJoin("stock_batch as b", (j) =>
-      j
-        .onRef("b.tenant_id", "=", "l.tenant_id")
-        .onRef("b.id", "=", "l.batch_id"),
-    )
+    .innerJoin("stock_batch as b", (j) => j.onRef("b.tenant_id", "=", "l.tenant_id").onRef("b.id", "=", "l.batch_id"))
     .selectAll("b")
     .select("l.doc_line_id")
     .where("l.tenant_id", "=", tenantId)
@@ -277,61 +184,29 @@ const transferIn: Allocator = async (run, trx, entries) => {
     const goodsId = keyOf(entry).goodsId;
     const lineId = entry.line.id as number;
     let received = 0;
-    for (const batch of batches.filter(
-      (b) => Number(b.doc_line_id) === lineId,
-    )) {
+    for (const batch of batches.filter((b) => Number(b.doc_line_id) === lineId)) {
       const quantity = Number(batch.quantity);
       const amount = Number(batch.amount);
       if (quantity === 0 && amount === 0) continue;
       const arrived = await copyBatch(trx, ctx, batch, to);
-      out.push({
-        key: { warehouseId: transit, goodsId },
-        quantity: -quantity,
-        amount: -amount,
-        extra: { batchId: Number(batch.id), batchNo: batch.batch_no, docDate },
-        lineId,
-      });
-      out.push({
-        key: { warehouseId: to, goodsId },
-        quantity,
-        amount,
-        extra: { batchId: arrived, batchNo: batch.batch_no, docDate },
-        lineId,
-      });
+      out.push({ key: { warehouseId: transit, goodsId }, quantity: -quantity, amount: -amount, extra: { batchId: Number(batch.id), batchNo: batch.batch_no, docDate }, lineId });
+      out.push({ key: { warehouseId: to, goodsId }, quantity, amount, extra: { batchId: arrived, batchNo: batch.batch_no, docDate }, lineId });
       received += quantity;
     }
-    await setLine(trx, run.doc, tenantId, lineId, {
-      received_quantity: received,
-      transit_quantity: 0,
-    });
+    await setLine(trx, run.doc, tenantId, lineId, { received_quantity: received, transit_quantity: 0 });
   }
   return out;
 };
 
 /** A transfer's warehouses: two different ones, neither the transit warehouse; its date today unless given. */
-async function fillTransfer(
-  ctx: SessionContext,
-  database: AnyDb,
-  header: Row,
-  _lines: Row[],
-  current?: Row,
-) {
+async function fillTransfer(ctx: SessionContext, database: AnyDb, header: Row, _lines: Row[], current?: Row) {
   if (!current || header.docDate) defaultDocDate(ctx, header);
   const from = header.fromWarehouseId ?? current?.from_warehouse_id;
   const to = header.toWarehouseId ?? current?.to_warehouse_id;
   const tenantId = ctx.session.tenantId;
-  if (await isTransit(database, tenantId, header.fromWarehouseId))
-    throw fieldError("fromWarehouseId", closingMessages.transitWarehouse);
-  if (await isTransit(database, tenantId, header.toWarehouseId))
-    throw fieldError("toWarehouseId", closingMessages.transitWarehouse);
-  if (
-    from !== undefined &&
-    from !== null &&
-    to !== undefined &&
-    to !== null &&
-    Number(from) === Number(to)
-  )
-    throw fieldError("toWarehouseId", closingMessages.sameWarehouse);
+  if (await isTransit(database, tenantId, header.fromWarehouseId)) throw fieldError("fromWarehouseId", closingMessages.transitWarehouse);
+  if (await isTransit(database, tenantId, header.toWarehouseId)) throw fieldError("toWarehouseId", closingMessages.transitWarehouse);
+  if (from !== undefined && from !== null && to !== undefined && to !== null && Number(from) === Number(to)) throw fieldError("toWarehouseId", closingMessages.sameWarehouse);
 }
 
 // ---- Stocktaking --------------------------------------------------------------------------------------------------
@@ -341,21 +216,10 @@ async function fillTransfer(
  * quantity as it stands. On PostgreSQL the sheet first takes its warehouse's row, which every posting there holds
  * shared (the ledger's guard): postings under way finish first and are in the book, later ones see the open sheet.
  */
-async function stocktakeLines(
-  ctx: SessionContext,
-  trx: AnyDb,
-  header: Row,
-): Promise<Row[]> {
+async function stocktakeLines(ctx: SessionContext, trx: AnyDb, header: Row): Promise<Row[]> {
   const tenantId = ctx.session.tenantId;
   const warehouseId = Number(header.warehouseId);
-  if (isPostgres(trx))
-    await trx
-      .selectFrom("warehouse")
-      .select("id")
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", warehouseId)
-      .forUpdate()
-      .execute();
+  if (isPostgres(trx)) await trx.selectFrom("warehouse").select("id").where("tenant_id", "=", tenantId).where("id", "=", warehouseId).forUpdate().execute();
   const open = (await trx
     .selectFrom(warehouseCheck.header.table)
     .select("doc_no")
@@ -364,29 +228,16 @@ async function stocktakeLines(
     .where("status", "in", [0, 1])
     .where("id", "!=", header.id as number)
     .executeTakeFirst()) as Row | undefined;
-  if (open)
-    throw new ApiError(
-      Status.CONFLICT,
-      closingMessages.openSheet(String(open.doc_no)),
-    );
+  if (open) throw new ApiError(Status.CONFLICT, closingMessages.openSheet(String(open.doc_no)));
   let q = trx
     .selectFrom("stock_batch as b")
-    .innerJoin("goods as g", (j) =>
-      j
-        .onRef("g.tenant_id", "=", "b.tenant_id")
-        .onRef("g.id", "=", "b.goods_id"),
-    )
+    .innerJoin("goods as g", (j) => j.onRef("g.tenant_id", "=", "b.tenant_id").onRef("g.id", "=", "b.goods_id"))
     .select(["b.id", "b.goods_id", "b.batch_no", "b.expiry_date", "b.quantity"])
     .where("b.tenant_id", "=", tenantId)
     .where("b.warehouse_id", "=", warehouseId)
     .where("b.quantity", ">", 0);
-  if (header.goodsTypeId !== undefined && header.goodsTypeId !== null)
-    q = q.where("g.goods_type_id", "=", Number(header.goodsTypeId));
-  const rows = (await q
-    .orderBy("g.goods_code")
-    .orderBy("b.expiry_date")
-    .orderBy("b.id")
-    .execute()) as Row[];
+  if (header.goodsTypeId !== undefined && header.goodsTypeId !== null) q = q.where("g.goods_type_id", "=", Number(header.goodsTypeId));
+  const rows = (await q.orderBy("g.goods_code").orderBy("b.expiry_date").orderBy("b.id").execute()) as Row[];
   return rows.map((r) => ({
     goodsId: Number(r.goods_id),
     batchId: Number(r.id),
@@ -400,18 +251,11 @@ async function stocktakeLines(
  * A sheet's create ignores lines (the server makes them from the book); an update's counted quantities give each
  * line's difference against its book quantity, so the keeper sees gains and losses before approval.
  */
-async function fillCheck(
-  ctx: SessionContext,
-  database: AnyDb,
-  header: Row,
-  lines: Row[],
-  current?: Row,
-) {
+async function fillCheck(ctx: SessionContext, database: AnyDb, header: Row, lines: Row[], current?: Row) {
   if (!current || header.docDate) defaultDocDate(ctx, header);
   if (!current) {
     lines.length = 0;
-    if (await isTransit(database, ctx.session.tenantId, header.warehouseId))
-      throw fieldError("warehouseId", closingMessages.transitWarehouse);
+    if (await isTransit(database, ctx.session.tenantId, header.warehouseId)) throw fieldError("warehouseId", closingMessages.transitWarehouse);
     return;
   }
   const ids = lines.filter((l) => l.id !== undefined).map((l) => Number(l.id));
@@ -428,20 +272,9 @@ async function fillCheck(
     for (const r of rows) book.set(Number(r.id), Number(r.book_quantity ?? 0));
   }
   for (const line of lines) {
-    if (
-      line.id === undefined ||
-      !book.has(Number(line.id)) ||
-      !("countedQuantity" in line)
-    )
-      continue;
+    if (line.id === undefined || !book.has(Number(line.id)) || !("countedQuantity" in line)) continue;
     const counted = line.countedQuantity;
-    line.diffQuantity =
-      counted === null || counted === undefined
-        ? null
-        : thousandthsToQuantity(
-            quantityToThousandths(Number(counted)) -
-              (book.get(Number(line.id)) as number),
-          );
+    line.diffQuantity = counted === null || counted === undefined ? null : thousandthsToQuantity(quantityToThousandths(Number(counted)) - (book.get(Number(line.id)) as number));
   }
 }
 
@@ -455,13 +288,7 @@ const countDifference: Allocator = async (run, trx, entries) => {
   const tenantId = ctx.session.tenantId;
   await lockStock(trx, tenantId, entries.map(keyOf), ctx.now);
   const batchRows = new Map<number, Row>();
-  const batchIds = [
-    ...new Set(
-      entries
-        .map((e) => Number(e.line.batchId))
-        .filter((id) => Number.isSafeInteger(id) && id > 0),
-    ),
-  ];
+  const batchIds = [...new Set(entries.map((e) => Number(e.line.batchId)).filter((id) => Number.isSafeInteger(id) && id > 0))];
   for (let at = 0; at < batchIds.length; at += 500) {
     const rows = (await trx
       .selectFrom("stock_batch")
@@ -477,38 +304,15 @@ const countDifference: Allocator = async (run, trx, entries) => {
     const batch = batchRows.get(Number(entry.line.batchId));
     if (!batch) continue;
     const stock = Number(batch.quantity);
-    const book =
-      entry.line.bookQuantity === null || entry.line.bookQuantity === undefined
-        ? stock
-        : quantityToThousandths(Number(entry.line.bookQuantity));
-    const counted =
-      entry.line.countedQuantity === null ||
-      entry.line.countedQuantity === undefined
-        ? stock
-        : quantityToThousandths(Number(entry.line.countedQuantity));
+    const book = entry.line.bookQuantity === null || entry.line.bookQuantity === undefined ? stock : quantityToThousandths(Number(entry.line.bookQuantity));
+    const counted = entry.line.countedQuantity === null || entry.line.countedQuantity === undefined ? stock : quantityToThousandths(Number(entry.line.countedQuantity));
     const diff = counted - stock;
-    const amount =
-      diff === 0
-        ? 0
-        : diff > 0
-          ? lineAmount(diff, Number(batch.price))
-          : -shareOf(-diff, stock, Number(batch.amount));
+    const amount = diff === 0 ? 0 : diff > 0 ? lineAmount(diff, Number(batch.price)) : -shareOf(-diff, stock, Number(batch.amount));
     if (diff !== 0 || book !== stock || entry.line.diffQuantity === null) {
-      await setLine(trx, run.doc, tenantId, entry.line.id as number, {
-        book_quantity: stock,
-        counted_quantity: counted,
-        diff_quantity: diff,
-        diff_amount: amount,
-      });
+      await setLine(trx, run.doc, tenantId, entry.line.id as number, { book_quantity: stock, counted_quantity: counted, diff_quantity: diff, diff_amount: amount });
     }
     if (diff === 0) continue;
-    out.push({
-      key: keyOf(entry),
-      quantity: diff,
-      amount,
-      extra: { batchId: Number(batch.id), batchNo: batch.batch_no, docDate },
-      lineId: entry.line.id as number,
-    });
+    out.push({ key: keyOf(entry), quantity: diff, amount, extra: { batchId: Number(batch.id), batchNo: batch.batch_no, docDate }, lineId: entry.line.id as number });
   }
   return out;
 };
@@ -531,98 +335,39 @@ const checkUpdateBody = documentSchemas(warehouseCheck).update.extend({
     .array(
       z.object({
         id: recordId("盘点明细", "请选择盘点明细"),
-        countedQuantity: fieldSchema(
-          warehouseCheck.lines.fields.find(
-            (f) => f.name === "countedQuantity",
-          ) as never,
-          true,
-        ),
+        countedQuantity: fieldSchema(warehouseCheck.lines.fields.find((f) => f.name === "countedQuantity") as never, true),
       }),
       { error: "盘点明细应为列表" },
     )
-    .max(
-      warehouseCheck.maxLines,
-      `盘点明细不能超过 ${warehouseCheck.maxLines} 行`,
-    ),
+    .max(warehouseCheck.maxLines, `盘点明细不能超过 ${warehouseCheck.maxLines} 行`),
 });
 
-async function updateCounts(
-  ctx: SessionContext,
-  body: z.infer<typeof checkUpdateBody>,
-  raw: unknown,
-) {
+async function updateCounts(ctx: SessionContext, body: z.infer<typeof checkUpdateBody>, raw: unknown) {
   const tenantId = ctx.session.tenantId;
-  const header = (await db(ctx)
-    .selectFrom(warehouseCheck.header.table)
-    .selectAll()
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", body.id)
-    .executeTakeFirst()) as Row | undefined;
-  if (!header)
-    throw new ApiError(
-      Status.NOT_FOUND,
-      `${warehouseCheck.title}不存在或已被删除`,
-    );
-  const {
-    id,
-    version: given,
-    lines: counts,
-    ...values
-  } = body as Row & {
-    id: number;
-    version?: number;
-    lines: Array<{ id: number; countedQuantity?: unknown }>;
-  };
-  for (const [field, column] of [
-    ["warehouseId", "warehouse_id"],
-    ["goodsTypeId", "goods_type_id"],
-  ]) {
-    if (
-      values[field] !== undefined &&
-      (values[field] ?? null) !==
-        (header[column] === null ? null : Number(header[column]))
-    )
-      throw fieldError(field, closingMessages.fixed);
+  const header = (await db(ctx).selectFrom(warehouseCheck.header.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", body.id).executeTakeFirst()) as Row | undefined;
+  if (!header) throw new ApiError(Status.NOT_FOUND, `${warehouseCheck.title}不存在或已被删除`);
+  const { id, version: given, lines: counts, ...values } = body as Row & { id: number; version?: number; lines: Array<{ id: number; countedQuantity?: unknown }> };
+  for (const [field, column] of [["warehouseId", "warehouse_id"], ["goodsTypeId", "goods_type_id"]]) {
+    if (values[field] !== undefined && (values[field] ?? null) !== (header[column] === null ? null : Number(header[column]))) throw fieldError(field, closingMessages.fixed);
     delete values[field];
   }
-  const stored = (await db(ctx)
-    .selectFrom(warehouseCheck.lines.table)
-    .select(["id", "line_no"])
-    .where("tenant_id", "=", tenantId)
-    .where("document_id", "=", id)
-    .orderBy("line_no")
-    .execute()) as Row[];
+  const stored = (await db(ctx).selectFrom(warehouseCheck.lines.table).select(["id", "line_no"]).where("tenant_id", "=", tenantId).where("document_id", "=", id).orderBy("line_no").execute()) as Row[];
   const known = new Set(stored.map((r) => Number(r.id)));
   const counted = new Map<number, unknown>();
   counts.forEach((line, i) => {
-    if (!known.has(line.id) || counted.has(line.id))
-      throw fieldError(`lines.${i}.id`, closingMessages.noLine(i));
+    if (!known.has(line.id) || counted.has(line.id)) throw fieldError(`lines.${i}.id`, closingMessages.noLine(i));
     counted.set(line.id, line.countedQuantity ?? null);
   });
   // Every stored line stays, in its order; those given take their count.
-  const lines = stored.map((r) =>
-    counted.has(Number(r.id))
-      ? { id: Number(r.id), countedQuantity: counted.get(Number(r.id)) }
-      : { id: Number(r.id) },
-  );
+  const lines = stored.map((r) => (counted.has(Number(r.id)) ? { id: Number(r.id), countedQuantity: counted.get(Number(r.id)) } : { id: Number(r.id) }));
   const version = given ?? Number(header[DOC_VERSION]);
-  return updateDocument(
-    ctx,
-    warehouseCheck,
-    { id, version, ...values, lines },
-    raw,
-    closingRules[warehouseCheck.docType],
-  );
+  return updateDocument(ctx, warehouseCheck, { id, version, ...values, lines }, raw, closingRules[warehouseCheck.docType]);
 }
 
 // ---- The month's stock account ------------------------------------------------------------------------------------
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const monthBody = z.object({
-  month: z
-    .string({ error: closingMessages.month })
-    .regex(MONTH, closingMessages.month),
-});
+const monthBody = z.object({ month: z.string({ error: closingMessages.month }).regex(MONTH, closingMessages.month) });
 
 function nextMonth(month: string): string {
   const [y, m] = month.split("-").map(Number);
@@ -633,11 +378,7 @@ function nextMonth(month: string): string {
  * The month's rows per warehouse × goods from the ledger's lines by document date: opening (before the month), in
  * (its lines that add), out (its lines that take), closing. Rows with nothing at all are left out.
  */
-export async function monthRows(
-  database: AnyDb,
-  tenantId: number,
-  month: string,
-): Promise<Row[]> {
+export async function monthRows(database: AnyDb, tenantId: number, month: string): Promise<Row[]> {
   const start = `${month}-01`;
   const end = `${nextMonth(month)}-01`;
   const before = sql`l.doc_date < ${start}`;
@@ -648,24 +389,12 @@ export async function monthRows(
     .select([
       "l.warehouse_id",
       "l.goods_id",
-      sql<number>`coalesce(sum(case when ${before} then l.quantity else 0 end), 0)`.as(
-        "opening_quantity",
-      ),
-      sql<number>`coalesce(sum(case when ${before} then l.amount else 0 end), 0)`.as(
-        "opening_amount",
-      ),
-      sql<number>`coalesce(sum(case when ${within} and ${adds} then l.quantity else 0 end), 0)`.as(
-        "in_quantity",
-      ),
-      sql<number>`coalesce(sum(case when ${within} and ${adds} then l.amount else 0 end), 0)`.as(
-        "in_amount",
-      ),
-      sql<number>`coalesce(sum(case when ${within} and not ${adds} then -l.quantity else 0 end), 0)`.as(
-        "out_quantity",
-      ),
-      sql<number>`coalesce(sum(case when ${within} and not ${adds} then -l.amount else 0 end), 0)`.as(
-        "out_amount",
-      ),
+      sql<number>`coalesce(sum(case when ${before} then l.quantity else 0 end), 0)`.as("opening_quantity"),
+      sql<number>`coalesce(sum(case when ${before} then l.amount else 0 end), 0)`.as("opening_amount"),
+      sql<number>`coalesce(sum(case when ${within} and ${adds} then l.quantity else 0 end), 0)`.as("in_quantity"),
+      sql<number>`coalesce(sum(case when ${within} and ${adds} then l.amount else 0 end), 0)`.as("in_amount"),
+      sql<number>`coalesce(sum(case when ${within} and not ${adds} then -l.quantity else 0 end), 0)`.as("out_quantity"),
+      sql<number>`coalesce(sum(case when ${within} and not ${adds} then -l.amount else 0 end), 0)`.as("out_amount"),
     ])
     .where("l.tenant_id", "=", tenantId)
     .where("l.doc_date", "<", end)
@@ -685,72 +414,33 @@ export async function monthRows(
         in_amount: n("in_amount"),
         out_quantity: n("out_quantity"),
         out_amount: n("out_amount"),
-        closing_quantity:
-          n("opening_quantity") + n("in_quantity") - n("out_quantity"),
+        closing_quantity: n("opening_quantity") + n("in_quantity") - n("out_quantity"),
         closing_amount: n("opening_amount") + n("in_amount") - n("out_amount"),
       };
     })
-    .filter(
-      (r) =>
-        r.opening_quantity ||
-        r.opening_amount ||
-        r.in_quantity ||
-        r.in_amount ||
-        r.out_quantity ||
-        r.out_amount,
-    );
+    .filter((r) => r.opening_quantity || r.opening_amount || r.in_quantity || r.in_amount || r.out_quantity || r.out_amount);
 }
 
 /** The month's status row, taken for update on PostgreSQL (a month's generate and confirm queue here). */
-async function monthRow(
-  trx: AnyDb,
-  ctx: SessionContext,
-  month: string,
-): Promise<Row> {
+async function monthRow(trx: AnyDb, ctx: SessionContext, month: string): Promise<Row> {
   const tenantId = ctx.session.tenantId;
   await trx
     .insertInto("stock_month")
-    .values({
-      tenant_id: tenantId,
-      id: newId(),
-      month,
-      status: 0,
-      row_count: 0,
-      generated_at: null,
-      confirmed_at: null,
-      created_at: ctx.now,
-      created_by: ctx.session.userId,
-      updated_at: ctx.now,
-      updated_by: ctx.session.userId,
-    })
+    .values({ tenant_id: tenantId, id: newId(), month, status: 0, row_count: 0, generated_at: null, confirmed_at: null, created_at: ctx.now, created_by: ctx.session.userId, updated_at: ctx.now, updated_by: ctx.session.userId })
     .onConflict((oc) => oc.columns(["tenant_id", "month"]).doNothing())
     .execute();
-  let q = trx
-    .selectFrom("stock_month")
-    .selectAll()
-    .where("tenant_id", "=", tenantId)
-    .where("month", "=", month);
+  let q = trx.selectFrom("stock_month").selectAll().where("tenant_id", "=", tenantId).where("month", "=", month);
   if (isPostgres(trx)) q = q.forUpdate();
   return (await q.executeTakeFirstOrThrow()) as Row;
 }
 
 /** 生成: the month's rows again from the ledger (a formal month's are kept: 409). The same ledger gives the same rows. */
-async function generateMonth(
-  trx: AnyDb,
-  ctx: SessionContext,
-  month: string,
-  status = 0,
-): Promise<{ month: string; rowCount: number; status: number }> {
+async function generateMonth(trx: AnyDb, ctx: SessionContext, month: string, status = 0): Promise<{ month: string; rowCount: number; status: number }> {
   const tenantId = ctx.session.tenantId;
   const row = await monthRow(trx, ctx, month);
-  if (Number(row.status) === MONTH_FORMAL)
-    throw new ApiError(Status.CONFLICT, stockMessages.monthClosed(month));
+  if (Number(row.status) === MONTH_FORMAL) throw new ApiError(Status.CONFLICT, stockMessages.monthClosed(month));
   const rows = await monthRows(trx, tenantId, month);
-  await trx
-    .deleteFrom("stock_month_settle")
-    .where("tenant_id", "=", tenantId)
-    .where("month", "=", month)
-    .execute();
+  await trx.deleteFrom("stock_month_settle").where("tenant_id", "=", tenantId).where("month", "=", month).execute();
   const values = rows.map((r) => ({
     tenant_id: tenantId,
     id: newId(),
@@ -762,21 +452,10 @@ async function generateMonth(
     updated_at: ctx.now,
     updated_by: ctx.session.userId,
   }));
-  for (let at = 0; at < values.length; at += 500)
-    await trx
-      .insertInto("stock_month_settle")
-      .values(values.slice(at, at + 500))
-      .execute();
+  for (let at = 0; at < values.length; at += 500) await trx.insertInto("stock_month_settle").values(values.slice(at, at + 500)).execute();
   await trx
     .updateTable("stock_month")
-    .set({
-      status,
-      row_count: rows.length,
-      generated_at: ctx.now,
-      ...(status === MONTH_FORMAL ? { confirmed_at: ctx.now } : {}),
-      updated_at: ctx.now,
-      updated_by: ctx.session.userId,
-    })
+    .set({ status, row_count: rows.length, generated_at: ctx.now, ...(status === MONTH_FORMAL ? { confirmed_at: ctx.now } : {}), updated_at: ctx.now, updated_by: ctx.session.userId })
     .where("tenant_id", "=", tenantId)
     .where("month", "=", month)
     .execute();
@@ -786,8 +465,7 @@ async function generateMonth(
 /** 转正式: only a month that has ended, after every earlier month with movements is formal; made again, then locked. */
 async function confirmMonth(trx: AnyDb, ctx: SessionContext, month: string) {
   const tenantId = ctx.session.tenantId;
-  if (month >= today(ctx).slice(0, 7))
-    throw new ApiError(Status.CONFLICT, closingMessages.notEnded(month));
+  if (month >= today(ctx).slice(0, 7)) throw new ApiError(Status.CONFLICT, closingMessages.notEnded(month));
   const moved = (await trx
     .selectFrom("stock_line")
     .select(sql<string>`substr(doc_date, 1, 7)`.as("m"))
@@ -796,27 +474,15 @@ async function confirmMonth(trx: AnyDb, ctx: SessionContext, month: string) {
     .where("doc_date", "<", `${month}-01`)
     .execute()) as Row[];
   const formal = new Set(
-    (
-      (await trx
-        .selectFrom("stock_month")
-        .select("month")
-        .where("tenant_id", "=", tenantId)
-        .where("status", "=", MONTH_FORMAL)
-        .execute()) as Row[]
-    ).map((r) => String(r.month)),
+    ((await trx.selectFrom("stock_month").select("month").where("tenant_id", "=", tenantId).where("status", "=", MONTH_FORMAL).execute()) as Row[]).map((r) => String(r.month)),
   );
-  const open = moved
-    .map((r) => String(r.m))
-    .filter((m) => !formal.has(m))
-    .sort();
-  if (open.length)
-    throw new ApiError(Status.CONFLICT, closingMessages.earlierOpen(open[0]));
+  const open = moved.map((r) => String(r.m)).filter((m) => !formal.has(m)).sort();
+  if (open.length) throw new ApiError(Status.CONFLICT, closingMessages.earlierOpen(open[0]));
   return generateMonth(trx, ctx, month, MONTH_FORMAL);
 }
 
 function refuseFutureMonth(ctx: SessionContext, month: string) {
-  if (month > today(ctx).slice(0, 7))
-    throw fieldError("month", closingMessages.futureMonth(month));
+  if (month > today(ctx).slice(0, 7)) throw fieldError("month", closingMessages.futureMonth(month));
 }
 
 // ---- Rules and endpoints ------------------------------------------------------------------------------------------
@@ -824,17 +490,8 @@ function refuseFutureMonth(ctx: SessionContext, month: string) {
 const ledgers = { stock: stockLedger };
 
 export const closingRules: Record<string, DocumentRules> = {
-  [warehouseTransfer.docType]: {
-    ledgers,
-    allocators: { transferOut, transferIn },
-    fill: fillTransfer,
-  },
-  [warehouseCheck.docType]: {
-    ledgers,
-    allocators: { countDifference },
-    fill: fillCheck,
-    createLines: stocktakeLines,
-  },
+  [warehouseTransfer.docType]: { ledgers, allocators: { transferOut, transferIn }, fill: fillTransfer },
+  [warehouseCheck.docType]: { ledgers, allocators: { countDifference }, fill: fillCheck, createLines: stocktakeLines },
 };
 
 const session = (ctx: unknown) => ctx as SessionContext;
@@ -944,59 +601,43 @@ export const closingEndpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: documentPath(warehouseCheck, "create"),
-    summary:
-      "新建盘点单：{ warehouseId, goodsTypeId? } → { id, lines: [{ id, goodsId, batchNo, bookQuantity }] }，明细为该仓库（该类别）每个有库存批次的账面数量；仓库已有未完成的盘点单为 409；开单后该仓库的其他出入库均被拒绝（409），直到审核或作废；支持 Idempotency-Key",
+    summary: "新建盘点单：{ warehouseId, goodsTypeId? } → { id, lines: [{ id, goodsId, batchNo, bookQuantity }] }，明细为该仓库（该类别）每个有库存批次的账面数量；仓库已有未完成的盘点单为 409；开单后该仓库的其他出入库均被拒绝（409），直到审核或作废；支持 Idempotency-Key",
     access: permission(permissionCode(warehouseCheck.header, "create")),
     body: checkCreateBody,
     replacesGenerated: true,
     handle: (ctx, { body }) => {
       const { lines, ...header } = body as Row & { lines?: Row[] };
       if (lines?.length) throw fieldError("lines", closingMessages.bookLines);
-      return createDocument(
-        session(ctx),
-        warehouseCheck,
-        { ...header, lines: [] },
-        body,
-        closingRules[warehouseCheck.docType],
-      );
+      return createDocument(session(ctx), warehouseCheck, { ...header, lines: [] }, body, closingRules[warehouseCheck.docType]);
     },
   }),
   endpoint({
     method: "POST",
     path: documentPath(warehouseCheck, "update"),
-    summary:
-      "录入实盘数量：{ id, version?, lines: [{ id, countedQuantity }] }，只改所给的明细，其余不变（仅 盘点中 可改）；支持 Idempotency-Key",
+    summary: "录入实盘数量：{ id, version?, lines: [{ id, countedQuantity }] }，只改所给的明细，其余不变（仅 盘点中 可改）；支持 Idempotency-Key",
     access: permission(permissionCode(warehouseCheck.header, "update")),
     body: checkUpdateBody,
     replacesGenerated: true,
-    handle: (ctx, { body }) =>
-      updateCounts(session(ctx), body as z.infer<typeof checkUpdateBody>, body),
+    handle: (ctx, { body }) => updateCounts(session(ctx), body as z.infer<typeof checkUpdateBody>, body),
   }),
   endpoint({
     method: "POST",
     path: apiPath(warehouseAccountMonthSettle, "generate"),
-    summary:
-      "生成月结：{ month: YYYY-MM } → { month, rowCount, status }，按单据日期从库存流水重算该月每个仓库 × 物资的期初、入库、出库、期末（数量与金额）；可重复生成，结果相同；已结账的月份为 409；支持 Idempotency-Key",
+    summary: "生成月结：{ month: YYYY-MM } → { month, rowCount, status }，按单据日期从库存流水重算该月每个仓库 × 物资的期初、入库、出库、期末（数量与金额）；可重复生成，结果相同；已结账的月份为 409；支持 Idempotency-Key",
     access: permission(permissionCode(warehouseAccountMonthSettle, "generate")),
     body: monthBody,
     handle: (ctx, { body }) => {
       refuseFutureMonth(session(ctx), body.month);
-      return idempotent(session(ctx), body, (trx) =>
-        generateMonth(trx as AnyDb, session(ctx), body.month),
-      );
+      return idempotent(session(ctx), body, (trx) => generateMonth(trx as AnyDb, session(ctx), body.month));
     },
   }),
   endpoint({
     method: "POST",
     path: apiPath(warehouseAccountMonthSettle, "confirm"),
-    summary:
-      "月结转正式：{ month } → { month, rowCount, status: 1 }，重新生成并锁定该月：此后单据日期不能在该月（409 YYYY-MM 已结账）；该月须已结束，且更早有出入库的月份都已转正式（否则 409）；支持 Idempotency-Key",
+    summary: "月结转正式：{ month } → { month, rowCount, status: 1 }，重新生成并锁定该月：此后单据日期不能在该月（409 YYYY-MM 已结账）；该月须已结束，且更早有出入库的月份都已转正式（否则 409）；支持 Idempotency-Key",
     access: permission(permissionCode(warehouseAccountMonthSettle, "confirm")),
     body: monthBody,
-    handle: (ctx, { body }) =>
-      idempotent(session(ctx), body, (trx) =>
-        confirmMonth(trx as AnyDb, session(ctx), body.month),
-      ),
+    handle: (ctx, { body }) => idempotent(session(ctx), body, (trx) => confirmMonth(trx as AnyDb, session(ctx), body.month)),
   }),
 ];
 
