@@ -73,6 +73,14 @@ test("a transfer between two warehouses: sent into transit, received with its ba
   await expect(page.getByTestId("document-lines")).toContainText("78.00");
   await shot(page, "transfer-in-transit");
   const detail = page.url();
+  // 调拨明细 from the transfer: its line sent 15, 15 in transit, none received yet.
+  await page.getByRole("link", { name: "调拨明细", exact: true }).click();
+  await expect(page).toHaveURL(/\/zhhq\/warehousetransferdetail\/index\?docNo=DB/);
+  const transferLine = page.getByRole("row").filter({ hasText: "高筋面粉" }).filter({ hasText: "调拨分仓" });
+  await expect(transferLine).toHaveCount(1);
+  await expect(transferLine).toContainText("在途");
+  await expect(transferLine.getByRole("cell")).toContainText(["15", "15", "15", "0", "78.00"]);
+  await shot(page, "transfer-detail");
   await page.goto("/zhhq/warehousetransferin/index");
   await expect(page.getByRole("row").filter({ hasText: "调拨总仓" }).first()).toBeVisible();
   await page.goto(new URL(detail).pathname);

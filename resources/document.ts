@@ -148,7 +148,97 @@ export interface DocumentSpec<V extends string = string> {
   views?: readonly DocumentListView[];
   /** What it prints; a document without it prints its shown header fields and lines (`printOf`). */
   print?: DocumentPrint;
+  /** Screens of the module's own about one document, offered beside its steps (`DocumentPage`). */
+  pages?: readonly DocumentPage[];
 }
+/**
+ * A screen of the module's own about one document (审核 with changed quantities, a count's XLSX import): routed in the
+ * module's screens at `${screenBase}/${screen}/${path}/:id`, and offered as a button on the document's detail and a
+ * row action of its lists while `step` may be taken — a transition's name (its from-statuses and its permission), or
+ * `update` (the editable statuses and the update permission). With `step: "create"` it makes a new document another
+ * way (an order from requests): `${screenBase}/${screen}/${path}`, a button beside 新增 on the list and the create
+ * page, for users who may create. A `path` from the root (`/zhhq/…?docNo=:docNo`, `:field` the document's value) is
+ * another screen about it (its lines among all transfers'): with `step: "view"` offered in every status to users who
+ * may view `entity` (of the same module; the document itself by default). The API it posts to checks the same again.
+ */
+export interface DocumentPage {
+  path: string;
+  label: string;
+  step: string;
+  entity?: string;
+}
+
+/** Where a page of one document opens: under the document's path, or a path from the root with its `:field`s filled. */
+export function documentPageHref(
+  doc: Pick<DocumentDef, "screenBase" | "screen">,
+  page: { path: string },
+  record: Record<string, unknown>,
+): string {
+  if (!page.path.startsWith("/"))
+    return `${doc.screenBase}/${doc.screen}/${page.path}/${String(record.id)}`;
+  return page.path.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(record[name] ?? "")),
+  );
+}
+
+/** A page's statuses and permission, as data a list or a detail reads: offered when both hold. */
+export function documentPages(
+  doc: DocumentDef,
+): Array<{
+  path: string;
+  label: string;
+  creates: boolean;
+  statuses: string[];
+  permission: string;
+}> {
+  return (doc.pages ?? []).map((page) => {
+    const transition = findTransition(doc, page.step);
+    const creates = page.step === "create";
+    const views = page.step === "view";
+    return {
+      path: page.path,
+      label: page.label,
+      creates,
+      statuses: transition
+        ? [...transition.from]
+        : creates
+          ? []
+          : views
+            ? doc.workflow.statuses.map((s) => s.value as string)
+            : [...doc.workflow.editable],
+      permission: transition
+        ? transitionPermission(doc, transition)
+        : views
+          ? permissionCode(
+              page.entity
+                ? { module: doc.module, entity: page.entity }
+                : doc.header,
+              "view",
+            )
+          : permissionCode(doc.header, creates ? "create" : "update"),
+    };
+  });
+}
+
+export interface DocumentDef<V extends string = string> extends Omit<
+  DocumentSpec<V>,
+  "header" | "lines"
+> {
+  /** `module/entity`: the key of the header's declaration, the status history's and the ledger lines' docType. */
+  docType: string;
+  /** The header as an entity (its table has the number, the status and the version besides the declared fields). */
+  header: ResourceDef;
+  /** The lines as an entity, each naming its document (`documentId`, deleted with it). */
+  lines: ResourceDef;
+  linesTitle: string;
+  minLines: number;
+  maxLines: number;
+  /** The line fields summed on the screens (`lines.totals`), or undefined for every money and quantity field. */
+  totals?: readonly string[];
+  /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
+  status: { readonly [K in V]: K };
+}
+
 
 export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
   /** `module/entity`: the key of the header's declaration, the status history's and the ledger lines' docType. */
@@ -209,6 +299,13 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     if (!same) throw problem(`the statuses are not dictionary ${dict}'s items`);
   }
   if (spec.print) checkPrint(spec, names, values, problem);
+  for (const page of spec.pages ?? []) {
+    if (
+      !["update", "create", "view"].includes(page.step) &&
+      !names.has(page.step)
+    )
+      throw problem(`page ${page.path}: no transition ${page.step}`);
+  }
   const byValue = new Map(statuses.map((s) => [s.value as string, s]));
   for (const view of spec.views ?? []) {
     for (const name of Object.keys(view.filter)) {

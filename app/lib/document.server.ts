@@ -5,6 +5,8 @@ import {
   DOC_NO,
   DOC_STATUS,
   DOC_VERSION,
+  documentPageHref,
+  documentPages,
   documentPath,
   findTransition,
   isEditable,
@@ -73,6 +75,7 @@ export function documentView(doc: DocumentDef, form = false) {
     totals: doc.totals,
     statuses: doc.workflow.statuses.map((s) => ({ value: s.value as string, label: s.label, color: s.color })),
     editable: [...doc.workflow.editable] as string[],
+    pages: documentPages(doc),
   };
 }
 export type DocumentView = ReturnType<typeof documentView>;
@@ -94,7 +97,7 @@ export async function loadDocument(request: Request, context: AppLoadContext, do
 }
 
 /** Each relation picker of the header and the lines: where it searches, and its first options (issue 17). */
-async function pickers(request: Request, context: AppLoadContext, defs: ResourceDef[], records: Row[]) {
+export async function pickers(request: Request, context: AppLoadContext, defs: ResourceDef[], records: Row[]) {
   const options: Record<string, { value: string; label: string }[]> = {};
   const sources: Record<string, RelationSource> = {};
   for (const def of defs) {
@@ -230,6 +233,9 @@ export async function loadDetail(request: Request, context: AppLoadContext, doc:
     status: statusOf(doc, status) ?? { value: String(status), label: String(status), color: "gray" as const },
     transitions,
     canEdit: isEditable(doc, status) && can(permissionCode(doc.header, "update")),
+    pages: documentPages(doc)
+      .filter((p) => p.statuses.includes(String(status)) && can(p.permission))
+      .map((p) => ({ label: p.label, to: documentPageHref(doc, p, record) })),
     tenantName: user.tenantName,
   };
 }

@@ -3,6 +3,7 @@ import type { ReportScreen } from "../modules";
 import type { MonthSettleDef } from "../monthSettle";
 import { defineDocument, type DocumentSpec, type PostingDef } from "../document";
 import { goodsUnit, signedBy } from "./stock";
+import { defineReport, period } from "../report/define";
 
 /**
  * Moving stock between warehouses and closing its books (issue 41, decision 073): the transfer (调拨: out of the source
@@ -97,7 +98,66 @@ export const warehouseTransfer = defineDocument({
     { screen: "warehousetransferout", title: "调拨出库", filter: { status: "1" } },
     { screen: "warehousetransferin", title: "调拨入库", filter: { status: "2" } },
   ],
+  // Its lines among every transfer's (调拨明细, below), from any status.
+  pages: [
+    {
+      path: "/zhhq/warehousetransferdetail/index?docNo=:docNo&from=:docDate&to=:docDate",
+      label: "调拨明细",
+      step: "view",
+      entity: "warehouseTransferDetail",
+    },
+  ],
 });
+
+/**
+ * 调拨明细 (spec §2 warehousetransferdetail): every transfer's lines with what was sent, is in transit and was received,
+ * filtered by warehouse (sending or receiving), goods, status and the transfer's date; a transfer links to its own.
+ */
+export const warehouseTransferDetail = defineReport({
+  module: "zhhq",
+  screenBase: "/zhhq",
+  entity: "warehouseTransferDetail",
+  screen: "warehousetransferdetail",
+  title: "调拨明细",
+  description:
+    "调拨单的每一行：调拨数量、已发（调出）、在途与已收（调入）数量及成本金额；仓库筛选调出或调入该仓库的调拨，日期按调拨单的单据日期。",
+  filters: [
+    period,
+    {
+      name: "warehouseId",
+      kind: "ref",
+      label: "仓库",
+      table: "warehouse",
+      labelColumn: "name",
+    },
+    {
+      name: "goodsCode",
+      kind: "code",
+      label: "物资编码",
+      table: "goods",
+      codeColumn: "goods_code",
+      idName: "goodsId",
+    },
+    { name: "status", kind: "enum", label: "状态", dict: "transferStatus" },
+    { name: "docNo", kind: "keyword", label: "调拨单号", placeholder: "DB…" },
+  ],
+  columns: [
+    { key: "docNo", label: "调拨单号", kind: "text" },
+    { key: "docDate", label: "单据日期", kind: "text" },
+    { key: "status", label: "状态", kind: "enum", dict: "transferStatus" },
+    { key: "fromWarehouseName", label: "调出仓库", kind: "text" },
+    { key: "toWarehouseName", label: "调入仓库", kind: "text" },
+    { key: "goodsCode", label: "物资编码", kind: "text" },
+    { key: "goodsName", label: "物资名称", kind: "text" },
+    { key: "unitName", label: "单位", kind: "text" },
+    { key: "quantity", label: "调拨数量", kind: "quantity" },
+    { key: "sentQuantity", label: "已发数量", kind: "quantity" },
+    { key: "transitQuantity", label: "在途数量", kind: "quantity" },
+    { key: "receivedQuantity", label: "已收数量", kind: "quantity" },
+    { key: "amount", label: "成本金额", kind: "money", total: true },
+  ],
+});
+
 
 const checkStatuses = [
   { value: "0", label: "盘点中", color: "orange" },

@@ -1,5 +1,5 @@
 import type { ModuleDeclaration } from "../modules";
-import { closingDocuments, closingViews, stockMonthClose, warehouseWarning } from "./closing";
+import { closingDocuments, closingViews, stockMonthClose, warehouseTransferDetail, warehouseWarning } from "./closing";
 import { zhhqMasterResources } from "./master";
 import { purchaseDocuments, purchaseResources } from "./purchase";
 import { supplierQualification } from "./qualifications";
@@ -24,7 +24,7 @@ export const zhhqResources = [...zhhqMasterResources, supplierQualification, ...
 export const zhhqModule = {
   name: "zhhq",
   resources: [...zhhqResources, ...stockViews, ...purchaseResources, ...closingViews],
-  reports: [...zhhqReports, warehouseWarning],
+  reports: [...zhhqReports, warehouseWarning, warehouseTransferDetail],
   documents: [...stockDocuments, ...purchaseDocuments, ...closingDocuments],
   monthSettles: [stockMonthClose],
 } as const satisfies ModuleDeclaration<"zhhq">;

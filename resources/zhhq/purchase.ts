@@ -79,6 +79,8 @@ export const purchseDemand = defineDocument({
     transitions: approvalWorkflow().transitions.map((t) => (t.name === "approve" ? { ...t, effect: "approveDemand", confirm: "审核后可据此下采购单" } : t)),
   },
   views: [{ screen: "purchsedemandaudit", title: "申请审核", filter: { status: "1" } }],
+  // 审核 as asked is the step's button; this page changes quantities first (app/routes/zhhq/demand-approve.tsx).
+  pages: [{ path: "approveAdjusted", label: "按核定数量审核", step: "approve" }],
 });
 
 const orderStatuses = [
@@ -153,6 +155,8 @@ export const purchse = defineDocument({
     unit: goodsUnit,
     signatures: signedBy("采购", "供应商确认"),
   },
+  // Besides lines typed by hand, an order takes approved requests' lines (app/routes/zhhq/order-from-demands.tsx).
+  pages: [{ path: "fromDemand", label: "按采购申请生成", step: "create" }],
 });
 
 /**

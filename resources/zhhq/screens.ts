@@ -1,5 +1,6 @@
 import type { ModuleScreens } from "../modules";
 import { reportPages } from "../report/screens";
+import { warehouseTransferDetail } from "./closing";
 import { zhhqReports } from "./reports";
 
 /**
@@ -37,7 +38,7 @@ export const zhhqScreens = {
         },
         { title: "出入库", screens: ["warehousein", "warehouseinreturn", "warehouseout", "warehouseoutaudit", "warehouseoutrepair", "warehouseoutreturn"] },
         { title: "库存", screens: ["warehousereal", "warehouserealdetail", "warehouseledger", "warehousewarning"] },
-        { title: "调拨", screens: ["warehousetransfer", "warehousetransferout", "warehousetransferin"] },
+        { title: "调拨", screens: ["warehousetransfer", "warehousetransferdetail", "warehousetransferout", "warehousetransferin"] },
         { title: "盘点与结账", screens: ["warehousecheck", "warehouseaccountmonthsettle", "warehouseaccountmonth"] },
         {
           title: "报表",
@@ -52,9 +53,13 @@ export const zhhqScreens = {
   ],
   screens: [
     ...reportPages(zhhqReports),
+    ...reportPages([warehouseTransferDetail]),
     /** 月末结账's two steps (decision 073): generate and make formal, a month at a time. */
     { path: "zhhq/warehousewarning/index", file: "routes/zhhq/warning.tsx" },
     // A stocktake's lines are the book's: its editor is the count of each line, not the generic lines grid.
     { path: "zhhq/warehousecheck/edit/:id", file: "routes/zhhq/check-count.tsx", replacesGenerated: true },
+    // Pages a document offers beside its steps (`pages` in its declaration).
+    { path: "zhhq/purchsedemand/approveAdjusted/:id", file: "routes/zhhq/demand-approve.tsx" },
+    { path: "zhhq/purchse/fromDemand", file: "routes/zhhq/order-from-demands.tsx" },
   ],
 } as const satisfies ModuleScreens;

@@ -97,6 +97,17 @@ for (const dialect of dialects) {
       ]);
       const received = await api.info("warehouseTransfer", created.id);
       expect(received.lines[0]).toMatchObject({ sentQuantity: 6, transitQuantity: 0, receivedQuantity: 6 });
+      // 调拨明细 (warehousetransferdetail): the line as received, found by either warehouse, its status and its number.
+      const detail = (query: Row) => api.get("warehouseTransferDetail", { from: day(-1), to: day(1), ...query });
+      const row = { docNo: created.docNo, status: "3", quantity: 6000, sentQuantity: 6000, transitQuantity: 0, receivedQuantity: 6000, amount: 1600 };
+      for (const query of [{ docNo: created.docNo }, { warehouseId: a }, { warehouseId: b, status: "3" }]) {
+        const answer = await detail(query);
+        expect(answer, JSON.stringify(query)).toMatchObject({ status: 200 });
+        expect((answer.data as { rows: Row[] }).rows.filter((r) => r.docNo === created.docNo)).toEqual([expect.objectContaining(row)]);
+      }
+      expect(((await detail({ docNo: created.docNo, status: "2" })).data as { rows: Row[] }).rows).toEqual([]);
+      expect(((await detail({ docNo: created.docNo, from: day(2), to: day(3) })).data as { rows: Row[] }).rows).toEqual([]);
+      expectField(await detail({ status: "9" }), "status", /状态/);
       // Received twice: the workflow's 409.
       expect(await api.step("warehouseTransfer", "receive", { id: created.id })).toMatchObject({ status: 409 });
     });

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { stockLedger } from "../../server/modules/zhhq/stock";
-import { adminToken, createTestApp, type TestApp } from "../helpers/api";
+import { adminToken, createTestApp, expectField, type TestApp } from "../helpers/api";
 import { dialects } from "../helpers/db";
 import { purchaseClient, type PurchaseClient } from "../helpers/purchase";
 import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
@@ -9,7 +9,8 @@ import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 /**
  * Receipts racing (issue 41's concurrency test, decision 072), on both databases: receipts of one order line at once
  * never receive more than was ordered — the others hear 409 and post nothing — and receipts of different lines at once
- * all arrive, leaving the order 已到货. The stock ledger's check stays clean.
+ * all arrive, leaving the order 已到货. Orders built from one approved request at once: one takes it, the others are
+ * refused at demandIds and write nothing. The stock ledger's check stays clean.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -70,6 +71,26 @@ for (const dialect of dialects) {
       const order = await api.orderInfo(orderId);
       expect(order.status).toBe("4");
       expect(order.lines.map((l) => l.receivedQuantity)).toEqual([10, 3]);
+    });
+    test("orders built from one approved request at once: exactly one takes it, the others are 400 at demandIds", { timeout: 120_000 }, async () => {
+      for (let round = 0; round < 3; round++) {
+        const warehouseId = await api.warehouse();
+        const supplierId = await api.supplier();
+        const goodsId = await api.goods();
+        await api.contract(supplierId, goodsId, 100);
+        const demand = await api.ok<{ id: number }>("purchseDemand/create", { warehouseId, lines: [{ goodsId, quantity: 4 }] });
+        await api.ok("purchseDemand/submit", { id: demand.id });
+        await api.ok("purchseDemand/approve", { id: demand.id });
+        const answers = await Promise.all(
+          Array.from({ length: 4 }, () => api.post("purchse/create", { supplierId, warehouseId, demandIds: [demand.id], lines: [{ goodsId, quantity: 1, price: 100 }] })),
+        );
+        expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+        for (const refused of answers.filter((a) => a.status !== 200)) expectField(refused, "demandIds", /已下单/);
+        const lines = await db.selectFrom("purchase_order_line").select(["document_id", "demand_id"]).where("demand_id", "=", demand.id).execute();
+        expect(lines).toHaveLength(1);
+        // The refused orders wrote nothing: one order of this warehouse, with its hand line and the request's.
+        expect(await db.selectFrom("purchase_order").select("id").where("warehouse_id", "=", warehouseId).execute()).toHaveLength(1);
+      }
     });
   });
 }

@@ -78,6 +78,8 @@ for (const dialect of dialects) {
       ]);
       expect(order.lines.map((l) => l.amount)).toEqual([5000, 3000]);
       expectField(await api.post("purchse/create", { supplierId, warehouseId, demandIds: [demand.id], lines: [] }), "demandIds", /已下单/);
+      // A request is ordered into its own warehouse.
+      expectField(await api.post("purchse/create", { supplierId, warehouseId: await api.warehouse(), demandIds: [demand.id], lines: [] }), "demandIds", /不是本采购单仓库的申请/);
 
       // Nothing is received before the order is approved.
       const [riceLine, oilLine] = order.lines;

@@ -43,7 +43,7 @@ interface HistoryRow {
 export default function DocumentDetail() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { doc, record, status, transitions, canEdit } = loaderData;
+  const { doc, record, status, transitions, canEdit, pages } = loaderData;
   const dicts = useDicts();
   const navigation = useNavigation();
   const base = documentBase(doc);
@@ -91,7 +91,7 @@ export default function DocumentDetail() {
           {plainRefusal}
         </Alert>
       )}
-      {transitions.length > 0 && (
+      {transitions.length + pages.length > 0 && (
         <Group gap="xs" data-testid="document-transitions">
           {plainSteps.map((step) => (
             <Form method="post" key={step.name}>
@@ -130,6 +130,11 @@ export default function DocumentDetail() {
                 ))}
               </ConfirmAction>
             ))}
+          {pages.map((page) => (
+            <Button key={page.to} component={Link} to={page.to} variant="light">
+              {page.label}
+            </Button>
+          ))}
         </Group>
       )}
       <Card withBorder radius="md" padding="lg">

@@ -93,6 +93,14 @@ export default function DocumentEditor() {
             </Text>
           )}
         </Title>
+        {mode === "create" &&
+          doc.pages
+            .filter((p) => p.creates)
+            .map((p) => (
+              <Button key={p.path} component={Link} to={`${documentBase(doc)}/${p.path}`} variant="light">
+                {p.label}
+              </Button>
+            ))}
       </Group>
       <Form method="post" {...focusOnRefusal(getFormProps(form))} data-testid="document-editor">
         {/* Enter in a field saves: the form's first submit button is its default, and 增加行 comes before 保存. */}

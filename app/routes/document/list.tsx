@@ -2,7 +2,7 @@ import { Alert, Paper } from "@mantine/core";
 import { data, useFetcher, useLoaderData, useLocation, type LoaderFunctionArgs } from "react-router";
 import { apiPath, permissionCode, resourceKey } from "../../../resources/define";
 import { documentBase } from "../../../resources/document-form";
-import { DOC_NO, DOC_STATUS, documentPath, statusDictCode } from "../../../resources/document";
+import { DOC_NO, DOC_STATUS, documentPageHref, documentPath, statusDictCode } from "../../../resources/document";
 import { StatusBadge, statusIn } from "~/components/document/StatusBadge";
 import { FilterBar } from "~/components/resource/FilterBar";
 import { ListPagination } from "~/components/resource/ListPagination";
@@ -80,6 +80,9 @@ export default function DocumentList() {
   const rowActions = (record: Row): RowAction[] => [
     { key: "view", label: "查看", to: detail(record.id) },
     ...(canUpdate && doc.editable.includes(String(record[DOC_STATUS])) ? [{ key: "edit", label: "编辑", to: relativeTo(location.pathname, `${base}/edit/${record.id}`) }] : []),
+    ...doc.pages
+      .filter((p) => p.statuses.includes(String(record[DOC_STATUS])) && can(p.permission))
+      .map((p) => ({ key: p.path, label: p.label, to: relativeTo(location.pathname, documentPageHref(doc, p, record)) })),
     { key: "print", label: "打印", to: relativeTo(location.pathname, `${base}/print/${record.id}`) },
   ];
   const exportHref = (format: string) => `${apiPath(def, "export")}?format=${format}${exportQuery ? `&${exportQuery}` : ""}`;
@@ -93,6 +96,13 @@ export default function DocumentList() {
               导出 Excel
             </PlainButton>
           )}
+          {doc.pages
+            .filter((p) => p.creates && can(p.permission))
+            .map((p) => (
+              <PlainButton key={p.path} to={`${base}/${p.path}`} variant="default">
+                {p.label}
+              </PlainButton>
+            ))}
           {can(permissionCode(def, "create")) && (
             <PlainButton to={`${base}/create`} leftSection={<IconPlus size={16} />}>
               新增

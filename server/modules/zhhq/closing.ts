@@ -6,6 +6,7 @@ import { quantityToThousandths, thousandthsToQuantity } from "../../../resources
 import { fieldSchema, recordId } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import { warehouseAccountMonthSettle, warehouseCheck, warehouseTransfer } from "../../../resources/zhhq/closing";
+import type { Db } from "../../db";
 import { newId } from "../../db";
 import { insertRows } from "../../db/bulk";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
@@ -16,6 +17,7 @@ import { createDocument, documentSchemas, updateDocument } from "../resource/doc
 import { db } from "../resource/engine";
 import { lockMonth } from "../zhct/formalMonths";
 import type { Row } from "../resource/rows";
+import type { Filters, QueryResult } from "../report/query";
 import {
   defaultDocDate,
   isPostgres,
@@ -510,6 +512,107 @@ export const closingRules: Record<string, DocumentRules> = {
 };
 
 const session = (ctx: unknown) => ctx as SessionContext;
+
+/** A page of 调拨明细 holds at most this many lines; a narrower filter shows the rest. */
+const TRANSFER_DETAIL_ROWS = 5000;
+
+/**
+ * 调拨明细: each transfer line as its transfer stands — asked, sent (调出), in transit and received (调入) — by the
+ * transfer's date; the warehouse filter takes transfers out of it or into it. Quantities are thousandths (the
+ * report's quantity columns), the cost fen.
+ */
+async function warehouseTransferDetail(
+  dbIn: Db,
+  tenantId: number,
+  f: Filters,
+): Promise<QueryResult> {
+  const q = dbIn as unknown as AnyDb;
+  let query = q
+    .selectFrom(`${warehouseTransfer.lines.table} as l`)
+    .innerJoin(`${warehouseTransfer.header.table} as h`, (j) =>
+      j
+        .onRef("h.tenant_id", "=", "l.tenant_id")
+        .onRef("h.id", "=", "l.document_id"),
+    )
+    .innerJoin("goods as g", (j) =>
+      j
+        .onRef("g.tenant_id", "=", "l.tenant_id")
+        .onRef("g.id", "=", "l.goods_id"),
+    )
+    .leftJoin("goods_unit as u", (j) =>
+      j
+        .onRef("u.tenant_id", "=", "g.tenant_id")
+        .onRef("u.id", "=", "g.unit_id"),
+    )
+    .innerJoin("warehouse as wf", (j) =>
+      j
+        .onRef("wf.tenant_id", "=", "h.tenant_id")
+        .onRef("wf.id", "=", "h.from_warehouse_id"),
+    )
+    .innerJoin("warehouse as wt", (j) =>
+      j
+        .onRef("wt.tenant_id", "=", "h.tenant_id")
+        .onRef("wt.id", "=", "h.to_warehouse_id"),
+    )
+    .select([
+      "h.doc_no",
+      "h.doc_date",
+      "h.status",
+      "wf.name as from_name",
+      "wt.name as to_name",
+      "g.goods_code",
+      "g.goods_name",
+      "u.unit_name",
+      "l.quantity",
+      "l.sent_quantity",
+      "l.transit_quantity",
+      "l.received_quantity",
+      "l.amount",
+    ])
+    .where("l.tenant_id", "=", tenantId)
+    .where("h.doc_date", ">=", f.from)
+    .where("h.doc_date", "<=", f.to);
+  if (f.warehouseId !== undefined) {
+    const warehouseId = f.warehouseId;
+    query = query.where((eb) =>
+      eb.or([
+        eb("h.from_warehouse_id", "=", warehouseId),
+        eb("h.to_warehouse_id", "=", warehouseId),
+      ]),
+    );
+  }
+  if (f.goodsId !== undefined)
+    query = query.where("l.goods_id", "=", f.goodsId);
+  const status = (f as unknown as { status?: string }).status;
+  if (status !== undefined)
+    query = query.where("h.status", "=", Number(status));
+  if (f.keyword !== undefined) query = query.where("h.doc_no", "=", f.keyword);
+  const found = (await query
+    .orderBy("h.doc_date", "desc")
+    .orderBy("h.doc_no", "desc")
+    .orderBy("l.line_no")
+    .limit(TRANSFER_DETAIL_ROWS + 1)
+    .execute()) as Row[];
+  const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+  const rows = found.slice(0, TRANSFER_DETAIL_ROWS).map((r) => ({
+    docNo: String(r.doc_no),
+    docDate: String(r.doc_date ?? ""),
+    status: String(r.status),
+    fromWarehouseName: String(r.from_name ?? ""),
+    toWarehouseName: String(r.to_name ?? ""),
+    goodsCode: String(r.goods_code),
+    goodsName: String(r.goods_name),
+    unitName: String(r.unit_name ?? ""),
+    quantity: n(r.quantity),
+    sentQuantity: n(r.sent_quantity),
+    transitQuantity: n(r.transit_quantity),
+    receivedQuantity: n(r.received_quantity),
+    amount: n(r.amount),
+  }));
+  return { rows, more: found.length > TRANSFER_DETAIL_ROWS };
+}
+
+export const closingReportQueries = { warehouseTransferDetail };
 
 export const closingEndpoints: Endpoint[] = [
   endpoint({

@@ -2,7 +2,8 @@ import { zhhqModule } from "../../../resources/zhhq/module";
 import type { ServerModule } from "../manifest";
 import { zhhqReports } from "../../../resources/zhhq/reports";
 import { reportEndpoints } from "../report/engine";
-import { closingEndpoints, closingRules } from "./closing";
+import { warehouseTransferDetail } from "../../../resources/zhhq/closing";
+import { closingEndpoints, closingReportQueries, closingRules } from "./closing";
 import { masterServices } from "./master";
 import { purchaseDocumentRules, purchaseEndpoints } from "./purchase";
 import { zhhqReportQueries } from "./reports";
@@ -23,7 +24,10 @@ export const zhhqManifest: ServerModule = {
   declaration: zhhqModule,
   services: { ...masterServices, ...dormServices, ...repairServices, ...messageServices, ...vehicleServices },
   // Its reports run on 报表's engine, answered by the stock ledger's queries (decision 076).
-  endpoints: [...purchaseEndpoints, ...dormEndpoints, ...repairEndpoints, ...vehicleEndpoints, ...closingEndpoints, ...warningEndpoints, ...reportEndpoints(zhhqReports, zhhqReportQueries)],
+  endpoints: [
+    ...purchaseEndpoints, ...dormEndpoints, ...repairEndpoints, ...vehicleEndpoints, ...closingEndpoints, ...warningEndpoints,
+    ...reportEndpoints(zhhqReports, zhhqReportQueries), ...reportEndpoints([warehouseTransferDetail], closingReportQueries),
+  ],
   documentRules: { ...stockDocumentRules, ...purchaseDocumentRules, ...closingRules },
   ledgers: [stockLedger],
   paymentHooks: [],

@@ -37,6 +37,7 @@ export const purchaseMessages = {
   demandNotApproved: (no: string) => `采购申请 ${no} 尚未审核，不能下单`,
   demandOrdered: (no: string, orderNo: string) => `采购申请 ${no} 已下单（${orderNo}）`,
   demandMissing: "采购申请不存在",
+  demandOtherWarehouse: (no: string) => `采购申请 ${no} 不是本采购单仓库的申请`,
   notReceivable: (status: string) => `采购单当前为「${status}」，不能收货`,
   notOfOrder: "该明细不属于所选采购单",
   overOrdered: (line: number, goods: string, left: number, unit: string) => `第 ${line} 行（${goods}）收货数量超过未到数量 ${thousandthsToQuantity(left)}${unit}`,
@@ -174,30 +175,109 @@ const orderCreateSchema = createSchema(purchse.header).extend({
   lines: z.array(z.unknown(), { error: "采购明细应为列表" }).max(500, "采购明细不能超过 500 行").pipe(z.array(createSchema(purchse.lines))),
 });
 
-/** `purchse/create`: by hand, from approved requests (their approved quantities), or both. */
+/** The order (its number) that already holds a line of this request, if any. */
+async function orderOfDemand(q: AnyDb, tenantId: number, demandId: number): Promise<string | undefined> {
+  const ordered = (await q
+    .selectFrom(`${purchse.lines.table} as l`)
+    .innerJoin(`${purchse.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.document_id"))
+    .select("o.doc_no")
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.demand_id", "=", demandId)
+    .executeTakeFirst()) as Row | undefined;
+  return ordered ? String(ordered.doc_no) : undefined;
+}
+
+/**
+ * In the create's write transaction: each request's row is locked (an update) before it is looked for on another
+ * order, so two orders built from one request at once cannot both pass — the second waits for the first and finds
+ * it (SQLite's write transactions are serial; on PostgreSQL the row lock orders them).
+ */
+const claimDemands =
+  (demands: Array<{ id: number; docNo: string }>) =>
+  async (ctx: SessionContext, trx: AnyDb): Promise<Row[]> => {
+    const tenantId = ctx.session.tenantId;
+    for (const demand of demands) {
+      await trx.updateTable(purchseDemand.header.table).set({ updated_at: sql`updated_at` }).where("tenant_id", "=", tenantId).where("id", "=", demand.id).execute();
+      const orderNo = await orderOfDemand(trx, tenantId, demand.id);
+      if (orderNo) throw fieldError("demandIds", purchaseMessages.demandOrdered(demand.docNo, orderNo));
+    }
+    return [];
+  };
+
+/** `purchse/create`: by hand, from approved requests of the order's warehouse (their approved quantities), or both. */
 async function createOrder(ctx: SessionContext, body: Row, raw: unknown): Promise<Row> {
   const { demandIds, lines: given, ...header } = body as Row & { demandIds?: number[]; lines: Row[] };
   const tenantId = ctx.session.tenantId;
   const lines = [...given];
+  const claimed: Array<{ id: number; docNo: string }> = [];
   for (const demandId of [...new Set(demandIds ?? [])]) {
     const demand = (await db(ctx).selectFrom(purchseDemand.header.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", demandId).executeTakeFirst()) as Row | undefined;
     if (!demand) throw fieldError("demandIds", purchaseMessages.demandMissing);
-    if (String(demand.status) !== purchseDemand.status["2"]) throw fieldError("demandIds", purchaseMessages.demandNotApproved(String(demand.doc_no)));
-    const ordered = (await db(ctx)
-      .selectFrom(`${purchse.lines.table} as l`)
-      .innerJoin(`${purchse.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.document_id"))
-      .select("o.doc_no")
-      .where("l.tenant_id", "=", tenantId)
-      .where("l.demand_id", "=", demandId)
-      .executeTakeFirst()) as Row | undefined;
-    if (ordered) throw fieldError("demandIds", purchaseMessages.demandOrdered(String(demand.doc_no), String(ordered.doc_no)));
+    const docNo = String(demand.doc_no);
+    if (String(demand.status) !== purchseDemand.status["2"]) throw fieldError("demandIds", purchaseMessages.demandNotApproved(docNo));
+    if (Number(demand.warehouse_id) !== Number(header.warehouseId)) throw fieldError("demandIds", purchaseMessages.demandOtherWarehouse(docNo));
+    const orderNo = await orderOfDemand(db(ctx), tenantId, demandId);
+    if (orderNo) throw fieldError("demandIds", purchaseMessages.demandOrdered(docNo, orderNo));
+    claimed.push({ id: demandId, docNo });
     for (const line of await loadLines(db(ctx), purchseDemand, tenantId, demandId)) {
       const quantity = Number(line.approved_quantity ?? line.quantity);
       if (quantity > 0) lines.push({ goodsId: Number(line.goods_id), quantity: thousandthsToQuantity(quantity), demandId });
     }
   }
   if (!lines.length) throw fieldError("lines", purchaseMessages.noLines);
-  return createDocument(ctx, purchse, { ...header, lines }, raw, purchaseDocumentRules[purchse.docType]);
+  const rules = purchaseDocumentRules[purchse.docType] as DocumentRules;
+  return createDocument(ctx, purchse, { ...header, lines }, raw, claimed.length ? { ...rules, createLines: claimDemands(claimed) } : rules);
+}
+
+/**
+ * The approved requests of a warehouse that no order holds yet, newest first, each with its lines at their approved
+ * quantities: what an order may be built from (`purchse/create`'s `demandIds`, which checks the same again).
+ */
+async function orderableDemands(ctx: SessionContext, warehouseId: number): Promise<Row[]> {
+  const q = db(ctx);
+  const tenantId = ctx.session.tenantId;
+  const headers = (await q
+    .selectFrom(`${purchseDemand.header.table} as d`)
+    .leftJoin("org as r", (j) => j.onRef("r.tenant_id", "=", "d.tenant_id").onRef("r.id", "=", "d.restaurant_id"))
+    .select(["d.id", "d.doc_no", "d.need_date", "d.doc_date", "d.remark", "r.org_name"])
+    .where("d.tenant_id", "=", tenantId)
+    .where("d.warehouse_id", "=", warehouseId)
+    .where("d.status", "=", Number(purchseDemand.status["2"]))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom(`${purchse.lines.table} as l`).select("l.id").where("l.tenant_id", "=", tenantId).whereRef("l.demand_id", "=", "d.id"))),
+    )
+    .orderBy("d.doc_no", "desc")
+    .limit(100)
+    .execute()) as Row[];
+  if (!headers.length) return [];
+  const lines = (await q
+    .selectFrom(`${purchseDemand.lines.table} as l`)
+    .innerJoin("goods as g", (j) => j.onRef("g.tenant_id", "=", "l.tenant_id").onRef("g.id", "=", "l.goods_id"))
+    .leftJoin("goods_unit as u", (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
+    .select(["l.document_id", "l.line_no", "l.goods_id", "g.goods_code", "g.goods_name", "u.unit_name", "l.quantity", "l.approved_quantity"])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.document_id", "in", headers.map((h) => Number(h.id)))
+    .orderBy("l.document_id")
+    .orderBy("l.line_no")
+    .execute()) as Row[];
+  return headers.map((h) => ({
+    id: Number(h.id),
+    docNo: String(h.doc_no),
+    needDate: h.need_date ?? null,
+    docDate: h.doc_date ?? null,
+    restaurantName: h.org_name ?? null,
+    remark: h.remark ?? null,
+    lines: lines
+      .filter((l) => Number(l.document_id) === Number(h.id))
+      .map((l) => ({
+        goodsId: Number(l.goods_id),
+        goodsCode: String(l.goods_code),
+        goodsName: String(l.goods_name),
+        unitName: l.unit_name ?? "",
+        quantity: thousandthsToQuantity(Number(l.quantity)),
+        approvedQuantity: thousandthsToQuantity(Number(l.approved_quantity ?? l.quantity)),
+      })),
+  }));
 }
 
 /** A confirmation waits for every flagged price of the order to be decided. */
@@ -546,6 +626,15 @@ export const purchaseEndpoints: Endpoint[] = [
     access: permission(permissionCode(purchse.header, "create")),
     body: orderCreateSchema,
     handle: (ctx, { body }) => checkedOrder(session(ctx), body as Row, body),
+  }),
+  endpoint({
+    method: "GET",
+    path: "/api/v1/zhhq/purchseDemand/orderable",
+    resource: "zhhq/purchseDemand",
+    summary: "可下单的采购申请：warehouseId 仓库已审核、尚未下单的申请（最近 100 张），各带明细的核定数量，供采购单按申请生成（purchse/create 的 demandIds）",
+    access: permission(permissionCode(purchse.header, "create")),
+    query: z.object({ warehouseId: recordId("仓库") }),
+    handle: (ctx, { query }) => orderableDemands(session(ctx), Number(query.warehouseId)),
   }),
   endpoint({
     method: "POST",
