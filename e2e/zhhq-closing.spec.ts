@@ -52,7 +52,7 @@ test("a transfer between two warehouses: sent into transit, received with its ba
   const api = await apiAs(request, manager.userName, manager.password);
   const from = (await api.ok(`${Z}/warehouse/create`, { warehouseName: "调拨总仓" })).id;
   await api.ok(`${Z}/warehouse/create`, { warehouseName: "调拨分仓" });
-  const goodsId = (await api.ok(`${Z}/goods/create`, { goodsCode: "TRF-FLOUR", goodsName: "高筋面粉" })).id;
+  const goodsId = (await api.ok(`${Z}/goods/create`, { goodsCode: "TRF-FLOUR", goodsName: "调拨面粉" })).id;
   const stockIn = (await api.ok(`${Z}/warehouseIn/create`, { warehouseId: from, lines: [{ goodsId, quantity: 40, price: 520, batchNo: "FLOUR-01", expiryDate: "2099-01-01" }] })).id;
   await api.ok(`${Z}/warehouseIn/submit`, { id: stockIn });
   await api.ok(`${Z}/warehouseIn/approve`, { id: stockIn });
@@ -61,7 +61,7 @@ test("a transfer between two warehouses: sent into transit, received with its ba
   await untilHydrated(page);
   await pick(page, "调出仓库", "调拨总仓");
   await pick(page, "调入仓库", "调拨分仓");
-  await pickCell(page, 1, "物资", "高筋面粉");
+  await pickCell(page, 1, "物资", "调拨面粉");
   await cell(page, 1, "调拨数量").fill("15");
   await shot(page, "transfer-editor");
   await page.getByRole("button", { name: "保存", exact: true }).click();
@@ -76,7 +76,7 @@ test("a transfer between two warehouses: sent into transit, received with its ba
   // 调拨明细 from the transfer: its line sent 15, 15 in transit, none received yet.
   await page.getByRole("link", { name: "调拨明细", exact: true }).click();
   await expect(page).toHaveURL(/\/zhhq\/warehousetransferdetail\/index\?docNo=DB/);
-  const transferLine = page.getByRole("row").filter({ hasText: "高筋面粉" }).filter({ hasText: "调拨分仓" });
+  const transferLine = page.getByRole("row").filter({ hasText: "调拨面粉" }).filter({ hasText: "调拨分仓" });
   await expect(transferLine).toHaveCount(1);
   await expect(transferLine).toContainText("在途");
   await expect(transferLine.getByRole("cell")).toContainText(["15", "15", "15", "0", "78.00"]);
@@ -87,8 +87,8 @@ test("a transfer between two warehouses: sent into transit, received with its ba
   await step(page, "收货", "已收货");
   await shot(page, "transfer-received");
   await page.goto("/zhhq/warehousereal/index");
-  await expect(page.getByRole("row").filter({ hasText: "调拨分仓" }).filter({ hasText: "高筋面粉" })).toContainText("15");
-  await expect(page.getByRole("row").filter({ hasText: "调拨总仓" }).filter({ hasText: "高筋面粉" })).toContainText("25");
+  await expect(page.getByRole("row").filter({ hasText: "调拨分仓" }).filter({ hasText: "调拨面粉" })).toContainText("15");
+  await expect(page.getByRole("row").filter({ hasText: "调拨总仓" }).filter({ hasText: "调拨面粉" })).toContainText("25");
   await page.goto("/zhhq/warehouserealdetail/index");
   await expect(page.getByRole("row").filter({ hasText: "调拨分仓" }).filter({ hasText: "FLOUR-01" })).toBeVisible();
   expectNoReactErrors(page);

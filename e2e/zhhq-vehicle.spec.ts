@@ -78,7 +78,7 @@ test("a car requested, dispatched, out and back with its distance", async ({ pag
   await shot(page, "returned");
   // The car's odometer advanced.
   await page.goto(`/zhhq/vehicles/index?plateNo=${encodeURIComponent(plate)}`);
-  await expect(page.getByRole("row").filter({ hasText: plate })).toContainText("12096");
+  await expect(page.getByRole("row").filter({ hasText: plate })).toContainText("12,096");
 });
 
 test("a notice sent to a building, and each resident's delivery state", async ({ page, request }) => {
