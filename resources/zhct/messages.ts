@@ -1,4 +1,5 @@
 import { defineResource } from "../define";
+import { entityTitle } from "../operations";
 
 /**
  * The SMS / notification outbox and its log (spec §2 userinfosendmessage): modules enqueue a message inside their own
@@ -35,7 +36,7 @@ export const userInfoSendMessage = defineResource({
     { name: "attempts", label: "发送次数", type: "number", required: true, defaultValue: 0, min: 0, max: 1000 },
     { name: "lastError", label: "失败原因", type: "longText", list: true, max: 500 },
     { name: "sentAt", label: "发送时间", type: "datetime", sortable: true },
-    { name: "relatedEntity", label: "关联业务", type: "text", filter: "eq", max: 50 },
+    { name: "relatedEntity", label: "关联业务", type: "text", filter: "eq", max: 50, show: (value, _record, text) => (value ? entityTitle(value, text) : "—") },
     { name: "relatedId", label: "关联记录", type: "number", filter: "eq", min: 0, max: Number.MAX_SAFE_INTEGER, list: false },
     { name: "nextAttemptAt", label: "下次发送时间", type: "datetime", required: true, list: false, defaultValue: 0 },
     { name: "leaseHolder", label: "发送实例", type: "text", max: 200, list: false, hidden: true },
