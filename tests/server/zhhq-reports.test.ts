@@ -270,7 +270,7 @@ for (const dialect of dialects) {
         ["资质到期", "检验检疫证明 JJ-10", chinaDay(Date.now() + 10 * DAY_MS), 10, `/zhhq/supplierqualification/index?supplierId=${supplierId}`],
       ]);
       const kinds = (board.data as { kinds: Row[] }).kinds;
-      expect(kinds.map((k) => k.value)).toEqual(["expired", "expiring", "low", "high", "licence"]);
+      expect(kinds.map((k) => k.value)).toEqual(["expired", "expiring", "low", "high", "licence", "insurance", "inspection"]);
       expect(kinds.find((k) => k.value === "licence")).toMatchObject({ label: "资质到期", note: "30 天内", count: (board.data as { counts: Row }).counts.licence });
       expect(num((board.data as { counts: Row }).counts.licence)).toBeGreaterThanOrEqual(2);
       const onlyLicences = await api.get("warehouseWarning/findPage", { kind: "licence" });
