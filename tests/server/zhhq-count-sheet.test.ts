@@ -33,7 +33,7 @@ for (const dialect of dialects) {
     });
 
     const download = (id: number, token = tenant.token) => app.api.handle(new Request(`${ORIGIN}${API}/countSheet?id=${id}`, { headers: { Authorization: `Bearer ${token}` } }), "127.0.0.1");
-    async function upload(id: number, bytes: Uint8Array, token = tenant.token) {
+    async function upload(id: number, bytes: Uint8Array<ArrayBuffer>, token = tenant.token) {
       const response = await app.api.handle(
         new Request(`${ORIGIN}${API}/importCount?id=${id}`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }, body: bytes }),
         "127.0.0.1",
@@ -102,7 +102,7 @@ for (const dialect of dialects) {
     });
 
     /** A file in the shape of a sheet's, counting one line (for a sheet that no longer gives one). */
-    async function oneCount(lineId: number): Promise<Uint8Array> {
+    async function oneCount(lineId: number): Promise<Uint8Array<ArrayBuffer>> {
       const workbook = new ExcelJS.Workbook();
       const sheet = workbook.addWorksheet("x");
       sheet.addRow(["明细ID（勿改）", "实盘数量"]);
