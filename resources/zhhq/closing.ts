@@ -205,6 +205,7 @@ export const warehouseCheck = defineDocument({
     ],
   },
   numbering: { prefix: "PD" },
+  pages: [{ path: "importCount", label: "导入实盘数量", step: "update" }],
   workflow: {
     statuses: checkStatuses,
     dict: "checkStatus",

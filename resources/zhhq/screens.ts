@@ -61,5 +61,6 @@ export const zhhqScreens = {
     // Pages a document offers beside its steps (`pages` in its declaration).
     { path: "zhhq/purchsedemand/approveAdjusted/:id", file: "routes/zhhq/demand-approve.tsx" },
     { path: "zhhq/purchse/fromDemand", file: "routes/zhhq/order-from-demands.tsx" },
+    { path: "zhhq/warehousecheck/importCount/:id", file: "routes/zhhq/check-import.tsx" },
   ],
 } as const satisfies ModuleScreens;

@@ -14,6 +14,8 @@ import { ApiError, fieldError, Status } from "../../http/envelope";
 import { idempotent } from "../../kernel/idempotency";
 import type { AllocatedPosting, Allocator, DocumentRules } from "../../kernel/transitions";
 import { createDocument, documentSchemas, updateDocument } from "../resource/documents";
+import { readImportFile } from "../resource/import";
+import { countSheetFile, countsFromFile } from "./countSheet";
 import { db } from "../resource/engine";
 import { lockMonth } from "../zhct/formalMonths";
 import type { Row } from "../resource/rows";
@@ -357,6 +359,8 @@ const checkUpdateBody = documentSchemas(warehouseCheck).update.extend({
     .max(warehouseCheck.maxLines, `盘点明细不能超过 ${warehouseCheck.maxLines} 行`),
 });
 
+const countSheetQuery = z.object({ id: z.string({ error: "请指定盘点单 id" }).regex(/^\d{1,15}$/, "盘点单 id 应为数字") });
+
 async function updateCounts(ctx: SessionContext, body: z.infer<typeof checkUpdateBody>, raw: unknown) {
   const tenantId = ctx.session.tenantId;
   const header = (await db(ctx).selectFrom(warehouseCheck.header.table).selectAll().where("tenant_id", "=", tenantId).where("id", "=", body.id).executeTakeFirst()) as Row | undefined;
@@ -636,6 +640,29 @@ export const closingEndpoints: Endpoint[] = [
     body: checkUpdateBody,
     replacesGenerated: true,
     handle: (ctx, { body }) => updateCounts(session(ctx), body as z.infer<typeof checkUpdateBody>, body),
+  }),
+  endpoint({
+    method: "GET",
+    path: documentPath(warehouseCheck, "countSheet"),
+    summary: "下载盘点表（xlsx）：?id= 盘点单的每行明细（明细ID、物资编码、名称、规格、单位、批次号、到期日期、账面数量、已录入的实盘数量）；仅 盘点中 可下载（否则 409）",
+    access: permission(permissionCode(warehouseCheck.header, "update")),
+    query: countSheetQuery,
+    handle: (ctx, { query }) => countSheetFile(session(ctx), Number(query.id)),
+  }),
+  endpoint({
+    method: "POST",
+    path: documentPath(warehouseCheck, "importCount"),
+    summary:
+      "导入实盘数量（xlsx，multipart 字段 file 或请求体本身）：?id= 按「明细ID」列把「实盘数量」列写入该盘点单的明细，空白行不变；任一行有误则 400 并逐行说明，不写入任何数量；经 update 的同一规则在一个事务中写入（仅 盘点中，否则 409）",
+    access: permission(permissionCode(warehouseCheck.header, "update")),
+    rawBody: true,
+    query: countSheetQuery,
+    handle: async (ctx, { query }) => {
+      const id = Number(query.id);
+      const bytes = await readImportFile(ctx.request);
+      const lines = await countsFromFile(session(ctx), id, bytes);
+      return updateCounts(session(ctx), { id, lines } as z.infer<typeof checkUpdateBody>, { id, lines });
+    },
   }),
   endpoint({
     method: "POST",
