@@ -12,12 +12,17 @@ import type { ReportScreen } from "../modules";
  * - `keyword`: text a report reads as typed (a batch number), at most 40 characters.
  * - `staffType`: a diner's 人员类别 (free text on the diner, no dictionary): a select of the values the tenant's diners have.
  */
+type OrgKind = "restaurant" | "department" | "stall";
+
+/** The org types an `org` filter offers and accepts. */
+export const orgTypesOf = (f: { orgType: OrgKind | readonly OrgKind[] }): readonly OrgKind[] => (typeof f.orgType === "string" ? [f.orgType] : f.orgType);
+
 export type ReportFilter =
   | { name: "from"; kind: "dayRange"; label: string }
   | { name: "fromMonth"; kind: "monthRange"; label: string }
   | { name: string; kind: "staffType"; label: string }
   | { name: string; kind: "enum"; label: string; dict: DictCode }
-  | { name: string; kind: "org"; label: string; orgType: "restaurant" | "department" | "stall" }
+  | { name: string; kind: "org"; label: string; orgType: OrgKind | readonly OrgKind[] }
   | { name: string; kind: "diner"; label: string; required?: boolean }
   | RefFilter
   | CodeFilter

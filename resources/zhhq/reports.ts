@@ -15,6 +15,8 @@ const supplier = { name: "supplierId", kind: "ref", label: "供应商", table: "
 const goodsType = { name: "goodsTypeId", kind: "ref", label: "物资分类", table: "goods_type", labelColumn: "type_name" } as const satisfies ReportFilter;
 const useType = { name: "outUseTypeId", kind: "ref", label: "出库用途", table: "out_use_type", labelColumn: "type_name" } as const satisfies ReportFilter;
 const goods = { name: "goodsCode", kind: "code", label: "物资编码", table: "goods", codeColumn: "goods_code", idName: "goodsId" } as const satisfies ReportFilter;
+/** Who took a stock-out (its 领用餐厅/部门, else the warehouse's restaurant). */
+const receiver = { name: "receiverOrgId", kind: "org", label: "领用部门", orgType: ["restaurant", "stall", "department"] } as const satisfies ReportFilter;
 const months = { name: "fromMonth", kind: "monthRange", label: "月份" } as const satisfies ReportFilter;
 
 const goodsColumns = [
@@ -91,11 +93,11 @@ export const warehouseOutReport = defineReport(
     entity: "warehouseOutReport",
     screen: "warehouseoutreport",
     title: "出库统计",
-    description: "期间内已审核出库的数量与成本（按批次的入库价），按出库用途、领用餐厅（仓库的服务餐厅）、仓库与物资分列；出库退库另列并从净成本中扣除。",
-    filters: [period, useType, restaurant, warehouse, goodsType, goods],
+    description: "期间内已审核出库的数量与成本（按批次的入库价），按出库用途、领用部门（出库单的领用餐厅/部门，未填的为仓库的服务餐厅）、仓库与物资分列；出库退库另列并从净成本中扣除。",
+    filters: [period, useType, receiver, warehouse, goodsType, goods],
     columns: [
       { key: "useTypeName", label: "出库用途", kind: "text" },
-      { key: "restaurantName", label: "领用餐厅", kind: "text" },
+      { key: "receiverName", label: "领用部门", kind: "text" },
       { key: "warehouseName", label: "仓库", kind: "text" },
       ...goodsColumns,
       { key: "outCount", label: "出库笔数", kind: "count", total: true },

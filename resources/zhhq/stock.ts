@@ -119,6 +119,21 @@ export const warehouseIn = defineDocument({
   },
 });
 
+/**
+ * Who takes a stock-out (issue 35): a restaurant's or stall's kitchen, or a department. A central warehouse serves
+ * several kitchens, so 出库统计 and 收支's direct cost count a stock-out here rather than at the warehouse's restaurant
+ * (which is the default on create, and the fallback where it is empty).
+ */
+const receiverOrg = {
+  name: "receiverOrgId",
+  label: "领用餐厅/部门",
+  type: "relation",
+  relation: "auth/org",
+  filter: "eq",
+  relationWhere: { field: "orgType", values: ["restaurant", "stall", "department"] },
+  description: "不填则为仓库的服务餐厅",
+} as const satisfies FieldDef;
+
 export const warehouseOut = defineDocument({
   module: "zhhq",
   entity: "warehouseOut",
@@ -131,6 +146,7 @@ export const warehouseOut = defineDocument({
     fields: [
       warehouseRef,
       { name: "outUseTypeId", label: "出库用途", type: "relation", relation: "zhhq/outUseType", filter: "eq" },
+      receiverOrg,
       docDate,
       { name: "outKind", label: "出库类型", type: "enum", dict: "warehouseOutKind", filter: "eq", defaultValue: "1", description: "维修领用选 维修出库" },
       // Repairs come later (issue 40 names them): until then a repair request is named by its number or words.
@@ -144,7 +160,7 @@ export const warehouseOut = defineDocument({
   workflow,
   postings: [stockPosting(-1, "issueFefo")],
   print: {
-    header: ["warehouseId", "outUseTypeId", "outKind", "repairNo"],
+    header: ["warehouseId", "outUseTypeId", "receiverOrgId", "outKind", "repairNo"],
     date: "docDate",
     columns: ["goodsId", "quantity", "amount"],
     amount: "amount",

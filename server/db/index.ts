@@ -39,6 +39,7 @@ import * as migration0064 from "./migrations/0064_zhhq_dorm";
 import * as migration0065 from "./migrations/0065_ledger_day_dorm_fee";
 import * as migration0066 from "./migrations/0066_zhhq_repair";
 import * as migration0079 from "./migrations/0079_sc_merchant_finance";
+import * as migration0084 from "./migrations/0084_zhhq_stock_out_receiver";
 import * as migration0077 from "./migrations/0077_zhhq_vehicles";
 import * as migration0078 from "./migrations/0078_message_related_index";
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES, type Checkpointer } from "./checkpointer";
@@ -132,6 +133,7 @@ const migrations: Record<string, Migration> = {
   "0079_sc_merchant_finance": migration0079,
   "0077_zhhq_vehicles": migration0077,
   "0078_message_related_index": migration0078,
+  "0084_zhhq_stock_out_receiver": migration0084,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.

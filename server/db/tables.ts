@@ -1,4 +1,4 @@
-import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from "kysely";
 
 /**
  * A table as plain facts: what a migration written by `npm run migration:new` creates, and what the schema test
@@ -62,6 +62,60 @@ export async function createTable(db: Kysely<any>, spec: TableSpec): Promise<voi
 export async function addColumns(db: Kysely<any>, table: string, columns: ColumnSpec[]): Promise<void> {
   for (const column of columns) {
     await db.schema.alterTable(table).addColumn(column.name, column.type, constraints(column)).execute();
+  }
+}
+
+/**
+ * Adds a nullable relation column with its foreign key and lookup index to a released table (what `migration:new`
+ * refuses), then runs `fill` before the key is checked. PostgreSQL adds the constraint; SQLite cannot add one to a
+ * table it has, so the table is rebuilt under its own name as SQLite's ALTER TABLE page describes: keys off and
+ * references left as written (other tables' keys name the table, which exists again), rows copied, indexes
+ * recreated, keys checked before the commit. Migrations on SQLite run outside a transaction, so the pragmas apply.
+ */
+export async function addRelationColumn(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  table: string,
+  column: ColumnSpec,
+  fk: ForeignKeySpec,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  fill: (db: Kysely<any>) => Promise<void>,
+): Promise<void> {
+  const fkName = keyName(table, fk.columns, "fk");
+  const index = keyName(table, fk.columns, "idx");
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    // The migrator runs each PostgreSQL migration in a transaction of its own.
+    await addColumns(db, table, [column]);
+    await fill(db);
+    await db.schema.alterTable(table).addForeignKeyConstraint(fkName, fk.columns, fk.table, fk.to).execute();
+    await db.schema.createIndex(index).on(table).columns(fk.columns).execute();
+    return;
+  }
+  const old = `${table}_before_${column.name}`;
+  await sql`pragma foreign_keys = off`.execute(db);
+  await sql`pragma legacy_alter_table = on`.execute(db);
+  try {
+    const off = (await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)).rows[0];
+    if (off?.foreign_keys !== 0) throw new Error(`${table}: foreign keys cannot be turned off inside a transaction`);
+    await db.transaction().execute(async (trx) => {
+      await addColumns(trx, table, [column]);
+      await fill(trx);
+      const created = (await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${table}`.execute(trx)).rows[0].sql;
+      const indexes = (await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(trx)).rows;
+      const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(", ");
+      const key = `, constraint "${fkName}" foreign key (${quoted(fk.columns)}) references "${fk.table}" (${quoted(fk.to)})`;
+      await sql`alter table ${sql.table(table)} rename to ${sql.table(old)}`.execute(trx);
+      await sql.raw(created.replace(/\)\s*$/, `${key})`)).execute(trx);
+      await sql`insert into ${sql.table(table)} select * from ${sql.table(old)}`.execute(trx);
+      await sql`drop table ${sql.table(old)}`.execute(trx);
+      for (const { sql: text } of indexes) await sql.raw(text).execute(trx);
+      await trx.schema.createIndex(index).on(table).columns(fk.columns).execute();
+      const broken = (await sql`select * from pragma_foreign_key_check(${table})`.execute(trx)).rows;
+      if (broken.length) throw new Error(`${table}: ${broken.length} rows break a foreign key after the rebuild`);
+    });
+  } finally {
+    await sql`pragma legacy_alter_table = off`.execute(db);
+    await sql`pragma foreign_keys = on`.execute(db);
   }
 }
 

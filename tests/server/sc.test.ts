@@ -269,6 +269,37 @@ for (const dialect of dialects) {
       expect(ws.getRow(6).values).toEqual([undefined, "合计", null, (income + 50000) / 100, directCost / 100, expenses / 100, (margin + 50000) / 100, profit.totals.marginRate].map((v) => (v === null ? undefined : v)));
     });
 
+    test("a central warehouse serving two kitchens: each stock-out counts at the kitchen that took it (领用餐厅/部门), a department's at the warehouse's restaurant", async () => {
+      // Yesterday, which the test above did not touch; a central store that serves 一号餐厅.
+      const day = dayOf(Date.now() - 86_400_000);
+      const dayMonth = day.slice(0, 7);
+      const warehouseId = (await stock.ok<{ id: number }>("warehouse/create", { warehouseName: `中心库${uid()}`, restaurantId: ids.ra })).id;
+      const office = (await ok("/api/v1/auth/org/create", { parentId: t.rootOrgId, orgName: `后勤部${uid()}`, orgType: "department", status: "1" })).id as number;
+      const flour = await stock.goods();
+      await stock.approved("warehouseIn", { warehouseId, docDate: day, lines: [{ goodsId: flour, quantity: 100, price: 300 }] });
+      const costOf = async (body: Record<string, unknown>) => Number((await stock.info("warehouseOut", await stock.approved("warehouseOut", { warehouseId, docDate: day, ...body }))).lines[0].amount);
+      const toB = await costOf({ receiverOrgId: ids.rb, lines: [{ goodsId: flour, quantity: 7 }] });
+      const toStall = await costOf({ receiverOrgId: ids.stall, lines: [{ goodsId: flour, quantity: 2.5 }] });
+      const toOffice = await costOf({ receiverOrgId: office, lines: [{ goodsId: flour, quantity: 1 }] });
+      const unnamed = await costOf({ lines: [{ goodsId: flour, quantity: 0.4 }] });
+      expect([toB, toStall, toOffice, unnamed]).toEqual([2100, 750, 300, 120]);
+      // What came back from 二号餐厅's stock-out is taken off 二号餐厅's cost.
+      const outB = (await stock.records("warehouseOut", { receiverOrgId: ids.rb }))[0];
+      const lineB = (await stock.info("warehouseOut", outB.id)).lines[0];
+      await stock.approved("warehouseOutReturn", { warehouseOutId: outB.id, docDate: day, lines: [{ outLineId: lineB.id, quantity: 1 }] });
+
+      const cost = await report("orderCostCount", { from: day, to: day });
+      const stockCostOf = (name: string) => cost.rows.find((r) => r.placeName === name)?.stockCost;
+      expect(stockCostOf("二号餐厅")).toBe(2100 - 300);
+      expect(stockCostOf("面食档口")).toBe(750);
+      expect(stockCostOf("一号餐厅")).toBe(300 + 120);
+      expect(cost.totals).toMatchObject({ directCost: 2100 - 300 + 750 + 300 + 120 });
+      // 经营毛利 of 二号餐厅 carries the same direct cost, only its own.
+      const profit = await report("profitCount", { fromMonth: dayMonth, toMonth: dayMonth, restaurantId: ids.rb });
+      const rb = profit.rows.find((r) => r.placeName === "二号餐厅");
+      expect(rb?.directCost).toBe(2100 - 300);
+    });
+
     test("tenants are apart: another tenant sees none of it, generates only its own, and cannot name this tenant's restaurant", async () => {
       expect(await rows("scIncome", {}, other.token)).toEqual([]);
       expect(await rows("scPurchase", {}, other.token)).toEqual([]);

@@ -124,11 +124,11 @@ for (const dialect of dialects) {
       expect(num(ins.totals.netAmount)).toBe(45_000 + 25_000 + 26_630 - 1949);
       expect(num(ins.totals.inCount)).toBe(3);
       // 出库统计: stock-outs at their batches' cost, less what came back, by use type and the warehouse's restaurant.
-      const outs = await answer("warehouseOutReport", { from: today(), to: today(), outUseTypeId: useType, restaurantId });
+      const outs = await answer("warehouseOutReport", { from: today(), to: today(), outUseTypeId: useType, receiverOrgId: restaurantId });
       expect(num(outs.totals.outAmount)).toBe(-(await lineSum("amount", ofDoc(warehouseOut.docType))));
       expect(num(outs.totals.returnAmount)).toBe(await lineSum("amount", ofDoc(warehouseOutReturn.docType)));
       expect(num(outs.totals.outCount)).toBe(2);
-      expect(outs.rows.every((r) => String(r.restaurantName).startsWith("报表餐厅"))).toBe(true);
+      expect(outs.rows.every((r) => String(r.receiverName).startsWith("报表餐厅"))).toBe(true);
 
       // The export is the same answer as a sheet.
       const response = await app.api.handle(
@@ -150,6 +150,30 @@ for (const dialect of dialects) {
       expectField(await report("warehouseInReport", { goodsCode: "NO-SUCH" }), "goodsCode", "该物资编码不存在");
       expectField(await report("warehouseOutReport", { outUseTypeId: "abc" }), "outUseTypeId", /出库用途/);
       expect((await report("warehouseInReport", { nope: 1 })).status).toBe(400);
+
+      // One warehouse, two kitchens and a department: each stock-out (and what came back from it) is its receiver's.
+      const kitchen = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `二号厨房${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
+      const office = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `办公室${api.uid()}`, orgType: "department", status: "1" } })).body.data.id;
+      const toKitchen = await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, receiverOrgId: kitchen, lines: [{ goodsId: rice, quantity: 5 }] });
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, receiverOrgId: office, lines: [{ goodsId: oil, quantity: 1 }] });
+      const kitchenLine = (await api.info("warehouseOut", toKitchen)).lines[0];
+      await api.approved("warehouseOutReturn", { warehouseOutId: toKitchen, lines: [{ outLineId: kitchenLine.id, quantity: 2 }] });
+      const receiverSum = async (receiver: number, type: string) =>
+        num((await sql<{ s: number }>`select coalesce(sum(l.amount), 0) as s from stock_line l
+          left join warehouse_out_return r on r.tenant_id = l.tenant_id and r.id = l.doc_id and l.doc_type = ${warehouseOutReturn.docType}
+          join warehouse_out o on o.tenant_id = l.tenant_id and o.id = case when l.doc_type = ${warehouseOut.docType} then l.doc_id else r.warehouse_out_id end
+          where l.tenant_id = ${tenant.tenantId} and l.doc_type = ${type} and o.receiver_org_id = ${receiver}`.execute(db)).rows[0].s);
+      for (const [receiver, name] of [[kitchen, "二号厨房"], [office, "办公室"], [restaurantId, "报表餐厅"]] as const) {
+        const mine = await answer("warehouseOutReport", { from: today(), to: today(), receiverOrgId: receiver });
+        expect(mine.rows.length).toBeGreaterThan(0);
+        expect(mine.rows.every((r) => String(r.receiverName).startsWith(name))).toBe(true);
+        expect(num(mine.totals.outAmount)).toBe(-(await receiverSum(receiver, warehouseOut.docType)));
+        expect(num(mine.totals.returnAmount)).toBe(await receiverSum(receiver, warehouseOutReturn.docType));
+      }
+      const byReceiver = await answer("warehouseOutReport", { from: today(), to: today(), warehouseId });
+      expect(new Set(byReceiver.rows.map((r) => String(r.receiverName).slice(0, 3)))).toEqual(new Set(["二号厨", "办公室", "报表餐"]));
+      expect(num(byReceiver.totals.netAmount)).toBe(-(await lineSum("amount", sql`doc_type in (${warehouseOut.docType}, ${warehouseOutReturn.docType})`)));
+      expectField(await report("warehouseOutReport", { receiverOrgId: kitchen }, other.token), "receiverOrgId", /领用部门/);
     });
 
     test("traceability: a delivery's batch to its stock-outs and the meals of the days it fed, and back from the restaurant and a day", async () => {

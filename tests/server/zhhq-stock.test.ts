@@ -289,6 +289,42 @@ for (const dialect of dialects) {
       }
     });
 
+    test("领用餐厅/部门: a stock-out defaults to its warehouse's restaurant, takes another kitchen or a department, is listed by it, and refuses another tenant's or no org on its field", async () => {
+      const org = async (orgName: string, orgType: string, as = tenant.token) =>
+        (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: as, body: { orgName: `${orgName}${api.uid()}`, orgType, status: "1" } })).body.data.id;
+      const central = await org("中心餐厅", "restaurant");
+      const kitchen = await org("二食堂", "restaurant");
+      const office = await org("行政部", "department");
+      const warehouseId = (await api.ok<{ id: number }>("warehouse/create", { warehouseName: `中心仓${api.uid()}`, restaurantId: central })).id;
+      const goodsId = await api.goods();
+      // Issue 40's body, without a receiver: the warehouse's restaurant takes it.
+      const plain = await api.create("warehouseOut", { warehouseId, lines: [{ goodsId, quantity: 1 }] });
+      expect(await api.info("warehouseOut", plain.id)).toMatchObject({ receiverOrgId: central, receiverOrgIdLabel: expect.stringMatching(/^中心餐厅/) });
+      const toKitchen = await api.create("warehouseOut", { warehouseId, receiverOrgId: kitchen, lines: [{ goodsId, quantity: 1 }] });
+      const toOffice = await api.create("warehouseOut", { warehouseId, receiverOrgId: office, lines: [{ goodsId, quantity: 1 }] });
+      expect(await api.info("warehouseOut", toOffice.id)).toMatchObject({ receiverOrgId: office });
+      // A draft edited without naming it keeps its receiver.
+      await api.ok("warehouseOut/update", { id: toKitchen.id, version: (await api.info("warehouseOut", toKitchen.id)).version, remark: "改备注" });
+      expect(await api.info("warehouseOut", toKitchen.id)).toMatchObject({ receiverOrgId: kitchen, remark: "改备注" });
+      // The list filters by it.
+      expect((await api.records("warehouseOut", { receiverOrgId: kitchen })).map((r) => r.id)).toEqual([toKitchen.id]);
+      expect((await api.records("warehouseOut", { receiverOrgId: central })).map((r) => r.id)).toEqual([plain.id]);
+      // A warehouse serving no restaurant leaves it empty.
+      const bare = await api.create("warehouseOut", { warehouseId: await api.warehouse(), lines: [{ goodsId, quantity: 1 }] });
+      expect((await api.info("warehouseOut", bare.id)).receiverOrgId ?? null).toBeNull();
+      // Another tenant's org, one that does not exist, and an org that is neither a kitchen nor a department: 400 on the field, nothing written.
+      const before = (await api.records("warehouseOut")).length;
+      const foreign = await org("别家餐厅", "restaurant", other.token);
+      const top = await org("总公司", "org");
+      for (const receiverOrgId of [foreign, 987_654_321, top]) {
+        expectField(await api.post("warehouseOut/create", { warehouseId, receiverOrgId, lines: [{ goodsId, quantity: 1 }] }), "receiverOrgId", /领用餐厅\/部门/);
+      }
+      const { version } = await api.info("warehouseOut", toKitchen.id);
+      expectField(await api.post("warehouseOut/update", { id: toKitchen.id, version, receiverOrgId: foreign }), "receiverOrgId", /领用餐厅\/部门/);
+      expect((await api.records("warehouseOut")).length).toBe(before);
+      expect(await api.info("warehouseOut", toKitchen.id)).toMatchObject({ receiverOrgId: kitchen });
+    });
+
     test("permissions by code: a keeper who may create and submit stock-outs cannot approve them; without the pages, nothing", async () => {
       const rows = await db.selectFrom("menu").select(["id", "permission"]).where("permission", "like", "zhhq:%").execute();
       const menu = new Map(rows.map((r: Row) => [r.permission as string, Number(r.id)]));

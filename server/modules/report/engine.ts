@@ -2,7 +2,7 @@ import ExcelJS from "exceljs";
 import type { FieldDef } from "../../../resources/define";
 import { permissionCode } from "../../../resources/define";
 import type { Kysely } from "kysely";
-import { reportApiPath, reports, type RefTable, type ReportColumn, type ReportDef, type ReportFilter } from "../../../resources/report/index";
+import { orgTypesOf, reportApiPath, reports, type RefTable, type ReportColumn, type ReportDef, type ReportFilter } from "../../../resources/report/index";
 import { fieldSchema } from "../../../resources/schemas";
 import { z } from "../../../resources/z";
 import type { Db } from "../../db";
@@ -128,7 +128,7 @@ async function checkFilters(ctx: SessionContext, def: ReportDef, query: RawQuery
       if (!dicts.get(f.dict)?.has(value)) throw fieldError(f.name, reportEngineMessages.notInDict(f.label));
       (filters as unknown as Record<string, string>)[f.name] = value;
     } else if (f.kind === "org") {
-      const org = await db.selectFrom("org").select("id").where("tenant_id", "=", tenantId).where("id", "=", Number(value)).where("org_type", "=", f.orgType).executeTakeFirst();
+      const org = await db.selectFrom("org").select("id").where("tenant_id", "=", tenantId).where("id", "=", Number(value)).where("org_type", "in", orgTypesOf(f)).executeTakeFirst();
       if (!org) throw fieldError(f.name, reportEngineMessages.orgMissing(f.label));
       (filters as unknown as Record<string, number>)[f.name] = org.id;
     } else if (f.kind === "ref") {
@@ -178,7 +178,7 @@ async function filterOptions(db: Db, tenantId: number, def: ReportDef) {
       .selectFrom("org")
       .select(["id", "org_name"])
       .where("tenant_id", "=", tenantId)
-      .where("org_type", "=", f.orgType)
+      .where("org_type", "in", orgTypesOf(f))
       .orderBy("sort")
       .orderBy("org_name")
       .limit(ORG_OPTIONS)

@@ -34,6 +34,8 @@ export interface Filters {
   goodsId?: number;
   goodsTypeId?: number;
   outUseTypeId?: number;
+  /** 出库统计's 领用部门: a restaurant, stall or department. */
+  receiverOrgId?: number;
   /** A text filter a report reads as typed (a batch number). */
   keyword?: string;
 }

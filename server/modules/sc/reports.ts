@@ -10,9 +10,10 @@ import { orderTakings } from "./income";
 /**
  * 直接成本分摊 and 经营毛利 (issue 37, decision 075), run by the report engine (decision 030). A place is a restaurant
  * or a stall (商户); the canteen's orders are kept by restaurant, so a stall's takings are its restaurant's.
- * - Direct food cost = the warehouse's stock-outs for use (领用出库, not 维修出库) from a warehouse serving the place
- *   (仓库.服务餐厅), at stock cost, less what was returned from them (出库退库), both approved, by document date; plus
- *   the purchases of 收支 marked 直接食材成本, by purchase date.
+ * - Direct food cost = the warehouse's stock-outs for use (领用出库, not 维修出库) taken by the place (领用餐厅/部门
+ *   when it is a restaurant or stall, else the restaurant the warehouse serves), at stock cost, less what was returned
+ *   from them (出库退库), both approved, by document date; plus the purchases of 收支 marked 直接食材成本, by purchase
+ *   date.
  * - Expenses = 成本费用 of the month plus the purchases marked 费用.
  * - Meals and takings are the orders' (`orderTakings`, what income is generated from): 订单数 − 取消数, 实付 − 退款.
  */
@@ -21,6 +22,8 @@ import { orderTakings } from "./income";
 type AnyDb = Kysely<any>;
 
 const APPROVED = Number(warehouseOut.status["2"]);
+/** Whose food a stock-out (`o`, its warehouse `w`, its receiver `rc`) is: a kitchen that took it, else the warehouse's. */
+const takenBy = sql<number>`case when rc.org_type in ('restaurant', 'stall') then rc.id else w.restaurant_id end`;
 /** 出库类型 维修出库 (dictionary warehouseOutKind) is not food. */
 const REPAIR_OUT = 2;
 const DIRECT_FOOD = 1;
@@ -52,28 +55,30 @@ export async function stockCostByDay(db: AnyDb, tenantId: number, from: string, 
     .selectFrom(`${warehouseOut.lines.table} as l`)
     .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.document_id"))
     .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "o.tenant_id").onRef("w.id", "=", "o.warehouse_id"))
+    .leftJoin("org as rc", (j) => j.onRef("rc.tenant_id", "=", "o.tenant_id").onRef("rc.id", "=", "o.receiver_org_id"))
     .where("l.tenant_id", "=", tenantId)
     .where("o.status", "=", APPROVED)
     .where((eb) => eb.or([eb("o.out_kind", "is", null), eb("o.out_kind", "!=", REPAIR_OUT)]))
     .where("o.doc_date", ">=", from)
     .where("o.doc_date", "<=", to)
-    .where("w.restaurant_id", "in", placeIds)
-    .select(["o.doc_date as day", "w.restaurant_id as place_id", sumOf(sql`l.amount`).as("amount")])
-    .groupBy(["o.doc_date", "w.restaurant_id"])
+    .where(takenBy, "in", placeIds)
+    .select(["o.doc_date as day", takenBy.as("place_id"), sumOf(sql`l.amount`).as("amount")])
+    .groupBy(["o.doc_date", takenBy])
     .execute()) as Row[];
   const returns = (await db
     .selectFrom(`${warehouseOutReturn.lines.table} as l`)
     .innerJoin(`${warehouseOutReturn.header.table} as r`, (j) => j.onRef("r.tenant_id", "=", "l.tenant_id").onRef("r.id", "=", "l.document_id"))
     .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "r.tenant_id").onRef("o.id", "=", "r.warehouse_out_id"))
     .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "o.tenant_id").onRef("w.id", "=", "o.warehouse_id"))
+    .leftJoin("org as rc", (j) => j.onRef("rc.tenant_id", "=", "o.tenant_id").onRef("rc.id", "=", "o.receiver_org_id"))
     .where("l.tenant_id", "=", tenantId)
     .where("r.status", "=", APPROVED)
     .where((eb) => eb.or([eb("o.out_kind", "is", null), eb("o.out_kind", "!=", REPAIR_OUT)]))
     .where("r.doc_date", ">=", from)
     .where("r.doc_date", "<=", to)
-    .where("w.restaurant_id", "in", placeIds)
-    .select(["r.doc_date as day", "w.restaurant_id as place_id", sumOf(sql`l.amount`).as("amount")])
-    .groupBy(["r.doc_date", "w.restaurant_id"])
+    .where(takenBy, "in", placeIds)
+    .select(["r.doc_date as day", takenBy.as("place_id"), sumOf(sql`l.amount`).as("amount")])
+    .groupBy(["r.doc_date", takenBy])
     .execute()) as Row[];
   return [
     ...outs.map((r) => ({ day: String(r.day), placeId: Number(r.place_id), amount: Number(r.amount) })),

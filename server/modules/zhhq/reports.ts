@@ -282,12 +282,16 @@ async function warehouseInReport(dbIn: Db, tenantId: number, f: Filters): Promis
   return { rows };
 }
 
-/** Stock-outs and returns to the store per use type, restaurant (the warehouse's), warehouse and goods, at cost. */
+/**
+ * Stock-outs and returns to the store per use type, receiver (领用餐厅/部门; the warehouse's restaurant for a stock-out
+ * without one — a return is its stock-out's), warehouse and goods, at cost.
+ */
 async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
   const db = any(dbIn);
   const OUT = warehouseOut.docType;
   const RETURN = warehouseOutReturn.docType;
   const useType = sql<number>`coalesce(o.out_use_type_id, src.out_use_type_id)`;
+  const receiver = sql<number>`coalesce(o.receiver_org_id, src.receiver_org_id, w.restaurant_id)`;
   let q = db
     .selectFrom("stock_line as l")
     .leftJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.doc_id").on("l.doc_type", "=", OUT))
@@ -296,7 +300,7 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
     .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "l.tenant_id").onRef("w.id", "=", "l.warehouse_id"))
     .select([
       useType.as("use_type_id"),
-      "w.restaurant_id",
+      receiver.as("receiver_id"),
       "l.warehouse_id",
       "l.goods_id",
       sql<number>`count(distinct case when l.doc_type = ${OUT} then l.doc_line_id end)`.as("out_count"),
@@ -311,19 +315,19 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
     .where("l.occurred_at", "<", f.end);
   q = whereGoods(db, q, tenantId, f);
   if (f.outUseTypeId !== undefined) q = q.where(useType, "=", f.outUseTypeId);
-  if (f.restaurantId !== undefined) q = q.where("w.restaurant_id", "=", f.restaurantId);
-  const sums = (await q.groupBy([useType, "w.restaurant_id", "l.warehouse_id", "l.goods_id"]).execute()) as Row[];
-  const [goods, warehouses, useTypes, restaurants] = await Promise.all([
+  if (f.receiverOrgId !== undefined) q = q.where(receiver, "=", f.receiverOrgId);
+  const sums = (await q.groupBy([useType, receiver, "l.warehouse_id", "l.goods_id"]).execute()) as Row[];
+  const [goods, warehouses, useTypes, receivers] = await Promise.all([
     goodsNames(db, tenantId, sums.map((r) => n(r.goods_id))),
     namesOf(db, tenantId, "warehouse", "name", sums.map((r) => n(r.warehouse_id))),
     namesOf(db, tenantId, "out_use_type", "type_name", sums.map((r) => (r.use_type_id === null ? null : n(r.use_type_id)))),
-    orgNames(dbIn, tenantId, sums.map((r) => (r.restaurant_id === null ? null : n(r.restaurant_id)))),
+    orgNames(dbIn, tenantId, sums.map((r) => (r.receiver_id === null ? null : n(r.receiver_id)))),
   ]);
   const rows: Row[] = sums.map((r) => {
     const g = goods.get(n(r.goods_id));
     return {
       useTypeName: r.use_type_id === null ? "（未指定用途）" : (useTypes.get(n(r.use_type_id)) ?? ""),
-      restaurantName: r.restaurant_id === null ? "" : (restaurants.get(n(r.restaurant_id)) ?? ""),
+      receiverName: r.receiver_id === null ? "" : (receivers.get(n(r.receiver_id)) ?? ""),
       warehouseName: warehouses.get(n(r.warehouse_id)) ?? "",
       goodsCode: g?.goodsCode ?? "",
       goodsName: g?.goodsName ?? "",
@@ -336,7 +340,7 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
       netAmount: n(r.out_a) - n(r.ret_a),
     };
   });
-  rows.sort((a, b) => zhOrder(String(a.useTypeName), String(b.useTypeName)) || zhOrder(String(a.restaurantName), String(b.restaurantName)) || zhOrder(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
+  rows.sort((a, b) => zhOrder(String(a.useTypeName), String(b.useTypeName)) || zhOrder(String(a.receiverName), String(b.receiverName)) || zhOrder(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
   return { rows };
 }
 

@@ -848,7 +848,7 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
   [warehouseOut.docType]: {
     ledgers,
     allocators,
-    fill: async (ctx, _db, header, _lines, current) => {
+    fill: async (ctx, db, header, _lines, current) => {
       if (current) {
         if (header.docDate) defaultDocDate(ctx, header);
         return;
@@ -856,6 +856,11 @@ export const stockDocumentRules: Record<string, DocumentRules> = {
       defaultDocDate(ctx, header);
       // An API client that does not say is taking goods for use (领用出库), as the form's default says.
       if (header.outKind === undefined || header.outKind === null) header.outKind = String(warehouseOut.header.fields.find((f) => f.name === "outKind")?.defaultValue);
+      // Who takes it defaults to the kitchen the warehouse serves; a department or another kitchen is chosen.
+      if ((header.receiverOrgId === undefined || header.receiverOrgId === null) && typeof header.warehouseId === "number") {
+        const served = (await db.selectFrom("warehouse").select("restaurant_id").where("tenant_id", "=", ctx.session.tenantId).where("id", "=", header.warehouseId).executeTakeFirst()) as Row | undefined;
+        if (served?.restaurant_id != null) header.receiverOrgId = Number(served.restaurant_id);
+      }
     },
     describe: describe(warehouseOut),
   },
