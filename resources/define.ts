@@ -1,3 +1,4 @@
+import type { UploadKind } from "./uploads";
 /**
  * How a value of a type reads: the list page and the export each format dictionaries, money and times their way, and
  * find a declaration by its key (`module/entity`) for fields that name other entities (the operation log's).
@@ -90,6 +91,8 @@ export interface FieldDef {
   show?: (value: unknown, record: Record<string, unknown>, text: ValueText) => string;
   /** A number that names rather than counts (a version): shown without thousands separators, exported as text. */
   plain?: boolean;
+  /** Image fields: the upload kinds it accepts (resources/uploads.ts), when more than pictures (a licence scan: also PDF). */
+  uploads?: readonly UploadKind[];
 }
 
 /**

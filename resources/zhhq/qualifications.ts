@@ -24,7 +24,7 @@ export const supplierQualification = defineResource({
     { name: "issuer", label: "发证机关", type: "text", max: 100 },
     { name: "validFrom", label: "生效日期", type: "date", sortable: true },
     { name: "validTo", label: "有效期至", type: "date", filter: "range", sortable: true, description: "不填表示长期有效" },
-    { name: "fileUrl", label: "证书扫描件", type: "image", description: "JPG 或 PNG，不超过 2M" },
+    { name: "fileUrl", label: "证书扫描件", type: "image", uploads: ["image", "pdf"], description: "JPG 或 PNG 小于 2M，或 PDF 不超过 10M" },
     { name: "remark", label: "备注", type: "longText", max: 500 },
   ],
 });

@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { scResources, zhctResources, zhhqResources } from "../../resources/index";
 import type { holiday } from "../../resources/sys/holiday";
 import type { DeclaredRow, DeclaredTables } from "./declared";
+import type { UploadKind } from "../../resources/uploads";
 
 /** Columns every table keeps: epoch milliseconds and the acting user's id. */
 interface Audit {
@@ -242,7 +243,7 @@ export interface LoginTicketTable {
 export interface UploadTable {
   tenant_id: number;
   id: number;
-  kind: "image" | "file";
+  kind: UploadKind;
   content_type: string;
   size: number;
   file_name: string;

@@ -2,6 +2,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Checkbox, NativeSelect, SimpleGrid, Textarea, TextInput } from "@mantine/core";
 import type { FieldDef } from "../../../resources/define";
 import type { DictOption } from "../../../resources/dicts";
+import { acceptedUploads } from "../../../resources/uploads";
 import { DateField } from "../dates/DateField";
 import { ImageUpload } from "./ImageUpload";
 import { RelationSelect } from "./RelationSelect";
@@ -70,7 +71,7 @@ function FieldInput({
       return <TextInput {...getInputProps(meta, { type: "time" })} {...common} />;
     case "image":
     case "file":
-      return <ImageUpload name={meta.name} label={field.label} defaultValue={initial} error={error} kind={field.type} />;
+      return <ImageUpload name={meta.name} label={field.label} defaultValue={initial} error={error} kinds={acceptedUploads(field)} />;
     case "relation":
     case "treeParent":
       return (

@@ -51,6 +51,14 @@ export function FieldValue({ field, record, dicts }: { field: FieldDef; record: 
     case "treeParent":
       return <>{String(record[`${field.name}Label`] ?? value)}</>;
     case "image":
+      // A licence scan may be a PDF, which no <img> shows: a link that opens it, whichever it is.
+      if (field.uploads?.includes("pdf")) {
+        return (
+          <a href={String(value)} target="_blank" rel="noopener">
+            查看
+          </a>
+        );
+      }
       return <img className={classes.thumb} src={String(value)} alt="" loading="lazy" />;
     case "longText":
       return (
