@@ -141,11 +141,11 @@ export async function createTestDatabase(dialect: Dialect, { migrate = true, tem
 }
 
 /** One statement on the server's own database (`create database` and `drop database` run outside any other). */
-export async function onServer(url: string, statement: string): Promise<void> {
+export async function onServer(url: string, statement: string): Promise<Array<Record<string, unknown>>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query(statement)).rows;
   } finally {
     await client.end();
   }

@@ -15,8 +15,12 @@ export default async function buildTemplates() {
   const dir = mkdtempSync(join(tmpdir(), "canteen-templates-"));
   process.env[TEMPLATE_ENV.sqlite] = dir;
   const serverUrl = process.env.TEST_DATABASE_URL;
-  // Runs that share a machine (E2E_PORT_BASE tells them apart) share its PostgreSQL too.
-  if (serverUrl) process.env[TEMPLATE_ENV.postgres] = `canteen_template_${process.env.E2E_PORT_BASE ?? 3210}`;
+  // Runs that share a machine share its PostgreSQL too: a run's templates carry its process id, so one run never
+  // drops another's (two runs at one port base did), and a stopped run's are dropped by the next while it is gone.
+  if (serverUrl) {
+    process.env[TEMPLATE_ENV.postgres] = `${TEMPLATE_PREFIX}${process.pid}`;
+    await dropLeftTemplates(serverUrl);
+  }
   await Promise.all([buildSqlite(), ...(serverUrl ? [buildPostgres(serverUrl)] : [])]);
   return async () => {
     rmSync(dir, { recursive: true, force: true });
@@ -39,6 +43,26 @@ async function buildSqlite() {
   const again = new SQLite(work);
   again.prepare("VACUUM INTO ?").run(templateOf("sqlite", "seeded"));
   again.close();
+}
+
+const TEMPLATE_PREFIX = "canteen_template_";
+
+/** Templates of runs whose process is gone (stopped before their teardown). */
+async function dropLeftTemplates(serverUrl: string) {
+  const names = await onServer(serverUrl, `select datname from pg_database where datname like '${TEMPLATE_PREFIX}%'`);
+  for (const { datname } of names as Array<{ datname: string }>) {
+    const pid = Number(new RegExp(`^${TEMPLATE_PREFIX}(\\d+)_`).exec(datname)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !alive(pid)) await onServer(serverUrl, `drop database if exists ${datname} with (force)`);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function dropTemplate(serverUrl: string, dialect: Dialect, template: "migrated" | "seeded") {
