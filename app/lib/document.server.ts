@@ -296,3 +296,13 @@ export async function takeTransition(request: Request, context: AppLoadContext, 
 function refusalWith(answer: ReturnType<typeof refusalOf>, transition: string) {
   return data({ ...answer.data, transition }, answer.init ?? undefined);
 }
+
+/** A refusal's line errors (`lines.3.countedQuantity`) by the line's id, so a page of one document shows each at its row. */
+export function lineRefusals(errors: Record<string, string[] | undefined>, lines: ReadonlyArray<{ id: number }>): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(errors)
+      .map(([key, messages]) => [/^lines\.(\d+)\./.exec(key)?.[1], messages?.[0]] as const)
+      .filter(([index]) => index !== undefined)
+      .map(([index, message]) => [String(lines[Number(index)]?.id), message]),
+  );
+}

@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { warehouseCheck as doc } from "../../../resources/zhhq/closing";
 import type { Route } from "./+types/check-count";
 import { apiCall } from "~/lib/api.server";
+import { lineRefusals } from "~/lib/document.server";
 import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -46,12 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (result.status !== 200) {
     const errors = fieldErrorsOf(result) ?? {};
     // A line's refusal (`lines.3.countedQuantity`) shows at its row.
-    const byLine = Object.fromEntries(
-      Object.entries(errors)
-        .map(([key, messages]) => [/^lines\.(\d+)\./.exec(key)?.[1], messages?.[0]] as const)
-        .filter(([index]) => index !== undefined)
-        .map(([index, message]) => [String(sheet.lines[Number(index)]?.id), message]),
-    );
+    const byLine = lineRefusals(errors, sheet.lines);
     return data({ error: Object.keys(byLine).length ? "请改正标红的实盘数量" : result.message, byLine, typed }, { status: refusalStatus(result) });
   }
   return redirect(`${BASE}/detail/${sheet.id}`, { headers: { "Set-Cookie": flashCookie(`${sheet.docNo} 的实盘数量已保存`) } });

@@ -5,6 +5,7 @@ import { purchseDemand as doc } from "../../../resources/zhhq/purchase";
 import type { Route } from "./+types/demand-approve";
 import { Fact } from "~/components/resource/Fact";
 import { apiCall } from "~/lib/api.server";
+import { lineRefusals } from "~/lib/document.server";
 import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -65,12 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (result.status !== 200) {
     const errors = fieldErrorsOf(result) ?? {};
     // A line's refusal (`lines.1.approvedQuantity`) shows at its row, the note's at the note.
-    const byLine = Object.fromEntries(
-      Object.entries(errors)
-        .map(([key, messages]) => [/^lines\.(\d+)\./.exec(key)?.[1], messages?.[0]] as const)
-        .filter(([index]) => index !== undefined)
-        .map(([index, message]) => [String(demand.lines[Number(index)]?.id), message]),
-    );
+    const byLine = lineRefusals(errors, demand.lines);
     const reasonError = errors.reason?.[0];
     const error = Object.keys(byLine).length ? "请改正标红的核定数量" : reasonError ? null : result.message;
     return data({ error, byLine, reasonError, typed, reason }, { status: refusalStatus(result) });
