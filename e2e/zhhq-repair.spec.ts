@@ -56,7 +56,7 @@ test("a repair from its request with a photo to its rating, with a part drawn fr
   // Only 受理 and 驳回 are offered on a new request.
   await expect(row.getByRole("link", { name: "开始维修" })).toHaveCount(0);
   const repairNo = (await api.get(`${Z}/repair/findPage?reporterName=${encodeURIComponent("王老师")}`)).data.records.find((r: { content: string }) => r.content === CONTENT).repairNo as string;
-  expect(repairNo).toMatch(/^WX\d{11}$/);
+  expect(repairNo).toMatch(/^WX\d{8}-\d{3}$/);
 
   await takeStep(page, "受理", "确认受理", { 维修人员: "张电工" });
   await expect(page.getByTestId("flash")).toHaveText("已受理，维修人员 张电工");

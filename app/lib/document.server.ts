@@ -86,7 +86,8 @@ const asData = (def: ResourceDef): ResourceDef => JSON.parse(JSON.stringify(def)
 /** The API's 403 is the sign-in page's business (the shell sends a 401 there); a missing document is a 404. */
 function refuse(result: { status: number; message: string }): never {
   if (result.status === 403) throw data(null, { status: 401 });
-  throw data(result.message, { status: 404 });
+  // The API failing is not a missing document: the page says so as the API did.
+  throw data(result.message, { status: result.status >= 500 ? 500 : 404 });
 }
 
 export async function loadDocument(request: Request, context: AppLoadContext, doc: DocumentDef, id: string | undefined): Promise<Row> {

@@ -55,7 +55,7 @@ for (const dialect of dialects) {
       const room = await ok(`${H}/dormitory/create`, { building: "3号楼", roomNo: "205", beds: 4 });
       const first = await report({ placeType: "dormitory", dormitoryId: room.id, place: "阳台" });
       const second = await report();
-      expect(String(first.repairNo)).toMatch(/^WX\d{8}\d{3}$/);
+      expect(String(first.repairNo)).toMatch(/^WX\d{8}-\d{3}$/);
       expect(Number(String(second.repairNo).slice(-3))).toBe(Number(String(first.repairNo).slice(-3)) + 1);
       expect((await info(first.id)).data).toMatchObject({ repairStatus: "0", dormitoryIdLabel: "205", priority: "1", workerName: null });
       // The status is the steps': a create's status is 已提交 whatever it sends.
@@ -63,6 +63,13 @@ for (const dialect of dialects) {
       const made = (forged.body as Envelope<Row>).data;
       expect(made).toMatchObject({ repairStatus: "0" });
       expect(made.repairNo).not.toBe("X1");
+    });
+
+    test("reports made at once get different numbers of the day", async () => {
+      const made = await Promise.all(Array.from({ length: 6 }, (_, i) => report({ content: `同时报修 ${i}` })));
+      const numbers = made.map((r) => String(r.repairNo));
+      expect(new Set(numbers).size).toBe(6);
+      for (const no of numbers) expect(no).toMatch(/^WX\d{8}-\d{3}$/);
     });
 
     test("the full workflow with a part drawn from stock: accepted, in progress, finished with the part's stock cost, rated; each step only from its status", async () => {

@@ -4,8 +4,8 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { warehouseCheck as doc } from "../../../resources/zhhq/closing";
 import type { Route } from "./+types/check-count";
 import { apiCall } from "~/lib/api.server";
-import { lineRefusals } from "~/lib/document.server";
-import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
+import { lineRefusals, loadDocument } from "~/lib/document.server";
+import { fieldErrorsOf, refusalStatus } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 
@@ -21,12 +21,7 @@ const BASE = `${doc.screenBase}/${doc.screen}`;
 const API = "/api/v1/zhhq/warehouseCheck";
 
 async function sheetOf(request: Request, context: Route.LoaderArgs["context"], id: string) {
-  if (!/^\d+$/.test(id)) throw data(null, { status: 404 });
-  const result = await apiCall<Sheet>(request, context, "GET", `${API}/getInfo?id=${id}`);
-  requirePermitted(result);
-  if (result.status === 404) throw data(result.message, { status: 404 });
-  if (result.status !== 200) throw data(result.message, { status: 500 });
-  return result.data;
+  return (await loadDocument(request, context, doc, id)) as Sheet;
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

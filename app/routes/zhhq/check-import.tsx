@@ -6,6 +6,7 @@ import { importMessages, type ImportReport } from "../../../resources/imports";
 import { warehouseCheck as doc } from "../../../resources/zhhq/closing";
 import type { Route } from "./+types/check-import";
 import { apiCall } from "~/lib/api.server";
+import { loadDocument } from "~/lib/document.server";
 import { requirePermitted } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -20,12 +21,7 @@ type Sheet = { id: number; docNo: string; status: string; warehouseIdLabel?: str
 const BASE = `${doc.screenBase}/${doc.screen}`;
 
 async function sheetOf(request: Request, context: Route.LoaderArgs["context"], id: string) {
-  if (!/^\d{1,15}$/.test(id)) throw data(null, { status: 404 });
-  const result = await apiCall<Sheet>(request, context, "GET", `${documentPath(doc, "getInfo")}?id=${id}`);
-  requirePermitted(result);
-  if (result.status === 404) throw data(result.message, { status: 404 });
-  if (result.status !== 200) throw data(result.message, { status: 500 });
-  return result.data;
+  return (await loadDocument(request, context, doc, id)) as Sheet;
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

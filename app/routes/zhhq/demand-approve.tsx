@@ -5,8 +5,8 @@ import { purchseDemand as doc } from "../../../resources/zhhq/purchase";
 import type { Route } from "./+types/demand-approve";
 import { Fact } from "~/components/resource/Fact";
 import { apiCall } from "~/lib/api.server";
-import { lineRefusals } from "~/lib/document.server";
-import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
+import { lineRefusals, loadDocument } from "~/lib/document.server";
+import { fieldErrorsOf, refusalStatus } from "~/lib/api-answer.server";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
 
@@ -39,12 +39,7 @@ const BASE = `${doc.screenBase}/${doc.screen}`;
 const API = "/api/v1/zhhq/purchseDemand";
 
 async function demandOf(request: Request, context: Route.LoaderArgs["context"], id: string) {
-  if (!/^\d{1,16}$/.test(id)) throw data(null, { status: 404 });
-  const result = await apiCall<Demand>(request, context, "GET", `${API}/getInfo?id=${id}`);
-  requirePermitted(result);
-  if (result.status === 404) throw data(result.message, { status: 404 });
-  if (result.status !== 200) throw data(result.message, { status: 500 });
-  return result.data;
+  return (await loadDocument(request, context, doc, id)) as Demand;
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

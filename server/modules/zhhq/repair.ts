@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { chinaDay } from "../../../resources/chinaTime";
 import { permissionCode, resourceKey, type FieldDef, type ResourceTransition } from "../../../resources/define";
 import { repair, repairDetail, repairImage, REPAIR_IMAGES_MAX } from "../../../resources/zhhq/repair";
 import { fieldSchema, recordId } from "../../../resources/schemas";
@@ -7,7 +6,7 @@ import { z } from "../../../resources/z";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { fieldError } from "../../http/envelope";
 import { reasonField } from "../../http/reason";
-import { runResourceStep } from "../../kernel/transitions";
+import { nextDocumentNumber, runResourceStep } from "../../kernel/transitions";
 import { inWriteTransaction } from "../../kernel/writeTransaction";
 import type { ResourceService } from "../resource/engine";
 import type { Row } from "../resource/rows";
@@ -43,17 +42,15 @@ function checkPlace(values: Row) {
   if (type !== "restaurant") values.restaurantId = null;
 }
 
-/** WX + the China day + a sequence of the day: WX20261128003. The table's unique key refuses a duplicate of a race. */
-async function nextRepairNo(ctx: SessionContext): Promise<string> {
-  const prefix = `WX${chinaDay(ctx.now).replaceAll("-", "")}`;
-  const last = await ctx.services.db
-    .selectFrom("repair")
-    .select((eb) => eb.fn.max("repair_no").as("no"))
-    .where("tenant_id", "=", ctx.session.tenantId)
-    .where("repair_no", "like", `${prefix}%`)
-    .executeTakeFirst();
-  const sequence = last?.no ? Number(String(last.no).slice(prefix.length)) + 1 : 1;
-  return `${prefix}${String(sequence).padStart(3, "0")}`;
+const REPAIR_NUMBERING = { docType: resourceKey(repair), numbering: { prefix: "WX", digits: 3 } };
+
+/**
+ * WX + the China day + the day's sequence (WX20261128-003, the documents' form), from the documents' counter in the
+ * create's transaction, so reports made at once get different numbers.
+ */
+async function numberRepair(ctx: SessionContext, trx: AnyTrx, repairId: unknown): Promise<void> {
+  const repairNo = await nextDocumentNumber(trx, REPAIR_NUMBERING, ctx.session.tenantId, ctx.now);
+  await trx.updateTable("repair").set({ repair_no: repairNo }).where("tenant_id", "=", ctx.session.tenantId).where("id", "=", repairId).execute();
 }
 
 async function openRepair(ctx: SessionContext, trx: AnyTrx, repairId: unknown): Promise<Row> {
@@ -81,9 +78,12 @@ export const repairServices: Record<string, ResourceService> = {
   [resourceKey(repair)]: {
     async beforeCreate(ctx, values) {
       checkPlace(values);
-      values.repairNo = await nextRepairNo(ctx);
+      values.repairNo = null;
       values.repairStatus = "0";
       if (values.priority === undefined) values.priority = "1";
+    },
+    async afterCreate(ctx, trx, row) {
+      await numberRepair(ctx, trx, row.id);
     },
   },
   [resourceKey(repairDetail)]: {
