@@ -136,7 +136,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const waitsAnyTime = (request: Request) => hasNoDeadline(new URL(request.url));
   const gate = createRenderGate({ limit: config.MAX_RENDERS_AT_ONCE, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
   // A page's loaders read the API in process, inside the page's turn of the render gate: only a client's reads are paced.
-  const reads = createReadPacer({ perTurn: config.API_READS_PER_TURN, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
+  const reads = createReadPacer({ msPerTurn: config.API_READ_MS_PER_TURN, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
   const callApi = (request: Request, clientAddress: string) =>
     request.method === "GET" || request.method === "HEAD" ? reads.read(request, () => api.handle(request, clientAddress)) : api.handle(request, clientAddress);
   const handleDocument: typeof handleRequest = (request, context) => gate.render(request, () => handleRequest(request, context));

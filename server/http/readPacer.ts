@@ -1,6 +1,9 @@
 export interface ReadPacerOptions {
-  /** API reads started in one turn of the event loop at most (API_READS_PER_TURN); the others start in later turns. */
-  perTurn: number;
+  /**
+   * Milliseconds of API reads' synchronous work one turn of the event loop starts at most (API_READ_MS_PER_TURN);
+   * once a turn has spent them, the other reads start in later turns. A turn always starts one.
+   */
+  msPerTurn: number;
   /** A read that would wait longer than this for its start is refused at once, and one that did is dropped unrun. */
   maxWaitMs: number;
   /** The answer to a read refused for load (503, Retry-After, 服务器繁忙). */
@@ -10,7 +13,7 @@ export interface ReadPacerOptions {
 }
 
 export interface ReadPacer {
-  /** Runs the read in this turn if this turn has started fewer than `perTurn`, else in a later one, in order. */
+  /** Runs the read in this turn if this turn has time left, else in a later one, in order. */
   read(request: Request, work: () => Promise<Response>): Promise<Response>;
   /** Reads waiting for a later turn. */
   readonly waiting: number;
@@ -40,14 +43,18 @@ interface Waiting {
  * The event loop accepts one waiting connection per turn (libuv 1.46, Node 20: measured, decision 093), and a turn
  * holds every request that became readable in it. On SQLite an API read is synchronous work (better-sqlite3), so at
  * 100 connections one turn ran 20–100 reads, seconds, and connections waited in the kernel's queue for 20 s, where no
- * deadline of ours reaches them. Starting a few reads per turn keeps every turn short, so connections are accepted at
- * the pace reads are answered, and what waits, waits here, in order, where it can be counted: a read that would wait
- * past `maxWaitMs` (turns ahead of it × the mean turn) is refused at once rather than answered late.
+ * deadline of ours reaches them. Starting reads only for a few milliseconds of each turn keeps every turn short, so
+ * connections are accepted at the pace reads are answered, and what waits, waits here, in order, where it can be
+ * counted: a read that would wait past `maxWaitMs` (the turns its queue fills × the mean turn) is refused at once
+ * rather than answered late. The time is a read's synchronous part (all of it on SQLite; on PostgreSQL, up to its
+ * first query), so the same budget starts many reads that wait for PostgreSQL and few that compute on SQLite.
  */
 export function createReadPacer(options: ReadPacerOptions): ReadPacer {
   const queue: Waiting[] = [];
   const turnMs = movingMean();
-  let started = 0;
+  const readMs = movingMean();
+  /** Milliseconds of reads this turn has run; a turn starts none more past `msPerTurn`. */
+  let spent = 0;
   let scheduled = false;
   let lastTurn = 0;
 
@@ -61,28 +68,39 @@ export function createReadPacer(options: ReadPacerOptions): ReadPacer {
     const now = performance.now();
     // Only back-to-back turns measure a turn: after an idle spell the gap is idleness, not work.
     if (lastTurn) turnMs.add(now - lastTurn);
-    started = 0;
-    while (started < options.perTurn && queue.length) {
+    spent = 0;
+    let started = false;
+    while (spent < options.msPerTurn && queue.length) {
       const waiting = queue.shift()!;
       const late = Date.now() - waiting.since >= options.maxWaitMs && !options.waitsAnyTime(waiting.request);
       if (late || waiting.request.signal.aborted) waiting.refuse();
       else {
-        started++;
-        waiting.start();
+        started = true;
+        timed(waiting.start);
       }
     }
-    const busy = queue.length > 0 || started > 0;
+    const busy = queue.length > 0 || started;
     lastTurn = busy ? now : 0;
     if (busy) schedule();
   }
-  const estimatedWaitMs = () => Math.ceil((queue.length + 1) / options.perTurn) * turnMs.value;
+  function timed<T>(start: () => T): T {
+    const began = performance.now();
+    try {
+      return start();
+    } finally {
+      const took = performance.now() - began;
+      spent += took;
+      readMs.add(took);
+    }
+  }
+  // A turn starts at least one read, however long it takes.
+  const estimatedWaitMs = () => Math.max(1, Math.ceil(((queue.length + 1) * readMs.value) / Math.max(options.msPerTurn, readMs.value))) * turnMs.value;
 
   return {
     read(request, work) {
-      if (started < options.perTurn && !queue.length) {
-        started++;
+      if (spent < options.msPerTurn && !queue.length) {
         schedule();
-        return work();
+        return timed(work);
       }
       if (estimatedWaitMs() > options.maxWaitMs && !options.waitsAnyTime(request)) return Promise.resolve(options.refused(request));
       return new Promise<Response>((resolve, reject) => {
