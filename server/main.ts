@@ -135,10 +135,13 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const refused = (request: Request) => busyResponse(!(request.headers.get("Accept") ?? "").includes("text/html"));
   const waitsAnyTime = (request: Request) => hasNoDeadline(new URL(request.url));
   const gate = createRenderGate({ limit: config.MAX_RENDERS_AT_ONCE, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
-  // A page's loaders read the API in process, inside the page's turn of the render gate: only a client's reads are paced.
+  // A page's loaders read the API in process, inside the page's turn of the render gate: only a client's reads are
+  // paced. The health check is not: one query, and a balancer that read "busy" as "down" would add to the overload.
   const reads = createReadPacer({ msPerTurn: config.API_READ_MS_PER_TURN, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
-  const callApi = (request: Request, clientAddress: string) =>
-    request.method === "GET" || request.method === "HEAD" ? reads.read(request, () => api.handle(request, clientAddress)) : api.handle(request, clientAddress);
+  const callApi = (request: Request, clientAddress: string, pathname: string) =>
+    (request.method === "GET" || request.method === "HEAD") && pathname !== "/healthz"
+      ? reads.read(request, () => api.handle(request, clientAddress))
+      : api.handle(request, clientAddress);
   const handleDocument: typeof handleRequest = (request, context) => gate.render(request, () => handleRequest(request, context));
   const clientDir = resolve(build.assetsBuildDirectory);
 
@@ -161,7 +164,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
     let response =
       refused ||
       (page instanceof Response && page) ||
-      (toApi && (await callApi(request, clientAddress))) ||
+      (toApi && (await callApi(request, clientAddress, url.pathname))) ||
       staticResponse(clientDir, request, url.pathname) ||
       (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
