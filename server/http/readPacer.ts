@@ -104,7 +104,9 @@ export function createReadPacer(options: ReadPacerOptions): ReadPacer {
       }
       if (estimatedWaitMs() > options.maxWaitMs && !options.waitsAnyTime(request)) return Promise.resolve(options.refused(request));
       return new Promise<Response>((resolve, reject) => {
-        queue.push({ request, since: Date.now(), start: () => work().then(resolve, reject), refuse: () => resolve(options.refused(request)) });
+        // A read that throws before its first await rejects its own answer, not the turn that started it.
+        const start = () => void new Promise<Response>((run) => run(work())).then(resolve, reject);
+        queue.push({ request, since: Date.now(), start, refuse: () => resolve(options.refused(request)) });
         schedule();
       });
     },
