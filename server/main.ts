@@ -26,6 +26,7 @@ import { checkedFormPost, isFormType } from "./http/body";
 import { isHttps } from "./http/cookies";
 import { hostedFetch, type HostedFetch } from "./http/hosted";
 import { answerClientError, busyResponse, createListener, hasNoDeadline, READ_DEADLINE_MS, type Respond } from "./http/listener";
+import { createReadPacer } from "./http/readPacer";
 import { createRenderGate } from "./http/renderGate";
 import { startupErrorMessage } from "./startupErrors";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
@@ -131,12 +132,16 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const api = createApi({ db: database.db, dialect: database.dialect, config });
   const build = (await import("virtual:react-router/server-build")) as ServerBuild;
   const handleRequest = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
-  const gate = createRenderGate({
-    limit: config.MAX_RENDERS_AT_ONCE,
-    maxWaitMs: READ_DEADLINE_MS,
-    refused: (request) => busyResponse(!(request.headers.get("Accept") ?? "").includes("text/html")),
-    waitsAnyTime: (request) => hasNoDeadline(new URL(request.url)),
-  });
+  const refused = (request: Request) => busyResponse(!(request.headers.get("Accept") ?? "").includes("text/html"));
+  const waitsAnyTime = (request: Request) => hasNoDeadline(new URL(request.url));
+  const gate = createRenderGate({ limit: config.MAX_RENDERS_AT_ONCE, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
+  // A page's loaders read the API in process, inside the page's turn of the render gate: only a client's reads are
+  // paced. The health check is not: one query, and a balancer that read "busy" as "down" would add to the overload.
+  const reads = createReadPacer({ msPerTurn: config.API_READ_MS_PER_TURN, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
+  const callApi = (request: Request, clientAddress: string, pathname: string) =>
+    (request.method === "GET" || request.method === "HEAD") && pathname !== "/healthz"
+      ? reads.read(request, () => api.handle(request, clientAddress))
+      : api.handle(request, clientAddress);
   const handleDocument: typeof handleRequest = (request, context) => gate.render(request, () => handleRequest(request, context));
   const clientDir = resolve(build.assetsBuildDirectory);
 
@@ -159,7 +164,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
     let response =
       refused ||
       (page instanceof Response && page) ||
-      (toApi && (await api.handle(request, clientAddress))) ||
+      (toApi && (await callApi(request, clientAddress, url.pathname))) ||
       staticResponse(clientDir, request, url.pathname) ||
       (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response

@@ -1,9 +1,13 @@
+import { movingMean } from "./readPacer";
 import { onBodySettled } from "./settled";
 
 export interface RenderGateOptions {
   /** Pages rendered at once at most (MAX_RENDERS_AT_ONCE); the others wait their turn, first come first served. */
   limit: number;
-  /** A page that waited this long for its turn is not rendered: `refused` answers it instead (see `passed`). */
+  /**
+   * A page that waited this long for its turn is not rendered: `refused` answers it instead. One that would wait
+   * longer (the pages ahead of it × the mean render ÷ `limit`) is refused at once, not answered at the deadline.
+   */
   maxWaitMs: number;
   /** The answer to a page that waited too long (503, Retry-After, 服务器繁忙). */
   refused(request: Request): Response;
@@ -38,6 +42,8 @@ interface Waiting {
 export function createRenderGate(options: RenderGateOptions): RenderGate {
   let rendering = 0;
   const queue: Waiting[] = [];
+  const renderMs = movingMean();
+  const estimatedWaitMs = () => ((queue.length + 1) * renderMs.value) / options.limit;
 
   const next = () => {
     while (rendering < options.limit && queue.length) {
@@ -52,9 +58,11 @@ export function createRenderGate(options: RenderGateOptions): RenderGate {
   };
   const run = (request: Request, work: () => Promise<Response>): Promise<Response> => {
     let held = true;
+    const began = performance.now();
     const release = () => {
       if (!held) return;
       held = false;
+      renderMs.add(performance.now() - began);
       request.signal.removeEventListener("abort", release);
       rendering--;
       next();
@@ -77,6 +85,7 @@ export function createRenderGate(options: RenderGateOptions): RenderGate {
         rendering++;
         return run(request, work);
       }
+      if (estimatedWaitMs() > options.maxWaitMs && !options.waitsAnyTime(request)) return Promise.resolve(options.refused(request));
       return new Promise<Response>((resolve, reject) => {
         queue.push({
           request,

@@ -97,6 +97,33 @@ describe("the render gate (MAX_RENDERS_AT_ONCE)", () => {
     expect(log).toEqual(["start first", "start export"]);
   });
 
+  test("a page that would wait past the deadline (the pages ahead × the mean render) is refused at once, unrendered", async () => {
+    const g = gate({ limit: 1, maxWaitMs: 30 });
+    const log: string[] = [];
+    // A render of 40 ms or more teaches the gate what a render costs (an export, which is never refused).
+    const learned = controlledRender(log, "learned");
+    const learning = g.render(page("/report/x/export"), learned.work);
+    setTimeout(learned.answer, 40);
+    await (await learning).text();
+
+    const holding = controlledRender(log, "holding");
+    const held = g.render(page("/report/x/export"), holding.work);
+    const late = controlledRender(log, "late");
+    const exported = controlledRender(log, "export");
+    const refused = await g.render(page(), late.work);
+    const exportResponse = g.render(page("/report/y/export"), exported.work);
+    // Refused while the page ahead of it still renders: not at the deadline, at once.
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("Retry-After")).toBe("5");
+    expect(await refused.text()).toContain("服务器繁忙");
+    expect([g.rendering, g.waiting]).toEqual([1, 1]);
+    holding.answer();
+    await (await held).text();
+    exported.answer();
+    expect(await (await exportResponse).text()).toBe("<html>export</html>");
+    expect(log).toEqual(["start learned", "start holding", "start export"]);
+  });
+
   test("a client that goes away gives its turn back, whether its page was rendering or waiting", async () => {
     const g = gate({ limit: 1 });
     const log: string[] = [];
