@@ -109,6 +109,30 @@ export function seedSql(dialect) {
   ];
 }
 
+/**
+ * Runs a bench script of bench/ (TypeScript, through vite-node) with `target` as its argument and resolves to the JSON
+ * of its last stdout line. Seeding takes minutes at full size: its stderr lines that begin with `prefix` are passed
+ * on, so the run shows it is alive.
+ */
+export function runScript(script, target, prefix) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", ["vite-node", script, target], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => {
+      stderr = (stderr + c).slice(-20_000);
+      for (const line of String(c).split("\n")) if (line.startsWith(prefix)) log(line);
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const line = stdout.split("\n").filter((l) => l.startsWith("{")).at(-1);
+      if (code !== 0 || !line) return reject(new Error(`${script} failed (${code}):\n${stderr}`));
+      resolve(JSON.parse(line));
+    });
+  });
+}
+
 export async function assertPortFree() {
   const answered = await fetch(`http://127.0.0.1:${PORT}/healthz`).then(() => true, () => false);
   if (answered) throw new Error(`port ${PORT} is already serving; stop that server or set BENCH_PORT`);
