@@ -211,7 +211,10 @@ export default {
           const bareMs = performance.now() - started;
           for (const [key, value] of Object.entries(expected.totals)) if (Number(answer.data.totals[key]) !== value) throw new Error(`${name}: ${key} ${answer.data.totals[key]} ≠ bare SQL ${value}`);
           rows = answer.data.rows.length;
-          if (i >= WARM_UP) (api.push(apiMs), hand.push(bareMs));
+          if (i >= WARM_UP) {
+            api.push(apiMs);
+            hand.push(bareMs);
+          }
         }
         await new Promise((resolve) => bare.close(resolve));
         bare = undefined;
