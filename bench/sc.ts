@@ -74,7 +74,8 @@ async function stockOuts(tenantId: number, firstDay: string): Promise<void> {
   const audit = `${now}, ${now}`;
   const docs = Math.ceil(LINES / PER_DOC);
   const first = dayStart(firstDay);
-  const day = (i: string) => (postgres ? `to_char(to_timestamp((${first} + 28800000 + (${i}) * 86400000) / 1000) at time zone 'UTC', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', (${first} + 28800000 + (${i}) * 86400000) / 1000, 'unixepoch')`);
+  // PostgreSQL multiplies generate_series' integers as integers: the day's milliseconds need bigint.
+  const day = (i: string) => (postgres ? `to_char(to_timestamp((${first} + 28800000 + cast(${i} as bigint) * 86400000) / 1000) at time zone 'UTC', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', (${first} + 28800000 + (${i}) * 86400000) / 1000, 'unixepoch')`);
   const pick = (list: Array<{ id: number }>, i: string) => `case (${i}) % ${list.length} ${list.map((p, k) => `when ${k} then ${p.id}`).join(" ")} end`;
   const warehouses = [...restaurants.map((r) => r.id), null];
   const padded = (prefix: string, width: number) => (postgres ? `'${prefix}' || lpad(i::text, ${width}, '0')` : `'${prefix}' || substr('00000000' || i, -${width})`);
@@ -136,6 +137,11 @@ let seedSeconds = 0;
 if (REUSE) {
   tenantId = Number((await db.selectFrom("tenant").select("id").where("tenant_code", "=", "demo").executeTakeFirstOrThrow()).id);
   orders = await count("meal_order", tenantId);
+  // A seed stopped after the demo (which takes the time) gets its stock-outs.
+  if (!(await count("warehouse_out_line", tenantId))) {
+    await stockOuts(tenantId, String((await db.selectFrom("meal_order").select(sql<string>`min(order_date)`.as("d")).where("tenant_id", "=", tenantId).executeTakeFirstOrThrow()).d));
+    await sql.raw(postgres ? "vacuum analyze" : "analyze").execute(db);
+  }
 } else {
   const started = Date.now();
   await seed(db, { adminPassword: "Bench-Sc-Admin-2026" });

@@ -163,7 +163,7 @@ export default {
     log(`${dialect}: bench/sc.ts ${dialect === "sqlite" ? target : "(schema bench_sc)"} (seeds its own database)…`);
     const seeded = await runScript("bench/sc.ts", target, "[sc]");
     log(`${dialect}: ${JSON.stringify(seeded)}`);
-    const server = startServer(seeded.url, { port: SC_PORT, stdout: "ignore" });
+    const server = startServer(seeded.url, { port: SC_PORT, stdout: "ignore", readySeconds: 900 });
     let bare;
     try {
       await server.ready;
