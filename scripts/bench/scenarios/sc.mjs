@@ -118,7 +118,7 @@ async function bareGenerate(dialect, url, tenantId, from, to) {
     [`delete from sc_income where tenant_id = ${ph()} and source_kind = 1 and income_date between ${ph()} and ${ph()}`, [tenantId, from, to]],
     [
       `insert into sc_income (tenant_id, id, income_date, restaurant_id, source_kind, pay_flag, source, meals, amount, created_at, updated_at)
-       select tenant_id, ${ph()} + row_number() over (order by order_date, restaurant_id, pay_flag), order_date, restaurant_id, 1, pay_flag, '食堂订单', sum(placed - cancelled), sum(paid - refunded), ${ph()}, ${ph()}
+       select tenant_id, cast(${ph()} as bigint) + row_number() over (order by order_date, restaurant_id, pay_flag), order_date, restaurant_id, 1, pay_flag, '食堂订单', sum(placed - cancelled), sum(paid - refunded), cast(${ph()} as bigint), cast(${ph()} as bigint)
        from order_day where tenant_id = ${ph()} and order_date between ${ph()} and ${ph()} and restaurant_id <> 0
        group by tenant_id, order_date, restaurant_id, pay_flag having sum(placed - cancelled) <> 0 or sum(paid - refunded) <> 0`,
       [990_000_000, Date.now(), Date.now(), tenantId, from, to],
