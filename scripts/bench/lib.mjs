@@ -37,9 +37,10 @@ export function build() {
 
 /**
  * `npm start` on PORT; `{ port, args }` start another entry on the same build (e.g. react-router-serve), `stdout:
- * "ignore"` drops a server's log lines (morgan writes one per request, which the bench would otherwise read under load).
+ * "ignore"` drops a server's log lines (morgan writes one per request, which the bench would otherwise read under load);
+ * `readySeconds` is how long it may take to answer /healthz (a server migrating a large database takes minutes).
  */
-export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.mjs", "--no-build"], stdout = "pipe" } = {}) {
+export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.mjs", "--no-build"], stdout = "pipe", readySeconds = 60 } = {}) {
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers under a scenario (Node refuses
   // --cpu-prof in NODE_OPTIONS); each writes its profile when the bench stops it.
   const nodeArgs = env.BENCH_NODE_ARGS ? env.BENCH_NODE_ARGS.split(/\s+/).filter(Boolean) : [];
@@ -64,7 +65,7 @@ export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.m
   return {
     child,
     ready: (async () => {
-      for (let i = 0; i < 240; i++) {
+      for (let i = 0; i < readySeconds * 4; i++) {
         if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
         try {
           if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
@@ -107,6 +108,30 @@ export function seedSql(dialect) {
               '{"amount":[1200,1500]}', '127.0.0.1', ${now} - i * 60
        from (${series(dialect, ROWS)}) as s`,
   ];
+}
+
+/**
+ * Runs a bench script of bench/ (TypeScript, through vite-node) with `target` as its argument and resolves to the JSON
+ * of its last stdout line. Seeding takes minutes at full size: its stderr lines that begin with `prefix` are passed
+ * on, so the run shows it is alive.
+ */
+export function runScript(script, target, prefix) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", ["vite-node", script, target], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => {
+      stderr = (stderr + c).slice(-20_000);
+      for (const line of String(c).split("\n")) if (line.startsWith(prefix)) log(line);
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const line = stdout.split("\n").filter((l) => l.startsWith("{")).at(-1);
+      if (code !== 0 || !line) return reject(new Error(`${script} failed (${code}):\n${stderr}`));
+      resolve(JSON.parse(line));
+    });
+  });
 }
 
 export async function assertPortFree() {

@@ -15,5 +15,6 @@ import cashier from "./cashier.mjs";
 import render from "./render.mjs";
 import reports from "./reports.mjs";
 import saturation from "./saturation.mjs";
+import sc from "./sc.mjs";
 
-export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock, stockReports, saturation];
+export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, sc, stock, stockReports, saturation];

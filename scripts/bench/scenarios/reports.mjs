@@ -3,32 +3,11 @@
 // resources/report through the API handler for a month, the first eight against hand-written SQL in a bare handler.
 // Sizes: BENCH_REPORTS_DINERS (20,000), BENCH_REPORTS_DAYS (43: about 1,000,000 orders), BENCH_REPORTS_RUNS (20).
 // Each dialect's answer is also written to bench/results/reports-<dialect>.json.
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dir, env, log } from "../lib.mjs";
+import { dir, env, log, runScript } from "../lib.mjs";
 
 const DINERS = Number(env.BENCH_REPORTS_DINERS ?? 20_000);
-
-function run(target) {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["vite-node", "bench/reports.ts", target], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => {
-      stderr = (stderr + c).slice(-20_000);
-      // Seeding takes minutes at full size: its progress lines show it is alive.
-      for (const line of String(c).split("\n")) if (line.startsWith("[reports]")) log(line);
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const line = stdout.split("\n").filter((l) => l.startsWith("{")).at(-1);
-      if (code !== 0 || !line) return reject(new Error(`reports bench failed (${code}):\n${stderr}`));
-      resolve(JSON.parse(line));
-    });
-  });
-}
 
 export default {
   name: "reports",
@@ -40,7 +19,7 @@ export default {
     // unscoped, since it picks its own schema).
     const target = dialect === "sqlite" ? join(dir, "reports.db") : env.BENCH_DATABASE_URL;
     log(`${dialect}: bench/reports.ts ${dialect === "sqlite" ? target : "(schema bench_reports)"} (seeds its own database)…`);
-    const result = await run(target);
+    const result = await runScript("bench/reports.ts", target, "[reports]");
     mkdirSync("bench/results", { recursive: true });
     writeFileSync(`bench/results/reports-${dialect}.json`, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...result }, null, 2)}\n`);
     return result;

@@ -22,7 +22,7 @@ import { orderTakings } from "./income";
 type AnyDb = Kysely<any>;
 
 const APPROVED = Number(warehouseOut.status["2"]);
-/** Whose food a stock-out (`o`, its warehouse `w`, its receiver `rc`) is: a kitchen that took it, else the warehouse's. */
+/** Whose food a stock-out (its warehouse `w`, its receiver `rc`) is: a kitchen that took it, else the warehouse's. */
 const takenBy = sql<number>`case when rc.org_type in ('restaurant', 'stall') then rc.id else w.restaurant_id end`;
 /** 出库类型 维修出库 (dictionary warehouseOutKind) is not food. */
 const REPAIR_OUT = 2;
@@ -48,41 +48,49 @@ interface DayAmount {
   amount: number;
 }
 
+/**
+ * A period's stock-outs summed per document day, warehouse and receiver (`d`), then named to a kitchen: what a
+ * kitchen took is known from its document, not its lines, so a month's many lines are summed before the warehouse
+ * and the receiver are looked up (once a group, not once a line).
+ */
+function perKitchen(db: AnyDb, tenantId: number, perDocument: ReturnType<AnyDb["selectFrom"]>, placeIds: number[]) {
+  return db
+    .selectFrom(perDocument.as("d"))
+    .innerJoin("warehouse as w", (j) => j.on("w.tenant_id", "=", tenantId).onRef("w.id", "=", "d.warehouse_id"))
+    .leftJoin("org as rc", (j) => j.on("rc.tenant_id", "=", tenantId).onRef("rc.id", "=", "d.receiver_org_id"))
+    .where(takenBy, "in", placeIds)
+    .select(["d.day", takenBy.as("place_id"), sumOf(sql`d.amount`).as("amount")])
+    .groupBy(["d.day", takenBy]);
+}
+
 /** Stock-outs for use, at the stock cost the ledger charged them, less their returns, per document day and restaurant. */
 export async function stockCostByDay(db: AnyDb, tenantId: number, from: string, to: string, placeIds: number[]): Promise<DayAmount[]> {
   if (!placeIds.length) return [];
-  const outs = (await db
+  const outs = db
     .selectFrom(`${warehouseOut.lines.table} as l`)
     .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.document_id"))
-    .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "o.tenant_id").onRef("w.id", "=", "o.warehouse_id"))
-    .leftJoin("org as rc", (j) => j.onRef("rc.tenant_id", "=", "o.tenant_id").onRef("rc.id", "=", "o.receiver_org_id"))
     .where("l.tenant_id", "=", tenantId)
     .where("o.status", "=", APPROVED)
     .where((eb) => eb.or([eb("o.out_kind", "is", null), eb("o.out_kind", "!=", REPAIR_OUT)]))
     .where("o.doc_date", ">=", from)
     .where("o.doc_date", "<=", to)
-    .where(takenBy, "in", placeIds)
-    .select(["o.doc_date as day", takenBy.as("place_id"), sumOf(sql`l.amount`).as("amount")])
-    .groupBy(["o.doc_date", takenBy])
-    .execute()) as Row[];
-  const returns = (await db
+    .select(["o.doc_date as day", "o.warehouse_id", "o.receiver_org_id", sumOf(sql`l.amount`).as("amount")])
+    .groupBy(["o.doc_date", "o.warehouse_id", "o.receiver_org_id"]);
+  const returns = db
     .selectFrom(`${warehouseOutReturn.lines.table} as l`)
     .innerJoin(`${warehouseOutReturn.header.table} as r`, (j) => j.onRef("r.tenant_id", "=", "l.tenant_id").onRef("r.id", "=", "l.document_id"))
     .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "r.tenant_id").onRef("o.id", "=", "r.warehouse_out_id"))
-    .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "o.tenant_id").onRef("w.id", "=", "o.warehouse_id"))
-    .leftJoin("org as rc", (j) => j.onRef("rc.tenant_id", "=", "o.tenant_id").onRef("rc.id", "=", "o.receiver_org_id"))
     .where("l.tenant_id", "=", tenantId)
     .where("r.status", "=", APPROVED)
     .where((eb) => eb.or([eb("o.out_kind", "is", null), eb("o.out_kind", "!=", REPAIR_OUT)]))
     .where("r.doc_date", ">=", from)
     .where("r.doc_date", "<=", to)
-    .where(takenBy, "in", placeIds)
-    .select(["r.doc_date as day", takenBy.as("place_id"), sumOf(sql`l.amount`).as("amount")])
-    .groupBy(["r.doc_date", takenBy])
-    .execute()) as Row[];
+    .select(["r.doc_date as day", "o.warehouse_id", "o.receiver_org_id", sumOf(sql`l.amount`).as("amount")])
+    .groupBy(["r.doc_date", "o.warehouse_id", "o.receiver_org_id"]);
+  const [issued, returned] = (await Promise.all([perKitchen(db, tenantId, outs, placeIds).execute(), perKitchen(db, tenantId, returns, placeIds).execute()])) as Row[][];
   return [
-    ...outs.map((r) => ({ day: String(r.day), placeId: Number(r.place_id), amount: Number(r.amount) })),
-    ...returns.map((r) => ({ day: String(r.day), placeId: Number(r.place_id), amount: -Number(r.amount) })),
+    ...issued.map((r) => ({ day: String(r.day), placeId: Number(r.place_id), amount: Number(r.amount) })),
+    ...returned.map((r) => ({ day: String(r.day), placeId: Number(r.place_id), amount: -Number(r.amount) })),
   ];
 }
 
