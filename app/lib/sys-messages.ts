@@ -27,7 +27,8 @@ export const ts = {
     shown: (rows: number, total: number) =>
       rows < total ? `显示 ${formatCount(rows)} 项，共 ${formatCount(total)} 项（含按钮）；点击目录展开` : `共 ${formatCount(total)} 项（含按钮）`,
     search: "菜单查询",
-    searchHint: "名称、路径或权限标识",
+    keyword: "关键字",
+    searchHint: "菜单名称、路径或权限标识",
     found: (matches: number, shown: number) =>
       shown < matches ? `找到 ${formatCount(matches)} 项，只显示前 ${shown} 项，请输入更完整的名称` : `找到 ${formatCount(matches)} 项`,
     noMatch: (words: string) => `没有名称、路径或权限标识包含「${words}」的菜单`,

@@ -34,7 +34,7 @@ async function deleteTarget(request: Request, context: Route.LoaderArgs["context
 /**
  * Spec §2 menu index: one subsystem's menu tree at a time (`?subsystemId=`), drawn as a list is (issue 38, decision
  * 092): the levels that fit a list page, what `?open=` opens (a folder's entries, a page's buttons; comma-separated
- * ids, or `all`), or what `?menuName=` finds, each match under its folders. The server chooses the rows.
+ * ids, or `all`), or what `?keyword=` finds, each match under its folders. The server chooses the rows.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -45,9 +45,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const list = subsystems.data?.records ?? [];
   const subsystemId = Number(url.searchParams.get("subsystemId") ?? list[0]?.id);
   const open = url.searchParams.get("open");
-  const menuName = url.searchParams.get("menuName")?.trim() ?? "";
+  const keyword = url.searchParams.get("keyword")?.trim() ?? "";
   const view = list.length
-    ? await apiCall<MenuIndexView>(request, context, "GET", apiPath(menu, "treeRows"), { query: { subsystemId, ...(open ? { open } : {}), ...(menuName ? { menuName } : {}) } })
+    ? await apiCall<MenuIndexView>(request, context, "GET", apiPath(menu, "treeRows"), { query: { subsystemId, ...(open ? { open } : {}), ...(keyword ? { keyword } : {}) } })
     : null;
   if (view && view.status === 404) throw data(null, { status: 404 });
   const shown = view?.status === 200 ? view.data : null;
@@ -56,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     subsystems: list.map((s) => ({ id: s.id, name: s.sysName })),
     subsystemId,
-    menuName,
+    keyword,
     levels: shown?.levels ?? 1,
     open,
     /** The entries opened: `open` as the server read it. */
@@ -105,12 +105,12 @@ function toggleHref(index: string, rows: MenuIndexRow[], open: number[], row: Me
 }
 
 export default function MenuTree({ loaderData, actionData }: Route.ComponentProps) {
-  const { subsystems, subsystemId, menuName, levels, opened: open, rows, total, search, error, target } = loaderData;
+  const { subsystems, subsystemId, keyword, levels, opened: open, rows, total, search, error, target } = loaderData;
   const dicts = useDicts();
   const can = usePermissions();
   const index = `${BASE}/index?subsystemId=${subsystemId}`;
   const searching = search !== null;
-  const searched = menuName ? `&menuName=${encodeURIComponent(menuName)}` : "";
+  const searched = keyword ? `&keyword=${encodeURIComponent(keyword)}` : "";
   const here = searching ? `${index}${searched}` : openedHref(index, open);
   const explicit = open === "all" ? [] : open;
   const problem = actionData?.error ?? error;
@@ -145,9 +145,9 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
           </Button>
         ))}
       </Group>
-      <FilterForm label={ts.menu.search} params={{ subsystemId: String(subsystemId), menuName }} resetTo={index}>
+      <FilterForm label={ts.menu.search} params={{ subsystemId: String(subsystemId), keyword }} resetTo={index}>
         <input type="hidden" name="subsystemId" value={subsystemId} />
-        <FilterInput label={c.name} name="menuName" value={menuName} placeholder={ts.menu.searchHint} width={280} />
+        <FilterInput label={ts.menu.keyword} name="keyword" value={keyword} placeholder={ts.menu.searchHint} width={280} />
       </FilterForm>
       {problem && (
         <Alert color="red" variant="light" role="alert">
@@ -202,7 +202,7 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
               {rows.length === 0 ? (
                 <tr>
                   <td colSpan={7} className={tableClasses.empty}>
-                    {searching ? ts.menu.noMatch(menuName) : ts.menu.empty}
+                    {searching ? ts.menu.noMatch(keyword) : ts.menu.empty}
                   </td>
                 </tr>
               ) : (
@@ -216,11 +216,11 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
                         {folds ? (
                           <a className={classes.folder} href={toggle} aria-expanded={row.open} data-keep-scroll>
                             <IconChevronRight size={14} className={classes.chevron} aria-hidden />
-                            <Marked text={row.menuName} words={menuName} />
+                            <Marked text={row.menuName} words={keyword} />
                           </a>
                         ) : (
                           <span className={searching && !row.match ? `${classes.leaf} ${cellClasses.dimmed}` : classes.leaf}>
-                            <Marked text={row.menuName} words={menuName} />
+                            <Marked text={row.menuName} words={keyword} />
                           </span>
                         )}
                         {folds && !row.open && <span className={classes.count}>{ts.menu.entries(row.entries)}</span>}
@@ -235,8 +235,8 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
                           {dictLabel(dicts, "menuType", row.menuType)}
                         </span>
                       </td>
-                      <td className={row.menuPath ? undefined : cellClasses.dimmed}>{row.menuPath ? <Marked text={row.menuPath} words={menuName} /> : "—"}</td>
-                      <td className={row.permission ? undefined : cellClasses.dimmed}>{row.permission ? <Marked text={row.permission} words={menuName} /> : "—"}</td>
+                      <td className={row.menuPath ? undefined : cellClasses.dimmed}>{row.menuPath ? <Marked text={row.menuPath} words={keyword} /> : "—"}</td>
+                      <td className={row.permission ? undefined : cellClasses.dimmed}>{row.permission ? <Marked text={row.permission} words={keyword} /> : "—"}</td>
                       <td>{row.sort}</td>
                       <td>
                         <span className={cellClasses.badge} data-tone={row.status === 1 ? undefined : "gray"}>

@@ -93,8 +93,9 @@ const MAX_OPEN = 100;
 const openQuery = storableText("展开的菜单")
   .regex(new RegExp(`^(all|\\d{1,16}(,\\d{1,16}){0,${MAX_OPEN - 1}})$`), `展开的菜单只能是 all 或以逗号分隔的菜单 id（至多 ${MAX_OPEN} 个）`)
   .transform((text) => (text === "all" ? ("all" as const) : text.split(",").map(Number)))
-  .optional();
-const searchQuery = storableText("菜单名称").trim().max(50, "菜单名称不能超过 50 个字符").optional();
+  .optional()
+  .describe("展开的菜单");
+const keywordQuery = storableText("关键字").trim().max(50, "关键字不能超过 50 个字符").optional().describe("关键字");
 
 async function subsystemOf(db: Db, id: number) {
   const subsystem = await db.selectFrom("subsystem").select(["id", "sys_code", "sys_name"]).where("id", "=", id).executeTakeFirst();
@@ -225,13 +226,13 @@ export const menuEndpoints: Endpoint[] = [
     method: "GET",
     path: "/api/v1/sys/menu/treeRows",
     summary:
-      "菜单管理列表要画的行：子系统菜单树中一页放得下的前几层，open（逗号分隔的菜单 id 或 all）所展开菜单下的全部（连同其上级目录），或 menuName 搜索到的菜单（名称、路径或权限标识包含该文字，至多 50 项）及其上级目录；每行带下级菜单数与按钮数",
+      "菜单管理列表要画的行：子系统菜单树中一页放得下的前几层，open（逗号分隔的菜单 id 或 all）所展开菜单下的全部（连同其上级目录），或 keyword 搜索到的菜单（名称、路径或权限标识包含该文字，至多 50 项）及其上级目录；每行带下级菜单数与按钮数",
     access: permission(permissionCode(def, "view")),
-    query: z.object({ subsystemId: recordId("子系统", "请选择子系统"), open: openQuery, menuName: searchQuery }),
+    query: z.object({ subsystemId: recordId("子系统", "请选择子系统"), open: openQuery, keyword: keywordQuery }),
     handle: async (ctx, { query }) => {
       const session = ctx as SessionContext;
       assertAllowed(session, def);
-      return menuIndexView(session, query.subsystemId, query.open, query.menuName || undefined);
+      return menuIndexView(session, query.subsystemId, query.open, query.keyword || undefined);
     },
   }),
 ];
