@@ -120,9 +120,9 @@ test("a subsystem too large for one page opens at its sections: a section opens 
   await expect(section).toContainText(/订单与收银\s*13 项/);
   await page.screenshot({ path: "test-results/screenshots/sys-menu-index-folded.png", fullPage: true });
 
-  // Routed in the app (the plain link's #menu-<id> is for a page without scripts; see below).
+  // A plain link landing at the row (#menu-<id>) until scripts load, then routed in the app keeping the scroll.
   await folder.click();
-  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+$/);
+  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+(#menu-\d+)?$/);
   await expect(folder).toHaveAttribute("aria-expanded", "true");
   await expect(typed("页面")).toHaveCount(13);
   const cashier = rows.filter({ hasText: "/zhct/cashier/index" });
@@ -133,7 +133,7 @@ test("a subsystem too large for one page opens at its sections: a section opens 
   const unfold = orders.getByRole("link", { name: /^展开 \d+ 个按钮$/ });
   const count = Number(/展开 (\d+) 个按钮/.exec((await unfold.textContent()) ?? "")?.[1]);
   await unfold.click();
-  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+,\d+$/);
+  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+,\d+(#menu-\d+)?$/);
   await expect(typed("按钮")).toHaveCount(count);
   await expect(cashier).toBeVisible();
   await page.reload();
@@ -142,7 +142,7 @@ test("a subsystem too large for one page opens at its sections: a section opens 
 
   // Closing the section closes the page opened in it.
   await folder.click();
-  await expect(page).toHaveURL(/\/admin\/sys\/menu\/index\?subsystemId=2$/);
+  await expect(page).toHaveURL(/\/admin\/sys\/menu\/index\?subsystemId=2(#menu-\d+)?$/);
   await expect(typed("页面")).toHaveCount(0);
   await expect(typed("按钮")).toHaveCount(0);
   await expectNoReactErrors(page);
@@ -185,7 +185,7 @@ test("a search of the menu index finds screens by name under their folders, mark
 
   // The page's buttons link opens it in the tree, at its row, the search left.
   await orders.getByRole("link", { name: /^展开 \d+ 个按钮$/ }).click();
-  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+$/);
+  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+(#menu-\d+)?$/);
   await expect(search.getByLabel("关键字")).toHaveValue("");
   await expect(rows.filter({ hasText: "/zhct/cashier/index" })).toContainText("收银台");
   await expect(orders.getByRole("link", { name: "收起按钮" })).toHaveAttribute("aria-expanded", "true");
