@@ -105,6 +105,117 @@ test("a page's buttons fold under it: opened and closed, edited, added to, delet
   await expect(buttonRows).toHaveCount(0);
 });
 
+test("a subsystem too large for one page opens at its sections: a section opens and closes with what was opened in it", async ({ page }) => {
+  test.setTimeout(60_000);
+  // 智慧餐厅 holds about 80 entries: its folder and sections fit a list page, its pages wait in them (issue 38).
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index?subsystemId=2");
+  const rows = page.locator("tbody tr");
+  const typed = (label: string) => rows.filter({ has: page.locator("td:nth-child(2)", { hasText: new RegExp(`^${label}$`) }) });
+  await expect(typed("目录").first()).toBeVisible();
+  await expect(typed("页面")).toHaveCount(0);
+  await expect(page.getByText(/^显示 \d+ 项，共 [\d,]+ 项（含按钮）；点击目录展开$/)).toBeVisible();
+  const section = rows.filter({ hasText: "订单与收银" });
+  const folder = section.getByRole("link", { name: "订单与收银" });
+  await expect(folder).toHaveAttribute("aria-expanded", "false");
+  await expect(section).toContainText(/订单与收银\s*13 项/);
+  await page.screenshot({ path: "test-results/screenshots/sys-menu-index-folded.png", fullPage: true });
+
+  // A plain link landing at the row (#menu-<id>) until scripts load, then routed in the app keeping the scroll.
+  await folder.click();
+  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+(#menu-\d+)?$/);
+  await expect(folder).toHaveAttribute("aria-expanded", "true");
+  await expect(typed("页面")).toHaveCount(13);
+  const cashier = rows.filter({ hasText: "/zhct/cashier/index" });
+  await expect(cashier).toContainText("收银台");
+
+  // A page's buttons opened in it: both stay open, and the URL holds both (a bookmark keeps them).
+  const orders = rows.filter({ hasText: "/zhct/mealorder/index" });
+  const unfold = orders.getByRole("link", { name: /^展开 \d+ 个按钮$/ });
+  const count = Number(/展开 (\d+) 个按钮/.exec((await unfold.textContent()) ?? "")?.[1]);
+  await unfold.click();
+  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+,\d+(#menu-\d+)?$/);
+  await expect(typed("按钮")).toHaveCount(count);
+  await expect(cashier).toBeVisible();
+  await page.reload();
+  await expect(typed("按钮")).toHaveCount(count);
+  await page.screenshot({ path: "test-results/screenshots/sys-menu-index-section-opened.png", fullPage: true });
+
+  // Closing the section closes the page opened in it.
+  await folder.click();
+  await expect(page).toHaveURL(/\/admin\/sys\/menu\/index\?subsystemId=2(#menu-\d+)?$/);
+  await expect(typed("页面")).toHaveCount(0);
+  await expect(typed("按钮")).toHaveCount(0);
+  await expectNoReactErrors(page);
+});
+
+test("a search of the menu index finds screens by name under their folders, marked; a match's buttons open it in the tree", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index?subsystemId=1");
+  const search = page.getByRole("search", { name: "菜单查询" });
+  await search.getByLabel("关键字").fill("收银");
+  await search.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/subsystemId=1&keyword=%E6%94%B6%E9%93%B6$/);
+  await expect(page.locator("tbody")).toContainText("没有名称、路径或权限标识包含「收银」的菜单");
+  // The other subsystem's tab keeps the search.
+  await page.getByRole("tab", { name: "智慧餐厅" }).click();
+  await expect(page).toHaveURL(/subsystemId=2&keyword=%E6%94%B6%E9%93%B6$/);
+  await expect(page.getByText(/^找到 \d+ 项$/)).toBeVisible();
+  const rows = page.locator("tbody tr");
+  await expect(rows.first()).toContainText("智慧餐厅");
+  await expect(rows.first()).toHaveAttribute("data-match", "false");
+  for (const name of ["收银台", "收银订单"]) {
+    const row = rows.filter({ hasText: name });
+    await expect(row).toHaveAttribute("data-match", "true");
+    await expect(row.locator("mark")).toHaveText("收银");
+  }
+  // A matching button is drawn under its page; pages that do not match and hold no match are not drawn.
+  await expect(rows.filter({ hasText: "/zhct/mealorder/index" })).toHaveAttribute("data-match", "false");
+  await expect(rows.filter({ hasText: "zhct:mealOrder:pay" })).toHaveAttribute("data-match", "true");
+  await expect(rows.filter({ hasText: "/zhct/mealorderitem/index" })).toHaveCount(0);
+  await expect(search.getByLabel("关键字")).toHaveValue("收银");
+  await page.screenshot({ path: "test-results/screenshots/sys-menu-index-search.png", fullPage: true });
+
+  // By permission code, letters without case.
+  await search.getByLabel("关键字").fill("ZHCT:MEALORDER:CANCEL");
+  await search.getByRole("button", { name: "查询" }).click();
+  await expect(page.getByText(/^找到 2 项$/)).toBeVisible();
+  const orders = rows.filter({ hasText: "/zhct/mealorder/index" });
+  await expect(orders).toHaveAttribute("data-match", "false");
+  await expect(rows.filter({ has: page.locator("mark") })).toHaveText([/取消订单.*zhct:mealOrder:cancel/, /超时取消.*zhct:mealOrder:cancelLate/]);
+
+  // The page's buttons link opens it in the tree, at its row, the search left.
+  await orders.getByRole("link", { name: /^展开 \d+ 个按钮$/ }).click();
+  await expect(page).toHaveURL(/\?subsystemId=2&open=\d+(#menu-\d+)?$/);
+  await expect(search.getByLabel("关键字")).toHaveValue("");
+  await expect(rows.filter({ hasText: "/zhct/cashier/index" })).toContainText("收银台");
+  await expect(orders.getByRole("link", { name: "收起按钮" })).toHaveAttribute("aria-expanded", "true");
+  await page.getByRole("link", { name: "重置" }).click();
+  await expect(page).toHaveURL(/\/admin\/sys\/menu\/index\?subsystemId=2$/);
+});
+
+test("an entry saved in a folded section comes back with the section opened at its row, and is deleted from there", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index?subsystemId=2");
+  const rows = page.locator("tbody tr");
+  await rows.filter({ hasText: "满意度与通知" }).getByRole("link", { name: "新增下级" }).click();
+  await expect(page.getByLabel("上级菜单")).toHaveValue(/\d+/);
+  await page.getByLabel("菜单名称").fill("满意度大屏");
+  await page.getByLabel("菜单路径").fill("/zhct/surveyscreen/index");
+  // Disabled: no one's navigation shows it while it exists.
+  await page.getByLabel("状态").selectOption({ label: "无效" });
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("保存成功")).toBeVisible();
+  await expect(page).toHaveURL(/[?&]open=\d+/);
+  const saved = rows.filter({ hasText: "满意度大屏" });
+  await expect(saved).toContainText("/zhct/surveyscreen/index");
+  await saved.getByRole("link", { name: "删除" }).click();
+  await expect(page.getByTestId("confirm-delete")).toContainText("满意度大屏");
+  await page.getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByText("删除成功")).toBeVisible();
+  await expect(saved).toHaveCount(0);
+  await expect(rows.filter({ hasText: "满意度与通知" }).getByRole("link", { name: "满意度与通知" })).toHaveAttribute("aria-expanded", "true");
+});
+
 test.describe("without scripts", () => {
   test.use({ javaScriptEnabled: false });
   test("a page's buttons open by a plain link that lands at the page's row", async ({ page }) => {
@@ -114,6 +225,18 @@ test.describe("without scripts", () => {
     await device.getByRole("link", { name: /^展开 \d+ 个按钮$/ }).click();
     await expect(page).toHaveURL(/[?&]open=(\d+)#menu-\1$/);
     await expect(page.locator("tbody tr", { hasText: "sys:device:setting" })).toContainText("参数设置");
+  });
+
+  test("a folded section opens by a plain link, and a search is a plain form: both URLs to bookmark", async ({ page }) => {
+    await signInFresh(page, operator.userName, operator.password, "/admin/sys/menu/index?subsystemId=2");
+    await expect(page.locator("tbody tr", { hasText: "/zhct/cashier/index" })).toHaveCount(0);
+    await page.getByRole("link", { name: "订单与收银" }).click();
+    await expect(page).toHaveURL(/[?&]open=(\d+)#menu-\1$/);
+    await expect(page.locator("tbody tr", { hasText: "/zhct/cashier/index" })).toContainText("收银台");
+    await page.getByLabel("关键字").fill("食堂大屏无此项");
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(page).toHaveURL(/\?subsystemId=2&keyword=/);
+    await expect(page.locator("tbody")).toContainText("没有名称、路径或权限标识包含「食堂大屏无此项」的菜单");
   });
 });
 

@@ -1,3 +1,5 @@
+import { formatCount } from "./format";
+
 /** Texts of the system-management screens that are not the generic list or form. */
 export const ts = {
   saved: "保存成功",
@@ -21,6 +23,15 @@ export const ts = {
     fold: "收起按钮",
     unfoldAll: "展开全部按钮",
     foldAll: "收起全部按钮",
+    entries: (count: number) => `${formatCount(count)} 项`,
+    shown: (rows: number, total: number) =>
+      rows < total ? `显示 ${formatCount(rows)} 项，共 ${formatCount(total)} 项（含按钮）；点击目录展开` : `共 ${formatCount(total)} 项（含按钮）`,
+    search: "菜单查询",
+    keyword: "关键字",
+    searchHint: "菜单名称、路径或权限标识",
+    found: (matches: number, shown: number) =>
+      shown < matches ? `找到 ${formatCount(matches)} 项，只显示前 ${shown} 项，请输入更完整的名称` : `找到 ${formatCount(matches)} 项`,
+    noMatch: (words: string) => `没有名称、路径或权限标识包含「${words}」的菜单`,
     columns: { name: "菜单名称", type: "类型", path: "路径", permission: "权限标识", sort: "排序", status: "状态", actions: "操作" },
   },
   device: {

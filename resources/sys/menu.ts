@@ -55,3 +55,41 @@ export const menu = defineResource({
     { name: "remark", label: "备注", type: "longText", max: 500 },
   ],
 });
+
+/** A row of the menu index (`GET /api/v1/sys/menu/treeRows`): an entry at its depth in the tree, as drawn. */
+export interface MenuIndexRow {
+  id: number;
+  parentId: number | null;
+  depth: number;
+  menuName: string;
+  menuType: string;
+  menuPath: string | null;
+  permission: string | null;
+  sort: number;
+  status: number;
+  /** How many entries other than buttons sit directly under it, drawn or not. */
+  entries: number;
+  /** How many button codes sit directly under it, drawn or not. */
+  buttons: number;
+  /** Opened: everything under it is drawn (its entries, and a page's buttons). */
+  open: boolean;
+  /** Searching: the entry matches the words (the rows that do not are the matches' folders). */
+  match: boolean;
+}
+
+/**
+ * What the menu index draws of a subsystem (issue 38, decision 092): the tree's first `levels` levels, the entries
+ * under the opened ones (`open`, their folders opened with them), or the matches of a search with their folders.
+ */
+export interface MenuIndexView {
+  subsystem: { id: number; sysCode: string; sysName: string };
+  /** The levels drawn whether opened or not: as many whole levels as fit a list page's rows. */
+  levels: number;
+  /** The entries opened as asked (those of this subsystem), or every one. */
+  open: number[] | "all";
+  rows: MenuIndexRow[];
+  /** Every entry and button of the subsystem. */
+  total: number;
+  /** Searching: how many entries match, of which the first `shown` (in the tree's order) are drawn. */
+  search: { matches: number; shown: number } | null;
+}

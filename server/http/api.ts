@@ -50,16 +50,25 @@ function zodFieldErrors(error: ZodError): FieldErrors {
 }
 
 /** The Chinese label of a field of the resource an API path belongs to (`/api/v1/{module}/{entity}/…`). */
-function labelOf(pathname: string, name: string): string | undefined {
+function labelOf(pathname: string, name: string, endpoint?: Endpoint): string | undefined {
   const [, , module, entity] = pathname.split("/").slice(1);
-  return findResource(`${module}/${entity}`)?.fields.find((f) => f.name === name)?.label;
+  return findResource(`${module}/${entity}`)?.fields.find((f) => f.name === name)?.label ?? describedAs(endpoint, name);
+}
+
+/** A hand-written endpoint's own parameter, named by its schema's description (`.describe("关键字")`). */
+function describedAs(endpoint: Endpoint | undefined, name: string): string | undefined {
+  for (const schema of [endpoint?.query, endpoint?.body]) {
+    const field = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[name] : undefined;
+    if (field?.description) return field.description;
+  }
+  return undefined;
 }
 
 /** The first problem as a sentence: the field by its Chinese label where a declaration has one. */
-function validationMessage(pathname: string, fieldErrors: FieldErrors): string {
+function validationMessage(pathname: string, fieldErrors: FieldErrors, endpoint: Endpoint): string {
   const [key, [first]] = Object.entries(fieldErrors)[0];
   const name = key.split(".").pop() as string;
-  const label = labelOf(pathname, name);
+  const label = labelOf(pathname, name, endpoint);
   if (key === "_" || !isSubjectless(first)) return `${messages.validation}：${first}`;
   return `${messages.validation}：${label ?? key} ${first}`;
 }
@@ -79,11 +88,11 @@ function unstorableText(value: unknown, path: string[] = []): string[] | null {
   return null;
 }
 
-function refuseUnstorable(pathname: string, input: unknown) {
+function refuseUnstorable(pathname: string, input: unknown, endpoint: Endpoint) {
   const path = unstorableText(input);
   if (!path) return;
   const key = path.join(".") || "_";
-  const name = labelOf(pathname, path[path.length - 1] ?? "") ?? (key === "_" ? "请求体" : key);
+  const name = labelOf(pathname, path[path.length - 1] ?? "", endpoint) ?? (key === "_" ? "请求体" : key);
   throw new ApiError(Status.BAD_REQUEST, `${messages.validation}：${messages.unstorable(name)}`, {
     fieldErrors: { [key]: [messages.unstorable(name)] },
   });
@@ -140,12 +149,12 @@ export function createApi(services: ApiServices, modules: readonly ServerModule[
     if (typeof rawQuery.Authorization === "string" && !isStorable(rawQuery.Authorization)) {
       throw new ApiError(Status.UNAUTHORIZED, messages.auth.illegalToken);
     }
-    refuseUnstorable(ctx.url.pathname, rawQuery);
+    refuseUnstorable(ctx.url.pathname, rawQuery, endpoint);
     const query = (endpoint.query ?? NO_QUERY).parse(rawQuery);
     let body: unknown = undefined;
     if (endpoint.method === "POST" && !endpoint.rawBody) {
       const raw = await readJson(ctx.request);
-      refuseUnstorable(ctx.url.pathname, raw);
+      refuseUnstorable(ctx.url.pathname, raw, endpoint);
       body = endpoint.body ? endpoint.body.parse(raw) : raw;
     }
     return endpoint.handle(ctx, { query, body });
@@ -180,7 +189,7 @@ export function createApi(services: ApiServices, modules: readonly ServerModule[
       if (error instanceof ZodError) {
         const fieldErrors = zodFieldErrors(error);
         return envelopeResponse(
-          { status: Status.BAD_REQUEST, message: validationMessage(url.pathname, fieldErrors), data: { fieldErrors } },
+          { status: Status.BAD_REQUEST, message: validationMessage(url.pathname, fieldErrors, endpoint), data: { fieldErrors } },
           ctx.responseHeaders,
         );
       }

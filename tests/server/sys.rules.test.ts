@@ -226,6 +226,134 @@ for (const dialect of dialects) {
         expect(bad.body.message).toContain("按钮");
       });
 
+      describe("the menu index's rows (issue 38, decision 092)", () => {
+        // 3 folders, 2 sections each, 10 pages each: levels of 3, 6 and 60 entries; two pages have buttons.
+        let sub: number;
+        const ids = { folder: [] as number[], section: [] as number[][], page: [] as number[][][] };
+        const buttonsOf = { p000: [newId(), newId()], p110: [newId(), newId(), newId()] };
+        type IndexRow = { id: number; depth: number; menuName: string; menuType: string; entries: number; buttons: number; open: boolean; match: boolean };
+        type View = { levels: number; open: number[] | "all"; rows: IndexRow[]; total: number; search: { matches: number; shown: number } | null };
+        const view = async (query: Row = {}) => {
+          const result = await get<View>("/api/v1/sys/menu/treeRows", { subsystemId: sub, ...query });
+          expect(result.body.status, JSON.stringify(result.body)).toBe(200);
+          return result.body.data;
+        };
+        const names = (v: View) => v.rows.map((r) => r.menuName);
+
+        beforeAll(async () => {
+          sub = (await ok("/api/v1/sys/subsystem/create", { sysCode: "indexSys", sysName: "索引", sort: 0, status: "1" })).id as number;
+          const now = Date.now();
+          const rows: Row[] = [];
+          const add = (parent: number | null, type: string, name: string, path: string | null, permission: string | null, sort: number, id = newId()) => {
+            rows.push({
+              id, subsystem_id: sub, parent_id: parent, menu_name: name, menu_path: path, menu_icon: null, menu_type: type, menu_target: "other", permission, roles: null,
+              sort, status: 1, remark: null, created_at: now, created_by: null, updated_at: now, updated_by: null,
+            });
+            return id;
+          };
+          for (let f = 0; f < 3; f++) {
+            ids.folder[f] = add(null, "path", `目录${f}`, `/idx/${f}`, null, f);
+            ids.section[f] = [];
+            ids.page[f] = [];
+            for (let s = 0; s < 2; s++) {
+              ids.section[f][s] = add(ids.folder[f], "path", `分组${f}${s}`, `/idx/${f}/${s}`, null, s);
+              ids.page[f][s] = [];
+              for (let p = 0; p < 10; p++) ids.page[f][s][p] = add(ids.section[f][s], "page", `页面${f}${s}${p}`, `/idx/${f}/${s}/${p}/index`, `idx:p${f}${s}${p}:view`, p);
+            }
+          }
+          buttonsOf.p000.forEach((id, i) => add(ids.page[0][0][0], "button", `按钮${i}`, null, `idx:p000:export${"AB"[i]}`, i, id));
+          buttonsOf.p110.forEach((id, i) => add(ids.page[1][1][0], "button", `导出${i}`, null, `idx:p110:Export_${i}`, i, id));
+          await app.database.db.insertInto("menu").values(rows as never).execute();
+        });
+
+        test("unasked, the whole levels that fit a list page: here the folders and their sections, with what each holds", async () => {
+          const v = await view();
+          expect(v.levels).toBe(2);
+          expect(v.total).toBe(3 + 6 + 60 + 5);
+          expect(v.search).toBeNull();
+          expect(v.rows.map((r) => [r.menuName, r.depth, r.entries, r.open])).toEqual(
+            [0, 1, 2].flatMap((f) => [[`目录${f}`, 0, 2, false], [`分组${f}0`, 1, 10, false], [`分组${f}1`, 1, 10, false]]),
+          );
+          // A subsystem that fits is drawn whole, buttons folded.
+          const small = await ok("/api/v1/sys/subsystem/create", { sysCode: "indexSmall", sysName: "小", sort: 0, status: "1" });
+          const dir = await ok("/api/v1/sys/menu/create", { subsystemId: small.id, menuName: "小目录", menuType: "path", menuPath: "/small", menuTarget: "other", sort: 0, status: "1" });
+          const page = await ok("/api/v1/sys/menu/create", { subsystemId: small.id, parentId: dir.id, menuName: "小页面", menuType: "page", menuPath: "/small/index", menuTarget: "other", sort: 0, status: "1" });
+          await ok("/api/v1/sys/menu/create", { subsystemId: small.id, parentId: page.id, menuName: "小按钮", menuType: "button", permission: "small:x", menuTarget: "other", sort: 0, status: "1" });
+          const whole = await get<View>("/api/v1/sys/menu/treeRows", { subsystemId: small.id });
+          expect(whole.body.data.rows.map((r) => [r.menuName, r.depth, r.buttons])).toEqual([["小目录", 0, 0], ["小页面", 1, 1]]);
+        });
+
+        test("an opened section draws its pages in order; an opened page its buttons, its folders opened with it", async () => {
+          const section = await view({ open: String(ids.section[0][0]) });
+          expect(section.open).toEqual([ids.section[0][0]]);
+          expect(names(section)).toEqual(["目录0", "分组00", ...Array.from({ length: 10 }, (_, p) => `页面00${p}`), "分组01", "目录1", "分组10", "分组11", "目录2", "分组20", "分组21"]);
+          expect(section.rows.find((r) => r.id === ids.page[0][0][0])).toMatchObject({ depth: 2, buttons: 2, open: false });
+          expect(section.rows.filter((r) => r.menuType === "button")).toEqual([]);
+
+          const page = await view({ open: String(ids.page[1][1][0]) });
+          const at = names(page).indexOf("页面110");
+          expect(names(page).slice(at - 1, at + 5)).toEqual(["分组11", "页面110", "导出0", "导出1", "导出2", "页面111"]);
+          expect(page.rows.filter((r) => r.menuType === "button").map((r) => r.id)).toEqual(buttonsOf.p110);
+          expect(page.rows.filter((r) => r.open).map((r) => r.menuName)).toEqual(["目录1", "分组11", "页面110"]);
+          expect(page.rows).toHaveLength(9 + 10 + 3);
+
+          const both = await view({ open: `${ids.section[0][0]},${ids.page[1][1][0]}` });
+          expect(both.rows).toHaveLength(9 + 10 + 10 + 3);
+          const all = await view({ open: "all" });
+          expect(all.open).toBe("all");
+          expect(all.rows).toHaveLength(74);
+          expect(all.rows.filter((r) => r.menuType === "button").map((r) => r.id)).toEqual([...buttonsOf.p000, ...buttonsOf.p110]);
+        });
+
+        test("what open names that is not an entry of the subsystem (a button, another subsystem's page, nothing) opens nothing", async () => {
+          const other = await get<View>("/api/v1/sys/menu/treeRows", { subsystemId: 1, open: "all" });
+          const elsewhere = other.body.data.rows.find((r) => r.menuType === "page")?.id;
+          const v = await view({ open: `${buttonsOf.p000[0]},${elsewhere},42` });
+          expect(v.open).toEqual([]);
+          expect(v.rows).toHaveLength(9);
+        });
+
+        test("a search draws the matches of name, path or permission code under their folders, the first 50 in the tree's order", async () => {
+          const byName = await view({ keyword: " 页面11 " });
+          expect(byName.search).toEqual({ matches: 10, shown: 10 });
+          expect(byName.rows.map((r) => [r.menuName, r.match])).toEqual([["目录1", false], ["分组11", false], ...Array.from({ length: 10 }, (_, p) => [`页面11${p}`, true])]);
+          // Letters without case, and `_` is the character typed, not any one.
+          const byCode = await view({ keyword: "EXPORT_" });
+          expect(byCode.rows.filter((r) => r.match).map((r) => r.id)).toEqual(buttonsOf.p110);
+          expect(names(byCode)).toEqual(["目录1", "分组11", "页面110", "导出0", "导出1", "导出2"]);
+          const byPath = await view({ keyword: "/idx/2/" });
+          expect(byPath.search).toEqual({ matches: 22, shown: 22 });
+          const many = await view({ keyword: "页面" });
+          expect(many.search).toEqual({ matches: 60, shown: 50 });
+          expect(many.rows.filter((r) => r.match)).toHaveLength(50);
+          expect(many.rows.at(-1)?.menuName).toBe("页面209");
+          expect(names(many).filter((n) => !n.startsWith("页面"))).toEqual(["目录0", "分组00", "分组01", "目录1", "分组10", "分组11", "目录2", "分组20"]);
+          const none = await view({ keyword: "没有这个菜单" });
+          expect(none).toMatchObject({ rows: [], search: { matches: 0, shown: 0 } });
+        });
+
+        test("bad input is a 400 naming the field; an unknown subsystem 404; a tenant's admin 403", async () => {
+          for (const [query, field, message] of [
+            [{ open: "abc" }, "open", /展开的菜单只能是 all 或以逗号分隔的菜单 id/],
+            [{ open: "1,,2" }, "open", /展开的菜单/],
+            [{ open: Array.from({ length: 101 }, (_, i) => i + 1).join(",") }, "open", /至多 100 个/],
+            [{ keyword: "a\u0000b" }, "keyword", "关键字含有无法保存的字符"],
+            [{ open: "1\u0000" }, "open", "展开的菜单含有无法保存的字符"],
+            [{ keyword: "名".repeat(51) }, "keyword", "关键字不能超过 50 个字符"],
+          ] as const) {
+            const refused = await get("/api/v1/sys/menu/treeRows", { subsystemId: sub, ...query });
+            await expectFieldError(refused, field, message);
+            // The message names the field in Chinese too (a hand-written endpoint's own parameter, by its description).
+            expect(refused.body.message).toMatch(/^[^a-z]*(展开的菜单|关键字)/);
+          }
+          expect((await get("/api/v1/sys/menu/treeRows")).body.status).toBe(400);
+          const missing = await get("/api/v1/sys/menu/treeRows", { subsystemId: 42 });
+          expect(missing.http).toBe(404);
+          expect(missing.body.message).toBe("子系统不存在");
+          expect((await get("/api/v1/sys/menu/treeRows", { subsystemId: sub }, otherToken)).http).toBe(403);
+        });
+      });
+
       test("the seed gives every system-management screen a page entry and its buttons, and seeding again adds nothing", async () => {
         const menus = await app.database.db.selectFrom("menu").select(["id", "parent_id", "menu_path", "menu_type", "permission"]).execute();
         for (const def of resources.filter((r) => r.screenBase === "/admin/sys")) {

@@ -1,5 +1,5 @@
 import { Input } from "@mantine/core";
-import { lazy, Suspense, useEffect, useState, type Ref } from "react";
+import { lazy, Suspense, useEffect, useState, type ReactNode, type Ref } from "react";
 import { useDateCalendar } from "~/components/dates/DateField";
 import { IconRefresh, IconSearch } from "~/components/icons";
 import { Form } from "react-router";
@@ -29,27 +29,36 @@ export function FilterBar({
   const fields = filterFields(def);
   if (!fields.length) return null;
   return (
+    <FilterForm label={`${def.title}查询`} params={params} resetTo={resetTo}>
+      {params.pageSize && <input type="hidden" name="pageSize" value={params.pageSize} />}
+      {params.sort && <input type="hidden" name="sort" value={params.sort} />}
+      {fields.map((field) => {
+        if (field.filter === "range") {
+          const type = field.type === "number" || field.type === "money" || field.type === "quantity" ? "number" : "date";
+          return (
+            <div key={field.name} className={classes.range}>
+              <FilterInput type={type} label={`${field.label}起`} name={`${field.name}Begin`} value={params[`${field.name}Begin`]} width={150} />
+              <FilterInput type={type} label={`${field.label}止`} name={`${field.name}End`} value={params[`${field.name}End`]} width={150} />
+            </div>
+          );
+        }
+        const relation = relations[field.name];
+        if (relation) return <RelationFilter key={field.name} name={field.name} label={field.label} relation={relation} />;
+        const choices = field.type === "enum" ? dicts[field.dict ?? ""] : undefined;
+        if (choices) return <FilterSelect key={field.name} label={field.label} name={field.name} value={params[field.name]} options={choices} width={160} />;
+        return <FilterInput key={field.name} label={field.label} name={field.name} value={params[field.name]} placeholder={`请输入${field.label}`} width={180} />;
+      })}
+    </FilterForm>
+  );
+}
+
+/** The bar's frame: its fields (and the hidden values they carry over), then 查询 and 重置 (to `resetTo`). */
+export function FilterForm({ label, params, resetTo, children }: { label: string; params: Record<string, string>; resetTo: string; children: ReactNode }) {
+  return (
     <div className={classes.bar}>
-      <Form method="get" role="search" aria-label={`${def.title}查询`} key={JSON.stringify(params)}>
+      <Form method="get" role="search" aria-label={label} key={JSON.stringify(params)}>
         <div className={classes.fields}>
-          {params.pageSize && <input type="hidden" name="pageSize" value={params.pageSize} />}
-          {params.sort && <input type="hidden" name="sort" value={params.sort} />}
-          {fields.map((field) => {
-            if (field.filter === "range") {
-              const type = field.type === "number" || field.type === "money" || field.type === "quantity" ? "number" : "date";
-              return (
-                <div key={field.name} className={classes.range}>
-                  <FilterInput type={type} label={`${field.label}起`} name={`${field.name}Begin`} value={params[`${field.name}Begin`]} width={150} />
-                  <FilterInput type={type} label={`${field.label}止`} name={`${field.name}End`} value={params[`${field.name}End`]} width={150} />
-                </div>
-              );
-            }
-            const relation = relations[field.name];
-            if (relation) return <RelationFilter key={field.name} name={field.name} label={field.label} relation={relation} />;
-            const choices = field.type === "enum" ? dicts[field.dict ?? ""] : undefined;
-            if (choices) return <FilterSelect key={field.name} label={field.label} name={field.name} value={params[field.name]} options={choices} width={160} />;
-            return <FilterInput key={field.name} label={field.label} name={field.name} value={params[field.name]} placeholder={`请输入${field.label}`} width={180} />;
-          })}
+          {children}
           <div className={classes.buttons}>
             <PlainButton type="submit" leftSection={<IconSearch size={16} />}>
               查询
@@ -85,7 +94,7 @@ function RelationFilter({ name, label, relation }: { name: string; label: string
  * A filter's label and input as plain elements with Mantine's input classes (size sm): a list page renders several,
  * and each Mantine `TextInput` is four components with their own inline variables (issue 17).
  */
-function FilterInput(props: { label: string; name: string; value?: string; type?: string; placeholder?: string; width: number }) {
+export function FilterInput(props: { label: string; name: string; value?: string; type?: string; placeholder?: string; width: number }) {
   return props.type === "date" ? <FilterDate {...props} /> : <PlainFilterInput {...props} />;
 }
 

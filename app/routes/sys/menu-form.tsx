@@ -4,7 +4,7 @@ import { Alert, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, TextInput
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { apiPath, formFields } from "../../../resources/define";
 import { formSchema, recordToForm } from "../../../resources/forms";
-import { menu } from "../../../resources/sys/menu";
+import { menu, type MenuIndexView } from "../../../resources/sys/menu";
 import type { Route } from "./+types/menu-form";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { apiCall } from "~/lib/api.server";
@@ -70,9 +70,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (mode === "edit") for (const field of formFields(menu)) body[field.name] ??= null;
   const result = await apiCall(request, context, "POST", apiPath(menu, mode === "create" ? "create" : "update"), { body });
   if (result.status !== 200) return formReply(submission, result);
-  // A button saved is shown unfolded under its page (the index folds buttons, issue 38).
-  const open = body.menuType === "button" && body.parentId ? `&open=${body.parentId}#menu-${body.parentId}` : "";
-  return redirect(`${BASE}/index?subsystemId=${body.subsystemId}${open}`, { headers: { "Set-Cookie": flashCookie(ts.saved) } });
+  const index = `${BASE}/index?subsystemId=${body.subsystemId}`;
+  return redirect(`${index}${await shownAt(request, context, body, Number((result.data as Row).id ?? body.id))}`, { headers: { "Set-Cookie": flashCookie(ts.saved) } });
+}
+
+/**
+ * How the index shows the entry just saved (it folds, issue 38): a button under its page opened; another entry where
+ * the index opens anyway, or else in its folder opened.
+ */
+async function shownAt(request: Request, context: Route.ActionArgs["context"], body: Row, id: number): Promise<string> {
+  if (!body.parentId) return "";
+  const opened = `&open=${body.parentId}#menu-${body.menuType === "button" ? body.parentId : id}`;
+  if (body.menuType === "button") return opened;
+  const view = await apiCall<MenuIndexView>(request, context, "GET", apiPath(menu, "treeRows"), { query: { subsystemId: Number(body.subsystemId) } });
+  return view.status === 200 && view.data.rows.some((row) => row.id === id) ? "" : opened;
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

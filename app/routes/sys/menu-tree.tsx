@@ -1,12 +1,13 @@
 import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
-import { IconPlus } from "~/components/icons";
+import { IconChevronRight, IconPlus } from "~/components/icons";
 import cellClasses from "~/components/resource/cells.module.css";
+import { FilterForm, FilterInput } from "~/components/resource/FilterBar";
 import { RowActions, useAppLinkNavigation } from "~/components/resource/RowActions";
 import tableClasses from "~/components/resource/table.module.css";
 import { data, Form, Link, redirect } from "react-router";
 import { apiPath, permissionCode } from "../../../resources/define";
 import { dictLabel } from "../../../resources/dicts";
-import { menu } from "../../../resources/sys/menu";
+import { menu, type MenuIndexRow, type MenuIndexView } from "../../../resources/sys/menu";
 import { subsystem } from "../../../resources/sys/subsystem";
 import type { Route } from "./+types/menu-tree";
 import classes from "./menu-tree.module.css";
@@ -18,39 +19,10 @@ import { usePermissions } from "~/lib/permissions";
 import { flashCookie } from "~/lib/session.server";
 import { ts } from "~/lib/sys-messages";
 
-interface TreeNode {
-  id: number;
-  menuName: string;
-  menuType: string;
-  menuPath: string | null;
-  permission: string | null;
-  sort: number;
-  status: number;
-  buttonCount: number;
-  children: TreeNode[];
-}
-
 const BASE = `${menu.screenBase}/${menu.screen}`;
 
-/** A row of the index: an entry at its depth, with the number of button codes folded under it (pages). */
-type IndexRow = Omit<TreeNode, "children" | "buttonCount"> & { depth: number; buttons: number };
-
-/**
- * The index's rows: every folder and page, and the buttons of the page `open` names (`all`: every page's), as the
- * tree endpoint read them. A subsystem holds hundreds of pages with thousands of button codes; drawn all at once they
- * cost a page seconds on the server (issue 38), so a page's buttons are folded under it until asked for, by a link
- * that works without scripts, and neither read nor drawn until then.
- */
-function indexRows(nodes: TreeNode[], depth = 0): IndexRow[] {
-  return nodes.flatMap(({ children, id, menuName, menuType, menuPath, permission, sort, status, buttonCount }) => {
-    // Only what the row draws: the page's data carries every row again for hydration.
-    const row: IndexRow = { id, menuName, menuType, menuPath, permission, sort, status, depth, buttons: buttonCount };
-    return [row, ...indexRows(children, depth + 1)];
-  });
-}
-
-/** The entry `?delete=` asks about: a row shown, or a folded button of this subsystem read by its id. */
-async function deleteTarget(request: Request, context: Route.LoaderArgs["context"], rows: IndexRow[], subsystemId: number, id: string | null) {
+/** The entry `?delete=` asks about: a row shown, or an entry of this subsystem not drawn, read by its id. */
+async function deleteTarget(request: Request, context: Route.LoaderArgs["context"], rows: MenuIndexRow[], subsystemId: number, id: string | null) {
   if (!id) return null;
   const shown = rows.find((r) => String(r.id) === id);
   if (shown) return { id: shown.id, menuName: shown.menuName };
@@ -59,7 +31,11 @@ async function deleteTarget(request: Request, context: Route.LoaderArgs["context
   return entry.status === 200 && entry.data && Number(entry.data.subsystemId) === subsystemId ? { id: entry.data.id, menuName: entry.data.menuName } : null;
 }
 
-/** Spec §2 menu index: the menu tree of one subsystem at a time, chosen by `?subsystemId=`; `?open=` a page's buttons. */
+/**
+ * Spec §2 menu index: one subsystem's menu tree at a time (`?subsystemId=`), drawn as a list is (issue 38, decision
+ * 092): the levels that fit a list page, what `?open=` opens (a folder's entries, a page's buttons; comma-separated
+ * ids, or `all`), or what `?keyword=` finds, each match under its folders. The server chooses the rows.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const subsystems = await apiCall<{ records: Array<{ id: number; sysName: string }> }>(request, context, "GET", apiPath(subsystem, "findPage"), {
@@ -69,19 +45,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const list = subsystems.data?.records ?? [];
   const subsystemId = Number(url.searchParams.get("subsystemId") ?? list[0]?.id);
   const open = url.searchParams.get("open");
-  const buttons = open === "all" ? "all" : open && /^\d+$/.test(open) ? open : "none";
-  const tree = list.length
-    ? await apiCall<{ tree: TreeNode[] }>(request, context, "GET", apiPath(menu, "tree"), { query: { subsystemId, buttons } })
+  const keyword = url.searchParams.get("keyword")?.trim() ?? "";
+  const view = list.length
+    ? await apiCall<MenuIndexView>(request, context, "GET", apiPath(menu, "treeRows"), { query: { subsystemId, ...(open ? { open } : {}), ...(keyword ? { keyword } : {}) } })
     : null;
-  if (tree && tree.status === 404) throw data(null, { status: 404 });
-  const rows = indexRows(tree?.data?.tree ?? []);
+  if (view && view.status === 404) throw data(null, { status: 404 });
+  const shown = view?.status === 200 ? view.data : null;
+  const rows = shown?.rows ?? [];
   const target = await deleteTarget(request, context, rows, subsystemId, url.searchParams.get("delete"));
   return {
     subsystems: list.map((s) => ({ id: s.id, name: s.sysName })),
     subsystemId,
+    keyword,
+    levels: shown?.levels ?? 1,
     open,
+    /** The entries opened: `open` as the server read it. */
+    opened: shown?.open ?? [],
     rows,
-    error: tree && tree.status !== 200 ? tree.message : null,
+    total: shown?.total ?? 0,
+    search: shown?.search ?? null,
+    error: view && view.status !== 200 ? view.message : null,
     target,
   };
 }
@@ -99,13 +82,37 @@ export function meta() {
   return [{ title: `${ts.menu.title} - ${t.appTitle}` }];
 }
 
+/** The index's address with these entries opened (none: the levels that fit), landing at `at`'s row. */
+function openedHref(index: string, open: readonly number[] | "all", at?: number) {
+  const ids = open === "all" ? "all" : open.join(",");
+  return `${index}${ids ? `&open=${ids}` : ""}${at === undefined ? "" : `#menu-${at}`}`;
+}
+
+/**
+ * Where a row's fold leads: opened, it closes with everything opened under it (an entry is opened with its folders,
+ * so what stays open under it would keep it open); closed, it opens beside what is open. A search's rows open in the
+ * tree, at their place.
+ */
+function toggleHref(index: string, rows: MenuIndexRow[], open: number[], row: MenuIndexRow, searching: boolean) {
+  if (searching) return openedHref(index, [row.id], row.id);
+  if (!row.open) return openedHref(index, [...open, row.id], row.id);
+  const parentOf = new Map(rows.map((r) => [r.id, r.parentId]));
+  const under = (id: number) => {
+    for (let at = parentOf.get(id); at !== null && at !== undefined; at = parentOf.get(at)) if (at === row.id) return true;
+    return false;
+  };
+  return openedHref(index, open.filter((id) => id !== row.id && !under(id)), row.id);
+}
+
 export default function MenuTree({ loaderData, actionData }: Route.ComponentProps) {
-  const { subsystems, subsystemId, open, rows, error, target } = loaderData;
+  const { subsystems, subsystemId, keyword, levels, opened: open, rows, total, search, error, target } = loaderData;
   const dicts = useDicts();
   const can = usePermissions();
   const index = `${BASE}/index?subsystemId=${subsystemId}`;
-  const here = open ? `${index}&open=${encodeURIComponent(open)}` : index;
-  const anyButtons = rows.some((r) => r.buttons > 0);
+  const searching = search !== null;
+  const searched = keyword ? `&keyword=${encodeURIComponent(keyword)}` : "";
+  const here = searching ? `${index}${searched}` : openedHref(index, open);
+  const explicit = open === "all" ? [] : open;
   const problem = actionData?.error ?? error;
   const c = ts.menu.columns;
   const mayCreate = can(permissionCode(menu, "create"));
@@ -123,28 +130,25 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
           </Button>
         )}
       </Group>
-      <Group justify="space-between" gap="xs">
-        <Group gap="xs" role="tablist" aria-label={ts.menu.subsystem}>
-          {subsystems.map((s) => (
-            <Button
-              key={s.id}
-              component={Link}
-              to={`${BASE}/index?subsystemId=${s.id}`}
-              role="tab"
-              aria-selected={s.id === subsystemId}
-              variant={s.id === subsystemId ? "filled" : "default"}
-              size="xs"
-            >
-              {s.name}
-            </Button>
-          ))}
-        </Group>
-        {anyButtons && (
-          <Button component={Link} to={open === "all" ? index : `${index}&open=all`} variant="subtle" size="xs" preventScrollReset>
-            {open === "all" ? ts.menu.foldAll : ts.menu.unfoldAll}
+      <Group gap="xs" role="tablist" aria-label={ts.menu.subsystem}>
+        {subsystems.map((s) => (
+          <Button
+            key={s.id}
+            component={Link}
+            to={`${BASE}/index?subsystemId=${s.id}${searched}`}
+            role="tab"
+            aria-selected={s.id === subsystemId}
+            variant={s.id === subsystemId ? "filled" : "default"}
+            size="xs"
+          >
+            {s.name}
           </Button>
-        )}
+        ))}
       </Group>
+      <FilterForm label={ts.menu.search} params={{ subsystemId: String(subsystemId), keyword }} resetTo={index}>
+        <input type="hidden" name="subsystemId" value={subsystemId} />
+        <FilterInput label={ts.menu.keyword} name="keyword" value={keyword} placeholder={ts.menu.searchHint} width={280} />
+      </FilterForm>
       {problem && (
         <Alert color="red" variant="light" role="alert">
           {problem}
@@ -168,9 +172,19 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
           </Group>
         </Alert>
       )}
+      <Group justify="space-between" gap="xs" mih={30}>
+        <Text size="sm" c="dimmed" role="status">
+          {search ? ts.menu.found(search.matches, search.shown) : ts.menu.shown(rows.length, total)}
+        </Text>
+        {!searching && (open === "all" || rows.length < total) && (
+          <Button component={Link} to={open === "all" ? index : openedHref(index, "all")} variant="subtle" size="xs" preventScrollReset>
+            {open === "all" ? ts.menu.foldAll : ts.menu.unfoldAll}
+          </Button>
+        )}
+      </Group>
       <Paper withBorder radius="md">
-        {/* Plain rows under Mantine's table classes, as a list's (decision 031): a subsystem holds hundreds of entries
-            with their buttons, and a Badge and three Buttons a row cost seconds of rendering on the server (issue 38). */}
+        {/* Plain rows under Mantine's table classes, as a list's (decision 031), and no more of them than a list's
+            unless asked for (issue 38, decision 092). */}
         <div className={tableClasses.scroll} data-app-links onClick={navigateInApp}>
           <table className={`${Table.classes.table} ${tableClasses.table}`} data-density="xs">
             <thead>
@@ -188,40 +202,59 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
               {rows.length === 0 ? (
                 <tr>
                   <td colSpan={7} className={tableClasses.empty}>
-                    {ts.menu.empty}
+                    {searching ? ts.menu.noMatch(keyword) : ts.menu.empty}
                   </td>
                 </tr>
               ) : (
-                rows.map((row) => (
-                  <tr key={row.id} id={`menu-${row.id}`}>
-                    <td style={{ paddingLeft: 12 + row.depth * 24 }}>
-                      {row.menuName}
-                      {row.buttons > 0 && open !== "all" && <FoldLink index={index} row={row} unfolded={open === String(row.id)} />}
-                    </td>
-                    <td>
-                      <span className={cellClasses.badge} data-tone={row.menuType === "button" ? "gray" : undefined}>
-                        {dictLabel(dicts, "menuType", row.menuType)}
-                      </span>
-                    </td>
-                    <td className={row.menuPath ? undefined : cellClasses.dimmed}>{row.menuPath ?? "—"}</td>
-                    <td className={row.permission ? undefined : cellClasses.dimmed}>{row.permission ?? "—"}</td>
-                    <td>{row.sort}</td>
-                    <td>
-                      <span className={cellClasses.badge} data-tone={row.status === 1 ? undefined : "gray"}>
-                        {dictLabel(dicts, "status", row.status)}
-                      </span>
-                    </td>
-                    <td>
-                      <RowActions
-                        actions={[
-                          ...(row.menuType !== "button" && mayCreate ? [{ key: "child", label: ts.menu.addChild, to: `${BASE}/create/${subsystemId}?parentId=${row.id}` }] : []),
-                          ...(mayUpdate ? [{ key: "edit", label: ts.menu.edit, to: `${BASE}/edit/${row.id}` }] : []),
-                          ...(mayDelete ? [{ key: "delete", label: ts.menu.delete, to: `${here}&delete=${row.id}`, danger: true }] : []),
-                        ]}
-                      />
-                    </td>
-                  </tr>
-                ))
+                rows.map((row) => {
+                  // Folders down to the levels drawn anyway stay open; deeper ones open and close.
+                  const folds = !searching && open !== "all" && row.entries > 0 && row.depth >= levels - 1;
+                  const toggle = toggleHref(index, rows, explicit, row, searching);
+                  return (
+                    <tr key={row.id} id={`menu-${row.id}`} data-match={searching ? row.match : undefined}>
+                      <td className={classes.name} style={{ paddingLeft: 12 + row.depth * 24 }}>
+                        {folds ? (
+                          <a className={classes.folder} href={toggle} aria-expanded={row.open} data-keep-scroll>
+                            <IconChevronRight size={14} className={classes.chevron} aria-hidden />
+                            <Marked text={row.menuName} words={keyword} />
+                          </a>
+                        ) : (
+                          <span className={searching && !row.match ? `${classes.leaf} ${cellClasses.dimmed}` : classes.leaf}>
+                            <Marked text={row.menuName} words={keyword} />
+                          </span>
+                        )}
+                        {folds && !row.open && <span className={classes.count}>{ts.menu.entries(row.entries)}</span>}
+                        {row.buttons > 0 && open !== "all" && (
+                          <a className={classes.fold} href={toggle} aria-expanded={row.open} data-keep-scroll>
+                            {row.open ? ts.menu.fold : ts.menu.unfold(row.buttons)}
+                          </a>
+                        )}
+                      </td>
+                      <td>
+                        <span className={cellClasses.badge} data-tone={row.menuType === "button" ? "gray" : undefined}>
+                          {dictLabel(dicts, "menuType", row.menuType)}
+                        </span>
+                      </td>
+                      <td className={row.menuPath ? undefined : cellClasses.dimmed}>{row.menuPath ? <Marked text={row.menuPath} words={keyword} /> : "—"}</td>
+                      <td className={row.permission ? undefined : cellClasses.dimmed}>{row.permission ? <Marked text={row.permission} words={keyword} /> : "—"}</td>
+                      <td>{row.sort}</td>
+                      <td>
+                        <span className={cellClasses.badge} data-tone={row.status === 1 ? undefined : "gray"}>
+                          {dictLabel(dicts, "status", row.status)}
+                        </span>
+                      </td>
+                      <td>
+                        <RowActions
+                          actions={[
+                            ...(row.menuType !== "button" && mayCreate ? [{ key: "child", label: ts.menu.addChild, to: `${BASE}/create/${subsystemId}?parentId=${row.id}` }] : []),
+                            ...(mayUpdate ? [{ key: "edit", label: ts.menu.edit, to: `${BASE}/edit/${row.id}` }] : []),
+                            ...(mayDelete ? [{ key: "delete", label: ts.menu.delete, to: `${here}&delete=${row.id}`, danger: true }] : []),
+                          ]}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })
               )}
             </tbody>
           </table>
@@ -231,19 +264,15 @@ export default function MenuTree({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-/**
- * Shows or hides one page's button codes: a plain link (`?open=<page>#menu-<page>`), so it works before scripts load
- * and lands at the row; with scripts it is routed in the app and the page keeps its scroll.
- */
-function FoldLink({ index, row, unfolded }: { index: string; row: IndexRow; unfolded: boolean }) {
+/** The text with the searched words marked where they occur (compared without case, as the server matched). */
+function Marked({ text, words }: { text: string; words: string }) {
+  const at = words ? text.toLowerCase().indexOf(words.toLowerCase()) : -1;
+  if (at < 0) return text;
   return (
-    <a
-      className={classes.fold}
-      href={unfolded ? `${index}#menu-${row.id}` : `${index}&open=${row.id}#menu-${row.id}`}
-      aria-expanded={unfolded}
-      data-keep-scroll
-    >
-      {unfolded ? ts.menu.fold : ts.menu.unfold(row.buttons)}
-    </a>
+    <>
+      {text.slice(0, at)}
+      <mark className={classes.mark}>{text.slice(at, at + words.length)}</mark>
+      {text.slice(at + words.length)}
+    </>
   );
 }

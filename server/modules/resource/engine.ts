@@ -115,7 +115,7 @@ function filterConditions(def: ResourceDef, params: Record<string, unknown>): Co
     const value = params[field.name];
     if (value === undefined || value === null || value === "") continue;
     if (field.filter === "like") {
-      conditions.push({ column, op: "like", value: `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
+      conditions.push({ column, op: "like", value: containsPattern(String(value)) });
     } else {
       conditions.push({ column, op: "=", value: field.type === "enum" ? coerceEnum(field, value) : columnValue(field, value) });
     }
@@ -123,10 +123,19 @@ function filterConditions(def: ResourceDef, params: Record<string, unknown>): Co
   return conditions;
 }
 
+/** A like pattern for text contained anywhere, its `%`, `_` and `\` taken as typed. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `column` matches a `containsPattern`, Latin letters compared without case on both databases. */
+export function likeMatch(column: string, pattern: unknown, dialect: string) {
+  return sql<boolean>`${sql.ref(column)} ${sql.raw(dialect === "postgres" ? "ilike" : "like")} ${pattern} escape '\\'`;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function whereCondition(query: any, { column, op }: Pick<Condition, "column" | "op">, value: unknown, dialect: string) {
-  if (op !== "like") return query.where(column, op, value);
-  return query.where(sql`${sql.ref(column)} ${sql.raw(dialect === "postgres" ? "ilike" : "like")} ${value} escape '\\'`);
+  return op === "like" ? query.where(likeMatch(column, value, dialect)) : query.where(column, op, value);
 }
 
 /** Enum columns hold numbers or text by dictionary; compare with what the column holds. */
