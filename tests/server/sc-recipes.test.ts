@@ -122,6 +122,8 @@ for (const dialect of dialects) {
       // The list of every dish's lines reads the same.
       const list = await call("GET", `${Z}/foodRecipe/findPage`, { foodId: dishes.pork });
       expect((list.data as { records: Row[] }).records.map((r) => [r.goodsId, r.quantity])).toEqual([[ids.pork, 0.25]]);
+      // A goods in a recipe stays: deleting it is refused, not left dangling.
+      expect(await call("GET", `/api/v1/zhhq/goods/delete`, { id: ids.pork })).toMatchObject({ status: 409 });
       const stored = await db.selectFrom("food_recipe").select(["goods_id", "quantity"]).where("tenant_id", "=", t.tenantId).where("food_id", "=", dishes.pork).execute();
       expect(stored.map((r) => [Number(r.goods_id), Number(r.quantity)])).toEqual([[ids.pork, 250]]);
     });

@@ -1,3 +1,4 @@
+import { Alert } from "@mantine/core";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { PlainLines } from "./PlainLines";
 import type { LinesProps } from "./lines";
@@ -6,14 +7,28 @@ import type { LinesProps } from "./lines";
 // document's editor, a dish's 用料): no other page loads them (decisions 061, 088).
 const LinesGrid = lazy(() => import("./LinesGrid").then((m) => ({ default: m.LinesGrid })));
 
-/** The plain table until the page's scripts run; then the grid, the same inputs by the same names. */
+/**
+ * The lines' own refusal (too few, too many) above them; the plain table until the page's scripts run, then the grid,
+ * the same inputs by the same names.
+ */
 export function LinesEditor(props: LinesProps & { totalled: string[] }) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  if (!hydrated) return <PlainLines {...props} />;
+  const refusal = props.errors.lines?.[0];
   return (
-    <Suspense fallback={<PlainLines {...props} />}>
-      <LinesGrid {...props} />
-    </Suspense>
+    <>
+      {refusal && (
+        <Alert color="red" variant="light" role="alert" mb="sm" data-testid="lines-error">
+          {refusal}
+        </Alert>
+      )}
+      {hydrated ? (
+        <Suspense fallback={<PlainLines {...props} />}>
+          <LinesGrid {...props} />
+        </Suspense>
+      ) : (
+        <PlainLines {...props} />
+      )}
+    </>
   );
 }

@@ -107,11 +107,6 @@ export default function DocumentEditor() {
             <Title order={5} mb="sm">
               {doc.linesTitle}
             </Title>
-            {errors.lines?.[0] && (
-              <Alert color="red" variant="light" role="alert" mb="sm" data-testid="lines-error">
-                {errors.lines[0]}
-              </Alert>
-            )}
             <LinesEditor
               title={doc.linesTitle}
               fields={formFields(doc.lines)}

@@ -119,11 +119,6 @@ export default function FoodRecipe({ loaderData, actionData }: Route.ComponentPr
             <Text size="sm" c="dimmed" mb="sm">
               每份菜品所用的仓库物资及用量（按物资的单位，最多 3 位小数）。「理论与实际成本」按售出份数 × 每份用量计算理论用量。
             </Text>
-            {errors.lines?.[0] && (
-              <Alert color="red" variant="light" role="alert" mb="sm" data-testid="lines-error">
-                {errors.lines[0]}
-              </Alert>
-            )}
             <LinesEditor
               title={form.linesTitle}
               fields={formFields(form.lines)}
