@@ -171,8 +171,11 @@ test("商户结算: a place's last month generated and confirmed on the month-se
   expectNoReactErrors(page);
 });
 
-test("取水电与维修 through its screen: refused at the field without a place or with a bad month, then taken twice with the same result", async ({ page }) => {
+test("取水电与维修 through its screen: refused at the field without a place or with a bad month, then taken twice with the same result", async ({ page, request }) => {
   test.setTimeout(90_000);
+  const api = await apiAs(request, accountant.userName, accountant.password);
+  const place = `水电餐厅${tag}`;
+  await api.ok("/api/v1/auth/org/create", { orgName: place, orgType: "restaurant", status: "1" });
   await signInFresh(page, accountant.userName, accountant.password, "/sc/sccostexpense/index");
   await page.getByRole("link", { name: "取水电与维修" }).click();
   await expect(page).toHaveURL(/\/sc\/sccostexpense\/generate$/);
@@ -182,7 +185,7 @@ test("取水电与维修 through its screen: refused at the field without a plac
   await page.getByRole("button", { name: "取数", exact: true }).click();
   await expect(page.getByText("请选择默认餐厅/商户")).toBeVisible();
   await page.getByLabel("月份").fill("2026-13");
-  await page.getByRole("combobox", { name: "默认餐厅/商户" }).selectOption({ index: 1 });
+  await page.getByRole("combobox", { name: "默认餐厅/商户" }).selectOption({ label: place });
   await page.getByRole("button", { name: "取数", exact: true }).click();
   await expect(page.getByText("所属月份格式应为 2026-05")).toBeVisible();
   await expect(page.getByLabel("月份")).toHaveValue("2026-13");
