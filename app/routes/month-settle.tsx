@@ -6,6 +6,7 @@ import { ConfirmAction } from "~/components/ConfirmAction";
 import { apiCall } from "~/lib/api.server";
 import { confirmedOf } from "~/lib/confirm.server";
 import { fieldErrorsOf, refusalStatus, requirePermitted } from "~/lib/api-answer.server";
+import { placeOptions } from "~/lib/places.server";
 import { formatCount, formatFen, formatTime } from "~/lib/format";
 import { t } from "~/lib/messages";
 import { flashCookie, requireUserInfo } from "~/lib/session.server";
@@ -21,7 +22,6 @@ import { fillTemplate } from "../../resources/workflow";
  */
 
 type Row = Record<string, unknown>;
-type Option = { value: string; label: string };
 
 function closeOf(request: Request, stepName: string | undefined) {
   const def = monthSettleForPath(new URL(request.url).pathname);
@@ -37,15 +37,7 @@ async function monthsOf(request: Request, context: Route.LoaderArgs["context"], 
 }
 
 /** The restaurants and stalls a close may be asked for, by their kind's order in the declaration. */
-async function placesOf(request: Request, context: Route.LoaderArgs["context"], def: MonthSettleDef): Promise<Option[]> {
-  if (!def.place) return [];
-  const options: Option[] = [];
-  for (const orgType of def.place.orgTypes) {
-    const page = await apiCall<{ records: Row[] }>(request, context, "GET", "/api/v1/auth/org/findPage", { query: { pageSize: 100, orgType } });
-    for (const r of page.data?.records ?? []) options.push({ value: String(r.id), label: String(r.orgName) });
-  }
-  return options;
-}
+const placesOf = (request: Request, context: Route.LoaderArgs["context"], def: MonthSettleDef) => (def.place ? placeOptions(request, context, def.place.orgTypes) : Promise.resolve([]));
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireUserInfo(request, context);

@@ -133,6 +133,7 @@ export const scCostExpense = defineResource({
   defaultSort: { field: "month", dir: "desc" },
   actions: ["create", "update", "delete", "export"],
   workflowActions: { generate: "取水电与维修" },
+  headerLinks: [{ action: "generate", path: "generate" }],
   changeableWhen: { field: "sourceKind", values: ["1"] },
   indexes: [["month"]],
   fields: [

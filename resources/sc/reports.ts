@@ -47,4 +47,33 @@ export const profitCount = defineReport({
   chart: { kind: "bar", x: "month", series: ["income", "directCost", "expenses", "margin"], title: "各月收入、成本、费用与毛利" },
 });
 
-export const scReports = [orderCostCount, profitCount];
+/**
+ * 理论与实际成本 (decision 088): what the dishes sold should have used by their recipes against what the warehouse issued
+ * to the kitchen, per goods, largest absolute variance first; dishes sold without a recipe are rows of their own.
+ */
+export const foodCostVariance = defineReport({
+  ...sc,
+  entity: "foodCostVariance",
+  screen: "sccostexpense/foodCostVariance",
+  title: "理论与实际成本",
+  description:
+    "理论成本 = 期间内售出菜品份数（已取消、全额退款的订单不计）× 用料每份用量 × 物资平均成本（期间内该物资入库的加权平均成本，期间内无入库时取截至期末的全部入库）；实际成本 = 期间内出库到该餐厅及其档口的领用出库成本减退库（按库存成本）。差异 = 实际 − 理论，按差异绝对值从大到小；未配用料的菜品单列其售出份数，不计入成本。",
+  filters: [period, { ...restaurant, label: "餐厅" }],
+  columns: [
+    { key: "kind", label: "类别", kind: "text" },
+    { key: "goodsCode", label: "物资编码", kind: "text" },
+    { key: "name", label: "物资/菜品", kind: "text" },
+    { key: "unitName", label: "单位", kind: "text" },
+    { key: "portions", label: "售出份数", kind: "count", total: true },
+    { key: "averageCost", label: "平均成本（元/单位）", kind: "money" },
+    { key: "theoreticalQuantity", label: "理论用量", kind: "quantity" },
+    { key: "theoreticalCost", label: "理论成本", kind: "money", total: true },
+    { key: "actualQuantity", label: "实际用量", kind: "quantity" },
+    { key: "actualCost", label: "实际成本", kind: "money", total: true },
+    { key: "variance", label: "差异（实际−理论）", kind: "money", total: true },
+    { key: "varianceRate", label: "差异率", kind: "text" },
+  ],
+  chart: { kind: "bar", x: "name", series: ["theoreticalCost", "actualCost"], title: "各物资理论与实际成本" },
+});
+
+export const scReports = [orderCostCount, profitCount, foodCostVariance];

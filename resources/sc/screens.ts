@@ -14,10 +14,14 @@ export const scScreens = {
       home: "/sc/scincome/index",
       sections: [
         { title: "收入与支出", screens: ["scincome", "scpurchase", "sccostexpense", "scmerchantfinance"] },
-        { title: "分析", screens: ["sccostexpense/orderCostCount", "sccostexpense/profitCount"] },
+        { title: "分析", screens: ["sccostexpense/orderCostCount", "sccostexpense/profitCount", "sccostexpense/foodCostVariance"] },
         { title: "基础资料", screens: ["scproduct", "scproductcategorie", "scsupplier"] },
       ],
     },
   ],
-  screens: [{ path: "sc/scincome/generate", file: "routes/sc/income-generate.tsx", id: "sc/incomeGenerate" }, ...reportPages(scReports)],
+  screens: [
+    { path: "sc/scincome/generate", file: "routes/sc/income-generate.tsx", id: "sc/incomeGenerate" },
+    { path: "sc/sccostexpense/generate", file: "routes/sc/cost-generate.tsx", id: "sc/costGenerate" },
+    ...reportPages(scReports),
+  ],
 } as const satisfies ModuleScreens;

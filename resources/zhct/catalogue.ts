@@ -1,4 +1,5 @@
 import { defineResource } from "../define";
+import type { DocumentForm } from "../document-form";
 
 /** The canteen catalogue (spec §2 /zhct, DOMAIN.md "Canteen"): dishware, dish categories, dishes and what sells them. */
 export const bowls = defineResource({
@@ -56,6 +57,9 @@ export const food = defineResource({
   labelField: "foodName",
   defaultSort: { field: "foodName", dir: "asc" },
   actions: ["create", "update", "delete", "export", "import"],
+  // 用料 (decision 088): the dish's recipe lines, edited on a page of their own (foodRecipe below).
+  workflowActions: { recipe: "用料" },
+  rowLinks: [{ action: "recipe", path: "recipe/:id" }],
   fields: [
     { name: "foodName", label: "菜品名称", type: "text", required: true, filter: "like", sortable: true, max: 50 },
     { name: "foodTypeId", label: "菜品分类", type: "relation", relation: "zhct/foodType", required: true, filter: "eq" },
@@ -116,3 +120,34 @@ export const deviceFood = defineResource({
     { name: "foodId", label: "菜品", type: "relation", relation: "zhct/food", required: true, filter: "eq", onDelete: "cascade" },
   ],
 });
+
+/**
+ * A dish's 用料 (issue 37, decision 088): goods of the warehouse and how much of each one portion takes, in the goods'
+ * unit (thousandths, decision 067). The lines of a dish are written together on its 用料 page (`POST
+ * /api/v1/zhct/food/recipe`); this list shows every dish's lines, and 理论与实际成本 reads them.
+ */
+export const foodRecipe = defineResource({
+  module: "zhct",
+  entity: "foodRecipe",
+  screen: "foodrecipe",
+  screenBase: "/zhct",
+  table: "food_recipe",
+  title: "菜品用料",
+  scope: "tenant",
+  labelField: "goodsId",
+  defaultSort: { field: "foodId", dir: "asc" },
+  actions: ["export"],
+  indexOnly: true,
+  uniqueKeys: [{ fields: ["foodId", "goodsId"], message: "同一物资在一道菜的用料中只能出现一次" }],
+  fields: [
+    { name: "foodId", label: "菜品", type: "relation", relation: "zhct/food", required: true, readOnly: true, filter: "eq", onDelete: "cascade" },
+    { name: "goodsId", label: "物资", type: "relation", relation: "zhhq/goods", required: true, filter: "eq" },
+    { name: "quantity", label: "每份用量", type: "quantity", required: true, min: 0.001, max: 10_000 },
+  ],
+});
+
+/**
+ * The 用料 page's form: the lines editor of a document (decision 061, the plain table and the grid loaded only on that
+ * page) over the dish's recipe lines, with no header fields of its own (the dish is the page's).
+ */
+export const foodRecipeForm: DocumentForm = { header: { ...foodRecipe, fields: [] }, lines: foodRecipe, linesTitle: "用料", minLines: 0, maxLines: 100, totals: [] };

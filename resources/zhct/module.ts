@@ -1,6 +1,6 @@
 import type { ModuleDeclaration } from "../modules";
 import { mealOrderComplaints } from "./mealOrderComplaints";
-import { bowls, deviceFood, food, foodNutrition, foodType } from "./catalogue";
+import { bowls, deviceFood, food, foodNutrition, foodRecipe, foodType } from "./catalogue";
 import { userInfoSendMessage } from "./messages";
 import { integralStrategy, merchantDivide, onlinePayRule, payLimitConfig } from "./settings";
 import { topUpChannel, userAccount, userAccountCharge, userAccountLedger, userIcCard, userInfo } from "./ledger";
@@ -17,7 +17,7 @@ import { foodMenu, foodMenuBowls, foodMenuItem, foodMenuTemplate, foodMenuType, 
 
 /** The canteen's tables, declared once: their migrations are written from these and their row types derived (decision 014). */
 export const zhctResources = [
-  bowls, foodType, food, foodNutrition, foodMenuBowls, deviceFood,
+  bowls, foodType, food, foodNutrition, foodRecipe, foodMenuBowls, deviceFood,
   mealTimes, foodMenuType, foodMenuTypeTemplate, foodMenu, foodMenuItem, foodMenuTemplate,
   userInfo, userAccount, topUpChannel, userAccountLedger, userAccountCharge, userIcCard,
   autoChargeSetting, autoChargeRun, autoChargeGrant, userAccountMonthSettle,

@@ -14,7 +14,7 @@ export const zhctScreens = {
       sort: 30,
       home: "/zhct/bowls",
       sections: [
-        { title: "基础资料", screens: ["food", "foodtype", "bowls", "foodnutrition", "foodmenubowls", "devicefood", "mealtimes", "imagelibrary"] },
+        { title: "基础资料", screens: ["food", "foodtype", "bowls", "foodnutrition", "foodrecipe", "foodmenubowls", "devicefood", "mealtimes", "imagelibrary"] },
         { title: "菜单", screens: ["foodmenu", "foodmenuitem", "foodmenutype", "foodmenuTemplate", "foodmenutypeTemplate", "orderingfood"] },
         {
           title: "人员与账户",
@@ -60,5 +60,6 @@ export const zhctScreens = {
     { path: "zhct/satisfactionsurve/edit/:id", file: "routes/zhct/survey-form.tsx", id: "zhct/satisfactionSurve:edit-form", replacesGenerated: true },
     { path: "zhct/satisfactionsurvestatics/index", file: "routes/zhct/survey-statics.tsx" },
     { path: "zhct/mealordercomplaints/process/:id", file: "routes/zhct/complaint-process.tsx" },
+    { path: "zhct/food/recipe/:id", file: "routes/zhct/food-recipe.tsx" },
   ],
 } satisfies ModuleScreens;

@@ -141,6 +141,8 @@ const NO_CREATE_OR_UPDATE = [
   "zhct/autoChargeGrant",
   "zhct/autoChargeRun",
   "zhct/cashierMealOrder",
+  // A dish's 用料 (decision 088): written whole by `POST …/food/recipe`, which the OpenAPI walk sends hostile bodies.
+  "zhct/foodRecipe",
   "zhct/imageDetectFood",
   "zhct/mealOrder",
   "zhct/mealOrderDelivery",

@@ -59,7 +59,9 @@ for (const dialect of dialects) {
       // 收支管理's (issue 37) likewise.
       const sc = subsystems.find((s) => s.sys_code === "sc")?.id;
       // 充值渠道 (decision 064) came later too, into its section, with its buttons.
-      const later = (m: { menu_path: string | null; permission: string | null }) => m.menu_path === "/zhct/topupchannel/index" || Boolean(m.permission?.startsWith("zhct:topUpChannel:"));
+      // So did 菜品用料 and a dish's 用料 button (decision 088).
+      const later = (m: { menu_path: string | null; permission: string | null }) =>
+        m.menu_path === "/zhct/topupchannel/index" || m.menu_path === "/zhct/foodrecipe/index" || m.permission === "zhct:food:recipe" || Boolean(m.permission?.match(/^zhct:(topUpChannel|foodRecipe):/));
       const menus = seedMenus().filter((m) => m.subsystem_id !== zhhq && m.subsystem_id !== sc && !later(m));
       const sections = menus.filter((m) => m.menu_type === "path" && m.parent_id !== null);
       for (const m of menus.filter((x) => !sections.includes(x))) {

@@ -108,6 +108,14 @@ for (const dialect of dialects) {
         const row = await sql<{ id: number }>`select id from food_nutrition where food_id = ${foodId}`.execute(app.database.db);
         return Number(row.rows[0].id);
       },
+      // A dish's 用料 (decision 088): written with its dish through the recipe endpoint.
+      "zhct/foodRecipe": async (who) => {
+        const foodId = await ensureRow(findResource("zhct/food") as ResourceDef, who);
+        const goodsId = await ensureRow(findResource("zhhq/goods") as ResourceDef, who);
+        const result = await app.call<{ lines: Array<{ id: number }> }>("POST", "/api/v1/zhct/food/recipe", { token: tokenOf(who), body: { id: foodId, lines: [{ goodsId, quantity: 1.5 }] } });
+        expect(result.body.status, JSON.stringify(result.body)).toBe(200);
+        return Number(result.body.data.lines[0].id);
+      },
       "zhct/userAccount": async (who) => {
         const diner = await ensureRow(findResource("zhct/userInfo") as ResourceDef, who);
         const row = await sql<{ id: number }>`select id from user_account where tenant_id = ${tenants[who].tenantId} and user_info_id = ${diner} and account_type = 'cash'`.execute(app.database.db);

@@ -1,22 +1,17 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { lazy, Suspense, useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFunctionArgs, type ActionFunctionArgs } from "react-router";
 import { formFields } from "../../../resources/define";
 import { DOC_NO, DOC_VERSION } from "../../../resources/document";
 import { documentBase, documentFormSchema, documentToForm, formRows, totalledFields } from "../../../resources/document-form";
-import { PlainLines } from "~/components/document/PlainLines";
-import type { LinesProps } from "~/components/document/lines";
+import { LinesEditor } from "~/components/document/LinesEditor";
 import { ResourceFields } from "~/components/resource/ResourceFields";
 import { useDicts } from "~/lib/dicts";
 import { loadEditor, requireDocument, saveEditor } from "~/lib/document.server";
 import { useFocusOnRefusal } from "~/lib/form-focus";
 import { t } from "~/lib/messages";
-
-// The grid and mantine-react-table come in a chunk of their own, asked for only once a document's editor is up: no
-// other page loads them (decision 061).
-const LinesGrid = lazy(() => import("~/components/document/LinesGrid").then((m) => ({ default: m.LinesGrid })));
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return loadEditor(request, context, requireDocument(request), params.id);
@@ -28,18 +23,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export function meta({ loaderData }: { loaderData: Awaited<ReturnType<typeof loader>> | undefined }) {
   return [{ title: `${loaderData?.mode === "edit" ? "编辑" : "新增"}${loaderData?.doc.title ?? ""} - ${t.appTitle}` }];
-}
-
-/** The plain table until the page's scripts run; then the grid, the same inputs by the same names. */
-function LinesEditor(props: LinesProps & { totalled: string[] }) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  if (!hydrated) return <PlainLines {...props} />;
-  return (
-    <Suspense fallback={<PlainLines {...props} />}>
-      <LinesGrid {...props} />
-    </Suspense>
-  );
 }
 
 /** A line row as conform gives it back after a refusal (a blank row comes back as nothing). */
@@ -124,11 +107,6 @@ export default function DocumentEditor() {
             <Title order={5} mb="sm">
               {doc.linesTitle}
             </Title>
-            {errors.lines?.[0] && (
-              <Alert color="red" variant="light" role="alert" mb="sm" data-testid="lines-error">
-                {errors.lines[0]}
-              </Alert>
-            )}
             <LinesEditor
               title={doc.linesTitle}
               fields={formFields(doc.lines)}

@@ -1,7 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import { scCostExpense, scIncome } from "../../../resources/sc/master";
 import { scPurchase } from "../../../resources/sc/purchase";
-import { warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
+import { food, foodRecipe } from "../../../resources/zhct/catalogue";
+import { goods, unit } from "../../../resources/zhhq/master";
+import { warehouseIn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import type { Db } from "../../db";
 import { codePointOrder, sumOf, zhOrder } from "../report/helpers";
 import type { Filters, QueryResult, ReportQuery, Row } from "../report/query";
@@ -48,50 +50,54 @@ interface DayAmount {
   amount: number;
 }
 
+interface Issued {
+  /** The document day, or the goods' id, as asked. */
+  key: string;
+  placeId: number;
+  quantity: number;
+  amount: number;
+}
+
 /**
- * A period's stock-outs summed per document day, warehouse and receiver (`d`), then named to a kitchen: what a
- * kitchen took is known from its document, not its lines, so a month's many lines are summed before the warehouse
- * and the receiver are looked up (once a group, not once a line).
+ * Stock-outs for use at the stock cost the ledger charged them, less their returns (negative), by document day or by
+ * goods and the place that took them: what 直接成本分摊 and 理论与实际成本 both call issued to a kitchen. What a
+ * kitchen took is known from its document, not its lines, so a period's many lines are summed per key, warehouse and
+ * receiver before the warehouse and the receiver are looked up (once a group, not once a line).
  */
-function perKitchen(db: AnyDb, tenantId: number, perDocument: ReturnType<AnyDb["selectFrom"]>, placeIds: number[]) {
-  return db
-    .selectFrom(perDocument.as("d"))
-    .innerJoin("warehouse as w", (j) => j.on("w.tenant_id", "=", tenantId).onRef("w.id", "=", "d.warehouse_id"))
-    .leftJoin("org as rc", (j) => j.on("rc.tenant_id", "=", tenantId).onRef("rc.id", "=", "d.receiver_org_id"))
-    .where(takenBy, "in", placeIds)
-    .select(["d.day", takenBy.as("place_id"), sumOf(sql`d.amount`).as("amount")])
-    .groupBy(["d.day", takenBy]);
+async function stockIssued(db: AnyDb, tenantId: number, from: string, to: string, placeIds: number[], by: "day" | "goods"): Promise<Issued[]> {
+  if (!placeIds.length) return [];
+  const read = async (doc: typeof warehouseOut | typeof warehouseOutReturn, sign: 1 | -1) => {
+    const returns = doc === warehouseOutReturn;
+    const group = by === "day" ? sql<string>`d.doc_date` : sql<string>`l.goods_id`;
+    // A return counts against the stock-out it names: that one's warehouse and receiver say whose it was.
+    const perDocument = db
+      .selectFrom(`${doc.lines.table} as l`)
+      .innerJoin(`${doc.header.table} as d`, (j) => j.onRef("d.tenant_id", "=", "l.tenant_id").onRef("d.id", "=", "l.document_id"))
+      .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "d.tenant_id").onRef("o.id", "=", returns ? "d.warehouse_out_id" : "d.id"))
+      .where("l.tenant_id", "=", tenantId)
+      .where("d.status", "=", APPROVED)
+      .where((eb) => eb.or([eb("o.out_kind", "is", null), eb("o.out_kind", "!=", REPAIR_OUT)]))
+      .where("d.doc_date", ">=", from)
+      .where("d.doc_date", "<=", to)
+      .select([group.as("key"), "o.warehouse_id", "o.receiver_org_id", sumOf(sql`l.quantity`).as("quantity"), sumOf(sql`l.amount`).as("amount")])
+      .groupBy([group, "o.warehouse_id", "o.receiver_org_id"]);
+    const rows = (await db
+      .selectFrom(perDocument.as("g"))
+      .innerJoin("warehouse as w", (j) => j.on("w.tenant_id", "=", tenantId).onRef("w.id", "=", "g.warehouse_id"))
+      .leftJoin("org as rc", (j) => j.on("rc.tenant_id", "=", tenantId).onRef("rc.id", "=", "g.receiver_org_id"))
+      .where(takenBy, "in", placeIds)
+      .select(["g.key", takenBy.as("place_id"), sumOf(sql`g.quantity`).as("quantity"), sumOf(sql`g.amount`).as("amount")])
+      .groupBy(["g.key", takenBy])
+      .execute()) as Row[];
+    return rows.map((r) => ({ key: String(r.key), placeId: Number(r.place_id), quantity: sign * Number(r.quantity), amount: sign * Number(r.amount) }));
+  };
+  const [issued, returned] = await Promise.all([read(warehouseOut, 1), read(warehouseOutReturn, -1)]);
+  return [...issued, ...returned];
 }
 
 /** Stock-outs for use, at the stock cost the ledger charged them, less their returns, per document day and restaurant. */
 export async function stockCostByDay(db: AnyDb, tenantId: number, from: string, to: string, placeIds: number[]): Promise<DayAmount[]> {
-  if (!placeIds.length) return [];
-  const outs = db
-    .selectFrom(`${warehouseOut.lines.table} as l`)
-    .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.document_id"))
-    .where("l.tenant_id", "=", tenantId)
-    .where("o.status", "=", APPROVED)
-    .where((eb) => eb.or([eb("o.out_kind", "is", null), eb("o.out_kind", "!=", REPAIR_OUT)]))
-    .where("o.doc_date", ">=", from)
-    .where("o.doc_date", "<=", to)
-    .select(["o.doc_date as day", "o.warehouse_id", "o.receiver_org_id", sumOf(sql`l.amount`).as("amount")])
-    .groupBy(["o.doc_date", "o.warehouse_id", "o.receiver_org_id"]);
-  const returns = db
-    .selectFrom(`${warehouseOutReturn.lines.table} as l`)
-    .innerJoin(`${warehouseOutReturn.header.table} as r`, (j) => j.onRef("r.tenant_id", "=", "l.tenant_id").onRef("r.id", "=", "l.document_id"))
-    .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "r.tenant_id").onRef("o.id", "=", "r.warehouse_out_id"))
-    .where("l.tenant_id", "=", tenantId)
-    .where("r.status", "=", APPROVED)
-    .where((eb) => eb.or([eb("o.out_kind", "is", null), eb("o.out_kind", "!=", REPAIR_OUT)]))
-    .where("r.doc_date", ">=", from)
-    .where("r.doc_date", "<=", to)
-    .select(["r.doc_date as day", "o.warehouse_id", "o.receiver_org_id", sumOf(sql`l.amount`).as("amount")])
-    .groupBy(["r.doc_date", "o.warehouse_id", "o.receiver_org_id"]);
-  const [issued, returned] = (await Promise.all([perKitchen(db, tenantId, outs, placeIds).execute(), perKitchen(db, tenantId, returns, placeIds).execute()])) as Row[][];
-  return [
-    ...issued.map((r) => ({ day: String(r.day), placeId: Number(r.place_id), amount: Number(r.amount) })),
-    ...returned.map((r) => ({ day: String(r.day), placeId: Number(r.place_id), amount: -Number(r.amount) })),
-  ];
+  return (await stockIssued(db, tenantId, from, to, placeIds, "day")).map((r) => ({ day: r.key, placeId: r.placeId, amount: r.amount }));
 }
 
 /** Purchases of one kind (直接食材成本 or 费用), their totals per purchase day and place. */
@@ -219,4 +225,123 @@ const profitCount: ReportQuery = async (db: Db, tenantId: number, f: Filters): P
   return { rows, totals: { ...totals, ...figures(totals) } };
 };
 
-export const scReportQueries: Record<string, ReportQuery> = { orderCostCount, profitCount };
+/** `a × b ÷ c` rounded half up, exact for any size (thousandths × fen overflow a double's integers). */
+function mulDiv(a: number, b: number, c: number): number {
+  const n = BigInt(a) * BigInt(b);
+  const d = BigInt(c);
+  const half = (2n * (n < 0n ? -n : n) + d) / (2n * d);
+  return Number(n < 0n ? -half : half);
+}
+
+/**
+ * Each goods' average stock cost over a period (decision 088): Σ amount ÷ Σ quantity of what stock-ins (入库单) brought
+ * into any of the tenant's warehouses within the period; for goods none brought in then, of every stock-in up to the
+ * period's end. Answered as the two sums, so a cost counts from them exactly.
+ */
+async function averageCosts(db: AnyDb, tenantId: number, from: string, to: string, goodsIds: number[]): Promise<Map<number, { quantity: number; amount: number }>> {
+  const costs = new Map<number, { quantity: number; amount: number }>();
+  if (!goodsIds.length) return costs;
+  const sums = async (since: string | null, ids: number[]) => {
+    let q = db
+      .selectFrom("stock_line")
+      .where("tenant_id", "=", tenantId)
+      .where("doc_type", "=", warehouseIn.docType)
+      .where("quantity", ">", 0)
+      .where("doc_date", "<=", to)
+      .where("goods_id", "in", ids);
+    if (since) q = q.where("doc_date", ">=", since);
+    return (await q.select(["goods_id", sumOf(sql`quantity`).as("quantity"), sumOf(sql`amount`).as("amount")]).groupBy("goods_id").execute()) as Row[];
+  };
+  for (const r of await sums(from, goodsIds)) costs.set(Number(r.goods_id), { quantity: Number(r.quantity), amount: Number(r.amount) });
+  const left = goodsIds.filter((id) => !costs.has(id));
+  if (left.length) for (const r of await sums(null, left)) costs.set(Number(r.goods_id), { quantity: Number(r.quantity), amount: Number(r.amount) });
+  return costs;
+}
+
+const GOODS_ROW = "物资";
+const NO_COST_ROW = "物资（无入库成本）";
+const NO_RECIPE_ROW = "未配用料菜品";
+
+/**
+ * 理论与实际成本 (issue 37, decision 088) for a period and restaurant (or every one): the dishes sold (菜品销量's kept
+ * days, food_sales_day: orders cancelled or refunded in full taken back) × their recipes' quantities per portion give
+ * each goods' theoretical quantity, × its average stock cost its theoretical cost; actual = issued to the restaurant and
+ * its stalls (`stockIssued`), as 直接成本分摊 counts it. One row per goods, largest absolute variance first, then one
+ * row per dish sold without a recipe (its portions, no cost). Totals are the rows' sums.
+ */
+const foodCostVariance: ReportQuery = async (db: Db, tenantId: number, f: Filters): Promise<QueryResult> => {
+  const any = db as unknown as AnyDb;
+  const places = await placesOf(any, tenantId, f.restaurantId);
+  let sold = any
+    .selectFrom("food_sales_day")
+    .where("tenant_id", "=", tenantId)
+    .where("order_date", ">=", f.from)
+    .where("order_date", "<=", f.to)
+    .select(["food_id", sumOf(sql`quantity`).as("portions")])
+    .groupBy("food_id");
+  if (f.restaurantId !== undefined) sold = sold.where("restaurant_id", "=", f.restaurantId);
+  const portions = new Map(((await sold.execute()) as Row[]).filter((r) => Number(r.portions) > 0).map((r) => [Number(r.food_id), Number(r.portions)]));
+  const foodIds = [...portions.keys()];
+  const recipes = foodIds.length
+    ? ((await any.selectFrom(foodRecipe.table).select(["food_id", "goods_id", "quantity"]).where("tenant_id", "=", tenantId).where("food_id", "in", foodIds).execute()) as Row[])
+    : [];
+  const theoretical = new Map<number, number>();
+  for (const r of recipes) theoretical.set(Number(r.goods_id), (theoretical.get(Number(r.goods_id)) ?? 0) + (portions.get(Number(r.food_id)) ?? 0) * Number(r.quantity));
+  const actual = new Map<number, { quantity: number; amount: number }>();
+  for (const r of await stockIssued(any, tenantId, f.from, f.to, [...places.keys()], "goods")) {
+    const at = actual.get(Number(r.key)) ?? { quantity: 0, amount: 0 };
+    actual.set(Number(r.key), { quantity: at.quantity + r.quantity, amount: at.amount + r.amount });
+  }
+  const goodsIds = [...new Set([...theoretical.keys(), ...actual.keys()])];
+  const costs = await averageCosts(any, tenantId, f.from, f.to, goodsIds);
+  const names = goodsIds.length
+    ? new Map(
+        ((await any
+          .selectFrom(`${goods.table} as g`)
+          .leftJoin(`${unit.table} as u`, (j) => j.onRef("u.tenant_id", "=", "g.tenant_id").onRef("u.id", "=", "g.unit_id"))
+          .select(["g.id", "g.goods_code", "g.goods_name", "u.unit_name"])
+          .where("g.tenant_id", "=", tenantId)
+          .where("g.id", "in", goodsIds)
+          .execute()) as Row[]).map((g) => [Number(g.id), g]),
+      )
+    : new Map<number, Row>();
+  const goodsRows = goodsIds
+    .map((id): Row => {
+      const g = names.get(id);
+      const cost = costs.get(id);
+      const theoreticalQuantity = theoretical.get(id) ?? 0;
+      const priced = cost !== undefined && cost.quantity > 0;
+      const theoreticalCost = priced ? mulDiv(theoreticalQuantity, cost.amount, cost.quantity) : 0;
+      const actualCost = actual.get(id)?.amount ?? 0;
+      const variance = actualCost - theoreticalCost;
+      return {
+        kind: priced || theoreticalQuantity === 0 ? GOODS_ROW : NO_COST_ROW,
+        goodsCode: String(g?.goods_code ?? ""),
+        name: String(g?.goods_name ?? ""),
+        unitName: String(g?.unit_name ?? ""),
+        portions: null,
+        averageCost: priced ? mulDiv(1000, cost.amount, cost.quantity) : null,
+        theoreticalQuantity,
+        theoreticalCost,
+        actualQuantity: actual.get(id)?.quantity ?? 0,
+        actualCost,
+        variance,
+        varianceRate: percent(variance, theoreticalCost),
+      };
+    })
+    .sort((a, b) => Math.abs(Number(b.variance)) - Math.abs(Number(a.variance)) || codePointOrder(String(a.goodsCode), String(b.goodsCode)));
+  const withRecipe = new Set(recipes.map((r) => Number(r.food_id)));
+  const missing = foodIds.filter((id) => !withRecipe.has(id));
+  const dishNames = missing.length
+    ? new Map(((await any.selectFrom(food.table).select(["id", "food_name"]).where("tenant_id", "=", tenantId).where("id", "in", missing).execute()) as Row[]).map((d) => [Number(d.id), String(d.food_name)]))
+    : new Map<number, string>();
+  const dishRows = missing
+    .map((id): Row => ({ kind: NO_RECIPE_ROW, goodsCode: "", name: dishNames.get(id) ?? String(id), unitName: "份", portions: portions.get(id) ?? 0, averageCost: null, theoreticalQuantity: null, theoreticalCost: null, actualQuantity: null, actualCost: null, variance: null, varianceRate: "" }))
+    .sort((a, b) => Number(b.portions) - Number(a.portions) || zhOrder(String(a.name), String(b.name)));
+  const rows = [...goodsRows, ...dishRows];
+  const sum = (key: string) => rows.reduce((s, r) => s + Number(r[key] ?? 0), 0);
+  const totals: Row = { portions: sum("portions"), theoreticalCost: sum("theoreticalCost"), actualCost: sum("actualCost"), variance: sum("variance") };
+  return { rows, totals: { ...totals, varianceRate: percent(Number(totals.variance), Number(totals.theoreticalCost)) } };
+};
+
+export const scReportQueries: Record<string, ReportQuery> = { orderCostCount, profitCount, foodCostVariance };

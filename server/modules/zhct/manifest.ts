@@ -27,6 +27,7 @@ import { paymentEndpoints } from "./payments";
 import { pointsEndpoints, pointsLedger, pointsPaymentHooks } from "./points";
 import { moneyLedger } from "./ledger";
 import { reportEndpoints } from "./reports";
+import { recipeEndpoints } from "./recipes";
 import { surveyEndpoints } from "./surveys";
 
 /** 智慧餐厅 on the server (decision 062). */
@@ -58,7 +59,7 @@ export const zhctManifest: ServerModule = {
   endpoints: [
     ...menuEndpoints, ...outboxEndpoints, ...accountEndpoints, ...autoChargeEndpoints, ...monthSettleEndpoints, ...reportEndpoints,
     ...paymentEndpoints, ...ticketEndpoints, ...roomEndpoints, ...pointsEndpoints, ...cashierEndpoints, ...cashierReportEndpoints,
-    ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints,
+    ...defaultOrderEndpoints, ...bookingEndpoints, ...recognitionEndpoints, ...surveyEndpoints, ...recipeEndpoints,
   ],
   documentRules: {},
   ledgers: [moneyLedger, pointsLedger],
