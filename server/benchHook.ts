@@ -1,8 +1,10 @@
 import * as http from "node:http";
 import type { ApiServices, SessionContext } from "./http/endpoint";
 import { purchse } from "../resources/zhhq/purchase";
+import { idempotent } from "./kernel/idempotency";
 import { loadLines, runTransition } from "./kernel/transitions";
 import type { ServerModule } from "./modules/manifest";
+import { closingWork } from "./modules/zhhq/closing";
 import { receive } from "./modules/zhhq/purchase";
 
 /**
@@ -17,6 +19,8 @@ import { receive } from "./modules/zhhq/purchase";
  *                                    answers {ms: [...]}
  *   POST /receive {ids}              each approved purchase order received whole, as `purchse/receive` does (decision
  *                                    072), timed alike; answers {ms: [...]}
+ *   POST /generate {months}          生成 of each month in turn, as `warehouseAccountMonthSettle/generate` does
+ *                                    (scripts/bench/scenarios/closing.mjs), timed alike; answers {ms: [...]}
  *
  * Never served otherwise: it acts as the first tenant's admin without a session.
  */
@@ -81,6 +85,16 @@ export function startBenchHook(services: ApiServices, modules: readonly ServerMo
             const order = { id, lines };
             const started = performance.now();
             await receive(contextFor(services, "/api/v1/zhhq/purchse/receive", {}), order as never, order);
+            ms.push(Math.round((performance.now() - started) * 10) / 10);
+          }
+          return answer(200, { ms });
+        }
+        if (req.url === "/generate") {
+          const ms: number[] = [];
+          for (const month of body.months as string[]) {
+            const ctx = contextFor(services, "/api/v1/zhhq/warehouseAccountMonthSettle/generate", {});
+            const started = performance.now();
+            await idempotent(ctx, { month }, (trx) => closingWork.generateMonth(trx as never, ctx, month));
             ms.push(Math.round((performance.now() - started) * 10) / 10);
           }
           return answer(200, { ms });

@@ -12,8 +12,9 @@ import settle from "./settle.mjs";
 import stock from "./stock.mjs";
 import stockReports from "./stock-reports.mjs";
 import cashier from "./cashier.mjs";
+import closing from "./closing.mjs";
 import render from "./render.mjs";
 import reports from "./reports.mjs";
 import saturation from "./saturation.mjs";
 
-export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock, stockReports, saturation];
+export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, stock, closing, stockReports, saturation];
