@@ -12,11 +12,22 @@ type AnyDb = Kysely<any>;
 const PARAMETERS_PER_STATEMENT = 30_000;
 
 /** Splits `rows` into chunks whose statements stay under the parameter limit at `perRow` parameters a row. */
-export function chunksOf<T>(rows: readonly T[], perRow: number): T[][] {
-  const size = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Math.max(1, perRow)));
+export function chunksOf<T>(rows: readonly T[], perRow: number, most = Number.POSITIVE_INFINITY): T[][] {
+  const size = Math.max(1, Math.min(most, Math.floor(PARAMETERS_PER_STATEMENT / Math.max(1, perRow))));
   const out: T[][] = [];
   for (let at = 0; at < rows.length; at += size) out.push(rows.slice(at, at + size));
   return out;
+}
+
+/**
+ * SQLite nests `a or b or c …` one level a term and refuses a statement past 1,000 levels ("Expression tree is too
+ * large"): a stocktake of 2,000 goods read its balances in one such list and failed with a 500.
+ */
+const OR_TERMS_PER_STATEMENT = 500;
+
+/** As `chunksOf`, for a statement matching each row by its own `or` term (a key of several columns). */
+export function orChunksOf<T>(rows: readonly T[], perRow: number): T[][] {
+  return chunksOf(rows, perRow, OR_TERMS_PER_STATEMENT);
 }
 
 /**

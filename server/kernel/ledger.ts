@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
 import { newId } from "../db";
-import { chunksOf, insertRows, updateFromValues, type ValueType } from "../db/bulk";
+import { insertRows, orChunksOf, updateFromValues, type ValueType } from "../db/bulk";
 import { insertRow, runPrepared } from "../db/prepared";
 import { inTransaction } from "../db/transaction";
 import { ApiError, Status } from "../http/envelope";
@@ -332,7 +332,7 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
     const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
     const tenants = [...new Set(ordered.map((b) => b.tenantId))];
     for (const tenantId of tenants) {
-      for (const chunk of chunksOf(
+      for (const chunk of orChunksOf(
         ordered.filter((b) => b.tenantId === tenantId),
         keyColumns.length,
       )) {

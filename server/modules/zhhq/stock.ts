@@ -6,7 +6,7 @@ import { findResource } from "../../../resources/index";
 import { OPEN_CHECK_STATUSES, warehouseCheck, warehouseTransfer } from "../../../resources/zhhq/closing";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import { newId } from "../../db";
-import { chunksOf, insertRows, updateFromValues, type ValueType } from "../../db/bulk";
+import { chunksOf, insertRows, orChunksOf, updateFromValues, type ValueType } from "../../db/bulk";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { defineLedger, type LedgerDrift, type LedgerEntry, type PostedLine, type Projection } from "../../kernel/ledger";
@@ -255,7 +255,7 @@ export async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ ware
   const opening = unique.map(({ warehouseId, goodsId }) => ({ tenant_id: tenantId, id: newId(), warehouse_id: warehouseId, goods_id: goodsId, quantity: 0, amount: 0, created_at: now, created_by: null, updated_at: now, updated_by: null }));
   await insertRows(trx, "stock_real", opening, ["tenant_id", "warehouse_id", "goods_id"]);
   // One statement a chunk, the rows locked in the order of the key (the sort under the lock), as one at a time would.
-  for (const chunk of chunksOf(unique, 2)) {
+  for (const chunk of orChunksOf(unique, 2)) {
     await trx
       .selectFrom("stock_real")
       .select("id")
@@ -446,7 +446,7 @@ export async function takeFefo(trx: AnyDb, tenantId: number, key: { warehouseId:
 export async function readBatches(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId: number; goodsId: number }>, held: Map<string, Batch[]>) {
   const wanted = keys.filter((k) => !held.has(`${k.warehouseId}:${k.goodsId}`));
   for (const k of wanted) held.set(`${k.warehouseId}:${k.goodsId}`, []);
-  for (const chunk of chunksOf(wanted, 2)) {
+  for (const chunk of orChunksOf(wanted, 2)) {
     const rows = (await trx
       .selectFrom("stock_batch")
       .selectAll()
