@@ -6,7 +6,7 @@
 // server/benchHook.ts), alternated within a round. Targets (issue 41): stocktake < 2 s, month < 5 s.
 // The receipt of a 100-line purchase order (issue 41's third figure) is measured by the stock scenario.
 // Alone: `npm run bench -- closing`. Run apart from `stock`: 生成 counts every movement of the tenant.
-import { BASE, HOOK_PORT, TENANT, env, log, padded, series } from "../lib.mjs";
+import { TENANT, apiCall as api, env, hookCall as hook, log, padded, series } from "../lib.mjs";
 
 const GOODS = Number(env.BENCH_CLOSING_GOODS ?? 2_000);
 const WAREHOUSES = Number(env.BENCH_CLOSING_WAREHOUSES ?? 20);
@@ -23,7 +23,6 @@ const LINE_BASE = 1_110_000_000;
 const REAL_BASE = 1_120_000_000;
 const KEYS = WAREHOUSES * GOODS;
 const Z = "/api/v1/zhhq";
-const HOOK = `http://127.0.0.1:${HOOK_PORT}`;
 const DAY = 86_400_000;
 const chinaDay = (at) => new Date(at + 8 * 3600_000).toISOString().slice(0, 10);
 
@@ -75,19 +74,7 @@ function closingSql(dialect) {
   ];
 }
 
-const api = async (auth, path, body) => {
-  const response = await fetch(`${BASE}${path}`, { method: body ? "POST" : "GET", headers: { "Content-Type": "application/json", ...auth }, body: body ? JSON.stringify(body) : undefined });
-  const answer = await response.json();
-  if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer).slice(0, 500)}`);
-  return answer.data;
-};
 
-async function hook(path, body) {
-  const response = await fetch(`${HOOK}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`bench hook ${path}: ${JSON.stringify(answer).slice(0, 500)}`);
-  return answer;
-}
 
 /**
  * A submitted stocktake of the first warehouse, counted: of every ten lines one gains a unit and one loses one, so

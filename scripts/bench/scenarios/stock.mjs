@@ -8,7 +8,7 @@
 // Issue 41: receiving a 100-line purchase order whole (`purchse/receive`: the receipt, its stock-in approved, the
 // order's lines and status, the price checks) < 150 ms, beside the same receipt without HTTP.
 // Alone: `npm run bench -- stock` (or BENCH_CASES=stock); BENCH_USERS and BENCH_ROWS shrink the shared seed.
-import { BASE, HOOK_PORT, TENANT, env, loadRound, log, padded, series } from "../lib.mjs";
+import { BASE, HOOK_PORT, TENANT, apiCall as api, env, hookCall as hook, loadRound, log, padded, series } from "../lib.mjs";
 
 const GOODS = Number(env.BENCH_STOCK_GOODS ?? 2_000);
 const WAREHOUSES = Number(env.BENCH_STOCK_WAREHOUSES ?? 20);
@@ -106,17 +106,6 @@ function stockSql(dialect) {
   ];
 }
 
-/**
- * A step without HTTP in the server's own process (server/benchHook.ts): `/floor` times each approval inside the
- * process around the transaction; `/step` is the bare handler.
- */
-async function hook(path, body) {
-  const response = await fetch(`${HOOK}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`bench hook ${path}: ${JSON.stringify(answer).slice(0, 500)}`);
-  return answer;
-}
-
 /** Milliseconds of one approval without HTTP, timed inside the server process: [wall, CPU]. */
 async function floorTimed(kind, id) {
   const { ms, cpu } = await hook("/floor", { entity: kind === "in" ? "warehouseIn" : "warehouseOut", step: "approve", ids: [id] });
@@ -135,12 +124,6 @@ async function withCpu(work) {
   return [ms, ((await hook("/cpu", {})).us - before) / 1000];
 }
 
-const api = async (auth, path, body) => {
-  const response = await fetch(`${BASE}${path}`, { method: body ? "POST" : "GET", headers: { "Content-Type": "application/json", ...auth }, body: body ? JSON.stringify(body) : undefined });
-  const answer = await response.json();
-  if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer).slice(0, 500)}`);
-  return answer.data;
-};
 
 let round = 0;
 let outs = 0;
