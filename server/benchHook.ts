@@ -1,8 +1,10 @@
 import * as http from "node:http";
 import type { ApiServices, SessionContext } from "./http/endpoint";
 import { purchse } from "../resources/zhhq/purchase";
+import { idempotent } from "./kernel/idempotency";
 import { loadLines, runTransition } from "./kernel/transitions";
 import type { ServerModule } from "./modules/manifest";
+import { closingWork } from "./modules/zhhq/closing";
 import { receive } from "./modules/zhhq/purchase";
 
 /**
@@ -14,9 +16,14 @@ import { receive } from "./modules/zhhq/purchase";
  *   POST /step  {entity, step, id}   the bare handler: one step, answered as JSON (the request's Idempotency-Key
  *                                    passed on)
  *   POST /floor {entity, step, ids}  the floor: each step in turn, timed inside this process around the call;
- *                                    answers {ms: [...]}
+ *                                    answers {ms: [...], cpu: [...]} (cpu: this process's CPU milliseconds, user and
+ *                                    system, which a loaded machine inflates far less than the wall clock)
+ *   POST /cpu {}                     this process's CPU time so far, {us}: read before and after an API request, the
+ *                                    request's own CPU time (the bench makes one request at a time)
  *   POST /receive {ids}              each approved purchase order received whole, as `purchse/receive` does (decision
- *                                    072), timed alike; answers {ms: [...]}
+ *                                    072), timed alike; answers {ms: [...], cpu: [...]}
+ *   POST /generate {months}          生成 of each month in turn, as `warehouseAccountMonthSettle/generate` does
+ *                                    (scripts/bench/scenarios/closing.mjs), timed alike; answers {ms: [...], cpu: [...]}
  *
  * Never served otherwise: it acts as the first tenant's admin without a session.
  */
@@ -49,6 +56,25 @@ function contextFor(services: ApiServices, path: string, headers: Record<string,
   };
 }
 
+const cpuUs = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+/** Each of `items` worked in turn, timed around the call: wall and CPU milliseconds. */
+async function timedEach<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<{ ms: number[]; cpu: number[] }> {
+  const ms: number[] = [];
+  const cpu: number[] = [];
+  for (const item of items) {
+    const cpuBefore = cpuUs();
+    const started = performance.now();
+    await work(item);
+    ms.push(Math.round((performance.now() - started) * 10) / 10);
+    cpu.push(Math.round((cpuUs() - cpuBefore) / 100) / 10);
+  }
+  return { ms, cpu };
+}
+
 async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
   let text = "";
   for await (const chunk of req) text += chunk;
@@ -74,26 +100,25 @@ export function startBenchHook(services: ApiServices, modules: readonly ServerMo
           const key = req.headers["idempotency-key"];
           return answer(200, { status: 200, data: await step(entity, name, Number(body.id), typeof key === "string" ? { "Idempotency-Key": key } : {}) });
         }
+        if (req.url === "/cpu") return answer(200, { us: cpuUs() });
         if (req.url === "/receive") {
-          const ms: number[] = [];
+          const orders = [];
           for (const id of body.ids as number[]) {
             const lines = (await loadLines(services.db, purchse, TENANT, id)).map((l) => ({ purchseLineId: Number(l.id), quantity: Number(l.quantity) / 1000 }));
-            const order = { id, lines };
-            const started = performance.now();
-            await receive(contextFor(services, "/api/v1/zhhq/purchse/receive", {}), order as never, order);
-            ms.push(Math.round((performance.now() - started) * 10) / 10);
+            orders.push({ id, lines });
           }
-          return answer(200, { ms });
+          return answer(200, await timedEach(orders, (order) => receive(contextFor(services, "/api/v1/zhhq/purchse/receive", {}), order as never, order)));
         }
-        if (req.url === "/floor") {
-          const ms: number[] = [];
-          for (const id of body.ids as number[]) {
-            const started = performance.now();
-            await step(entity, name, Number(id), {});
-            ms.push(Math.round((performance.now() - started) * 10) / 10);
-          }
-          return answer(200, { ms });
+        if (req.url === "/generate") {
+          return answer(
+            200,
+            await timedEach(body.months as string[], (month) => {
+              const ctx = contextFor(services, "/api/v1/zhhq/warehouseAccountMonthSettle/generate", {});
+              return idempotent(ctx, { month }, (trx) => closingWork.generateMonth(trx as never, ctx, month));
+            }),
+          );
         }
+        if (req.url === "/floor") return answer(200, await timedEach(body.ids as number[], (id) => step(entity, name, Number(id), {})));
         answer(404, { status: 404 });
       } catch (error) {
         answer(500, { status: 500, message: String(error) });

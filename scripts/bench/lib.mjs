@@ -192,6 +192,22 @@ export async function signIn() {
   return token;
 }
 
+/** A call to the API as `auth` (a GET without `body`): its envelope's data, or an error naming the path. */
+export async function apiCall(auth, path, body) {
+  const response = await fetch(`${BASE}${path}`, { method: body ? "POST" : "GET", headers: { "Content-Type": "application/json", ...auth }, body: body ? JSON.stringify(body) : undefined });
+  const answer = await response.json();
+  if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer).slice(0, 500)}`);
+  return answer.data;
+}
+
+/** Work without HTTP in the server under test (server/benchHook.ts): a step, its floor, a receipt, 生成, CPU time. */
+export async function hookCall(path, body) {
+  const response = await fetch(`http://127.0.0.1:${HOOK_PORT}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`bench hook ${path}: ${JSON.stringify(answer).slice(0, 500)}`);
+  return answer;
+}
+
 /** GETs `url` under load; with `body` (a function), POSTs a fresh JSON body each request (e.g. a random diner). */
 export function load(url, headers = {}, seconds = SECONDS, body = undefined) {
   const post = body ? { method: "POST", headers: { "Content-Type": "application/json", ...headers }, requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }] } : { headers };

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
 import { newId } from "../db";
-import { chunksOf, insertRows, updateFromValues, type ValueType } from "../db/bulk";
+import { anyKey, insertRows, orChunksOf, updateFromValues, type ValueType } from "../db/bulk";
 import { insertRow, runPrepared } from "../db/prepared";
 import { inTransaction } from "../db/transaction";
 import { ApiError, Status } from "../http/envelope";
@@ -332,15 +332,14 @@ export function defineLedger(def: LedgerDeclaration): Ledger {
     const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
     const tenants = [...new Set(ordered.map((b) => b.tenantId))];
     for (const tenantId of tenants) {
-      for (const chunk of chunksOf(
+      for (const chunk of orChunksOf(
         ordered.filter((b) => b.tenantId === tenantId),
-        keyColumns.length,
+        keyColumns.length + 1,
       )) {
         let q = trx
           .selectFrom(def.balances.table)
           .select([...(def.balances.id ? [def.balances.id] : []), ...keyColumns, ...measures.map((m) => m.balance)])
-          .where("tenant_id", "=", tenantId)
-          .where((eb) => eb.or(chunk.map((b) => eb.and(keyColumns.map((c, i) => eb(c, "=", b.keys[i]))))));
+          .where((eb) => anyKey(eb, tenantId, keyColumns, chunk.map((b) => b.keys)));
         for (const c of keyColumns) q = q.orderBy(c);
         if (postgres) q = q.forUpdate();
         for (const row of (await q.execute()) as Array<Record<string, unknown>>) {

@@ -239,6 +239,21 @@ for (const dialect of dialects) {
       expect(await stock.check(db)).toEqual([]);
     });
 
+    test("postMany of more keys than SQLite nests in one expression (1,200 goods, as a stocktake of 2,000) posts them all", async () => {
+      const first = goods + 1;
+      goods += 1_200;
+      const keys = Array.from({ length: 1_200 }, (_, i) => first + i);
+      await run((trx) => stock.postMany(trx, keys.map((goodsId) => entry(goodsId, 2_000, 300))));
+      const posted = await run((trx) => stock.postMany(trx, keys.map((goodsId, i) => entry(goodsId, i % 2 ? -500 : 1_000, i % 2 ? -75 : 150))));
+      expect(posted).toHaveLength(1_200);
+      expect(posted.slice(0, 2).map((l) => [l.balanceAfter, l.amountAfter])).toEqual([
+        [3_000, 450],
+        [1_500, 225],
+      ]);
+      expect(await balanceOf(keys[1_199])).toEqual({ quantity: 1_500, amount: 225 });
+      expect(await stock.check(db, TENANT)).toEqual([]);
+    });
+
     test("10 concurrent posts that together exceed the balance leave it at or above the floor and equal to its lines", async () => {
       const goodsId = ++goods;
       await run((trx) => stock.post(trx, entry(goodsId, 1_000, 1_000)));

@@ -12,9 +12,10 @@ import settle from "./settle.mjs";
 import stock from "./stock.mjs";
 import stockReports from "./stock-reports.mjs";
 import cashier from "./cashier.mjs";
+import closing from "./closing.mjs";
 import render from "./render.mjs";
 import reports from "./reports.mjs";
 import saturation from "./saturation.mjs";
 import sc from "./sc.mjs";
 
-export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, sc, stock, stockReports, saturation];
+export const scenarios = [api, pages, render, menuSize, menus, ledger, servers, bytes, importXlsx, settle, cashier, reports, sc, stock, closing, stockReports, saturation];

@@ -8,7 +8,7 @@
 // Issue 41: receiving a 100-line purchase order whole (`purchse/receive`: the receipt, its stock-in approved, the
 // order's lines and status, the price checks) < 150 ms, beside the same receipt without HTTP.
 // Alone: `npm run bench -- stock` (or BENCH_CASES=stock); BENCH_USERS and BENCH_ROWS shrink the shared seed.
-import { BASE, HOOK_PORT, TENANT, env, loadRound, log, padded, series } from "../lib.mjs";
+import { BASE, HOOK_PORT, TENANT, apiCall as api, env, hookCall as hook, loadRound, log, padded, series } from "../lib.mjs";
 
 const GOODS = Number(env.BENCH_STOCK_GOODS ?? 2_000);
 const WAREHOUSES = Number(env.BENCH_STOCK_WAREHOUSES ?? 20);
@@ -106,29 +106,24 @@ function stockSql(dialect) {
   ];
 }
 
-/**
- * A step without HTTP in the server's own process (server/benchHook.ts): `/floor` times each approval inside the
- * process around the transaction; `/step` is the bare handler.
- */
-async function hook(path, body) {
-  const response = await fetch(`${HOOK}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`bench hook ${path}: ${JSON.stringify(answer).slice(0, 500)}`);
-  return answer;
-}
-
-/** Milliseconds of one approval without HTTP, timed inside the server process. */
+/** Milliseconds of one approval without HTTP, timed inside the server process: [wall, CPU]. */
 async function floorTimed(kind, id) {
-  const { ms } = await hook("/floor", { entity: kind === "in" ? "warehouseIn" : "warehouseOut", step: "approve", ids: [id] });
-  return ms[0];
+  const { ms, cpu } = await hook("/floor", { entity: kind === "in" ? "warehouseIn" : "warehouseOut", step: "approve", ids: [id] });
+  return [ms[0], cpu[0]];
 }
 
-const api = async (auth, path, body) => {
-  const response = await fetch(`${BASE}${path}`, { method: body ? "POST" : "GET", headers: { "Content-Type": "application/json", ...auth }, body: body ? JSON.stringify(body) : undefined });
-  const answer = await response.json();
-  if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer).slice(0, 500)}`);
-  return answer.data;
-};
+/**
+ * [wall ms, the server's CPU ms] of `work` (API requests, one at a time): the CPU the server process spent meanwhile,
+ * which the other work on a shared machine inflates far less than the wall clock.
+ */
+async function withCpu(work) {
+  const before = (await hook("/cpu", {})).us;
+  const started = performance.now();
+  await work();
+  const ms = performance.now() - started;
+  return [ms, ((await hook("/cpu", {})).us - before) / 1000];
+}
+
 
 let round = 0;
 let outs = 0;
@@ -169,20 +164,28 @@ async function approvedOrder(auth, supplierId) {
   return id;
 }
 
-/** Milliseconds of receiving an order whole through the API. */
+/** [wall, server CPU] milliseconds of receiving an order whole through the API. */
 async function receiveTimed(auth, id) {
   const order = await api(auth, `${Z}/purchse/getInfo?id=${id}`);
   const body = { id, lines: order.lines.map((l) => ({ purchseLineId: l.id, quantity: l.quantity })) };
-  const started = performance.now();
-  await api(auth, `${Z}/purchse/receive`, body);
-  return performance.now() - started;
+  return withCpu(() => api(auth, `${Z}/purchse/receive`, body));
 }
 
-/** Milliseconds of one API approval, measured by the client (HTTP on loopback included). */
+/** [wall, server CPU] milliseconds of one API approval, the wall measured by the client (HTTP on loopback included). */
 async function approveTimed(auth, kind, id) {
-  const started = performance.now();
-  await api(auth, `${Z}/${kind === "in" ? "warehouseIn" : "warehouseOut"}/approve`, { id });
-  return performance.now() - started;
+  return withCpu(() => api(auth, `${Z}/${kind === "in" ? "warehouseIn" : "warehouseOut"}/approve`, { id }));
+}
+
+/** The server's CPU milliseconds per one-line stock-out approval, CPU_SAMPLES of them one at a time through `via`. */
+const CPU_SAMPLES = Number(env.BENCH_STOCK_CPU_SAMPLES ?? 40);
+async function cpuPerApproval(auth, via) {
+  const [, cpu] = await withCpu(async () => {
+    for (let i = 0; i < CPU_SAMPLES; i++) {
+      if (via === "api") await api(auth, `${Z}/warehouseOut/approve`, poolDoc());
+      else await hook("/step", { entity: "warehouseOut", step: "approve", ...poolDoc() });
+    }
+  });
+  return cpu / CPU_SAMPLES;
 }
 
 const median = (values) => {
@@ -231,6 +234,7 @@ export default {
       docs.floorIn.push(await submitted(auth, "in", n * 1000 + 500 + i));
       docs.floorOut.push(await submitted(auth, "out", n * 1000 + 500 + i));
     }
+    // Each list holds [wall, CPU] pairs.
     const apiIn = [];
     const apiOut = [];
     const floorIn = [];
@@ -258,7 +262,8 @@ export default {
       const t = await receiveTimed(auth, apiOrders[i]);
       if (i > 0) apiReceive.push(t);
     }
-    const floorReceive = (await hook("/receive", { ids: floorOrders })).ms.slice(REPEATS);
+    const received = await hook("/receive", { ids: floorOrders });
+    const floorReceive = received.ms.slice(REPEATS).map((ms, i) => [ms, received.cpu[REPEATS + i]]);
 
     // Throughput: one-line stock-outs from the seeded pool, each request a document of its own and a key of its own,
     // through the API and through the bare handler in the same server process (same build, database handle and
@@ -267,7 +272,13 @@ export default {
       [`${BASE}${Z}/warehouseOut/approve`, auth, undefined, poolDoc],
       [`${HOOK}/step`, {}, undefined, () => ({ entity: "warehouseOut", step: "approve", ...poolDoc() })],
     );
-    const throughput = { api: viaApi, bare: viaBare, ratio: viaApi.rps / viaBare.rps };
+    // The same approvals one at a time, A B B A, for the server's CPU each: on a loaded machine the rates above
+    // follow the other work as much as ours; CPU per approval is what the server would spend on a quiet one.
+    const cpuApi = [await cpuPerApproval(auth, "api")];
+    const cpuBare = [await cpuPerApproval(auth, "bare"), await cpuPerApproval(auth, "bare")];
+    cpuApi.push(await cpuPerApproval(auth, "api"));
+    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+    const throughput = { api: viaApi, bare: viaBare, ratio: viaApi.rps / viaBare.rps, cpuApi: mean(cpuApi), cpuBare: mean(cpuBare), cpuRatio: mean(cpuBare) / mean(cpuApi) };
 
     const real = await pageTimes("/zhhq/warehousereal/index", cookie);
     const detail = await pageTimes("/zhhq/warehouserealdetail/index", cookie);
@@ -280,13 +291,21 @@ export default {
     } finally {
       await exec(`create index ${EXPIRY_INDEX} on stock_batch (tenant_id, expiry_date, id)`);
     }
+    const wall = (pairs) => Math.round(median(pairs.map(([ms]) => ms)));
+    const cpu = (pairs) => Math.round(median(pairs.map(([, c]) => c)));
     return {
-      inApi: Math.round(median(apiIn)),
-      inFloor: Math.round(median(floorIn)),
-      outApi: Math.round(median(apiOut)),
-      outFloor: Math.round(median(floorOut)),
-      receiveApi: Math.round(median(apiReceive)),
-      receiveFloor: Math.round(median(floorReceive)),
+      inApi: wall(apiIn),
+      inFloor: wall(floorIn),
+      outApi: wall(apiOut),
+      outFloor: wall(floorOut),
+      receiveApi: wall(apiReceive),
+      receiveFloor: wall(floorReceive),
+      inApiCpu: cpu(apiIn),
+      inFloorCpu: cpu(floorIn),
+      outApiCpu: cpu(apiOut),
+      outFloorCpu: cpu(floorOut),
+      receiveApiCpu: cpu(apiReceive),
+      receiveFloorCpu: cpu(floorReceive),
       ...throughput,
       realP50: real.p50,
       realP95: real.p95,
@@ -296,16 +315,19 @@ export default {
       unindexedP95: unindexed.p95,
     };
   },
+  // Wall-clock ms, then the server's CPU ms of the same work (load-robust) in brackets.
   rows: (s) => [
-    [`approve a ${DOC_LINES}-line stock-in, API (${LINES} movements; target < 200 ms)`, `${s.num("inApi")} ms`],
-    ["the same approval without HTTP, in the server's process (floor)", `${s.num("inFloor")} ms`],
-    [`approve a ${DOC_LINES}-line stock-out (FEFO, 5 batches a line), API (target < 300 ms)`, `${s.num("outApi")} ms`],
-    ["the same approval without HTTP, in the server's process (floor)", `${s.num("outFloor")} ms`],
-    [`receive a ${ORDER_LINES}-line purchase order whole, API (posts its stock-in; target < 150 ms)`, `${s.num("receiveApi")} ms`],
-    ["the same receipt without HTTP, in the server's process (floor)", `${s.num("receiveFloor")} ms`],
+    [`approve a ${DOC_LINES}-line stock-in, API (${LINES} movements; target < 200 ms) [server CPU]`, `${s.num("inApi")} ms [${s.num("inApiCpu")}]`],
+    ["the same approval without HTTP, in the server's process (floor)", `${s.num("inFloor")} ms [${s.num("inFloorCpu")}]`],
+    [`approve a ${DOC_LINES}-line stock-out (FEFO, 5 batches a line), API (target < 300 ms)`, `${s.num("outApi")} ms [${s.num("outApiCpu")}]`],
+    ["the same approval without HTTP, in the server's process (floor)", `${s.num("outFloor")} ms [${s.num("outFloorCpu")}]`],
+    [`receive a ${ORDER_LINES}-line purchase order whole, API (posts its stock-in; target < 150 ms)`, `${s.num("receiveApi")} ms [${s.num("receiveApiCpu")}]`],
+    ["the same receipt without HTTP, in the server's process (floor)", `${s.num("receiveFloor")} ms [${s.num("receiveFloorCpu")}]`],
     ["API stock-out approvals (1 line)", s.load("api")],
     ["bare handler in the server's process, same transaction", s.load("bare")],
     ["stock-out approvals API / bare (target ≥ 70 %)", s.percent("ratio")],
+    ["server CPU per one-line approval, API / bare handler (ms)", `${s.median("cpuApi").toFixed(2)} / ${s.median("cpuBare").toFixed(2)}`],
+    ["bare / API CPU per approval (the rate ratio a CPU-bound quiet server would give)", s.percent("cpuRatio")],
     ["stock screen /zhhq/warehousereal/index p50 / p95 (target p95 < 300 ms)", `${s.num("realP50")} / ${s.num("realP95")} ms`],
     ["batch screen /zhhq/warehouserealdetail/index p50 / p95 (target p95 < 300 ms)", `${s.num("detailP50")} / ${s.num("detailP95")} ms`],
     ["the same without the (expiry, id) index of migration 0058", `${s.num("unindexedP50")} / ${s.num("unindexedP95")} ms`],

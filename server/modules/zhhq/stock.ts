@@ -6,7 +6,7 @@ import { findResource } from "../../../resources/index";
 import { OPEN_CHECK_STATUSES, warehouseCheck, warehouseTransfer } from "../../../resources/zhhq/closing";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import { newId } from "../../db";
-import { chunksOf, insertRows, updateFromValues, type ValueType } from "../../db/bulk";
+import { anyKey, chunksOf, insertRows, orChunksOf, updateFromValues, type ValueType } from "../../db/bulk";
 import type { SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { defineLedger, type LedgerDrift, type LedgerEntry, type PostedLine, type Projection } from "../../kernel/ledger";
@@ -244,6 +244,9 @@ export const MONTH_FORMAL = 1;
 /** The stock account's months' advisory locks (`lockMonth`), apart from the money ledger's. */
 export const STOCK_MONTH_LOCK = 73;
 
+/** A stock key's columns, in the order `anyKey` is given its values. */
+const STOCK_KEY = ["warehouse_id", "goods_id"] as const;
+
 /**
  * Takes the stock rows of these warehouse × goods, in one order (PostgreSQL; SQLite's writer holds the database):
  * every stock posting of a key queues here, so an allocator's reads of its batches are what it then posts against,
@@ -255,12 +258,11 @@ export async function lockStock(trx: AnyDb, tenantId: number, keys: Array<{ ware
   const opening = unique.map(({ warehouseId, goodsId }) => ({ tenant_id: tenantId, id: newId(), warehouse_id: warehouseId, goods_id: goodsId, quantity: 0, amount: 0, created_at: now, created_by: null, updated_at: now, updated_by: null }));
   await insertRows(trx, "stock_real", opening, ["tenant_id", "warehouse_id", "goods_id"]);
   // One statement a chunk, the rows locked in the order of the key (the sort under the lock), as one at a time would.
-  for (const chunk of chunksOf(unique, 2)) {
+  for (const chunk of orChunksOf(unique, 3)) {
     await trx
       .selectFrom("stock_real")
       .select("id")
-      .where("tenant_id", "=", tenantId)
-      .where((eb) => eb.or(chunk.map((k) => eb.and([eb("warehouse_id", "=", k.warehouseId), eb("goods_id", "=", k.goodsId)]))))
+      .where((eb) => anyKey(eb, tenantId, STOCK_KEY, chunk.map((k) => [k.warehouseId, k.goodsId])))
       .orderBy("warehouse_id")
       .orderBy("goods_id")
       .forUpdate()
@@ -446,12 +448,11 @@ export async function takeFefo(trx: AnyDb, tenantId: number, key: { warehouseId:
 export async function readBatches(trx: AnyDb, tenantId: number, keys: Array<{ warehouseId: number; goodsId: number }>, held: Map<string, Batch[]>) {
   const wanted = keys.filter((k) => !held.has(`${k.warehouseId}:${k.goodsId}`));
   for (const k of wanted) held.set(`${k.warehouseId}:${k.goodsId}`, []);
-  for (const chunk of chunksOf(wanted, 2)) {
+  for (const chunk of orChunksOf(wanted, 3)) {
     const rows = (await trx
       .selectFrom("stock_batch")
       .selectAll()
-      .where("tenant_id", "=", tenantId)
-      .where((eb) => eb.or(chunk.map((k) => eb.and([eb("warehouse_id", "=", k.warehouseId), eb("goods_id", "=", k.goodsId)]))))
+      .where((eb) => anyKey(eb, tenantId, STOCK_KEY, chunk.map((k) => [k.warehouseId, k.goodsId])))
       .where("quantity", ">", 0)
       .orderBy(sql`case when expiry_date is null then 1 else 0 end`)
       .orderBy("expiry_date")
