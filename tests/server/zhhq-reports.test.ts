@@ -29,6 +29,7 @@ for (const dialect of dialects) {
     let other: TenantFixture;
     let api: StockClient;
     let db: AnyDb;
+    let superToken: string;
 
     const report = async (name: string, query: Row = {}, token = tenant.token) => {
       const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
@@ -46,7 +47,7 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       app = await createTestApp(dialect);
       db = app.database.db as AnyDb;
-      const superToken = await adminToken(app);
+      superToken = await adminToken(app);
       tenant = await createTenantWithAdmin(app, superToken, `rp${dialect}`);
       other = await createTenantWithAdmin(app, superToken, `rpo${dialect}`);
       api = stockClient(app, () => tenant.token);
@@ -176,6 +177,38 @@ for (const dialect of dialects) {
       expect(new Set(byReceiver.rows.map((r) => String(r.receiverName).slice(0, 3)))).toEqual(new Set(["二号厨", "办公室", "报表餐"]));
       expect(num(byReceiver.totals.netAmount)).toBe(-(await lineSum("amount", sql`doc_type in (${warehouseOut.docType}, ${warehouseOutReturn.docType})`)));
       expectField(await report("warehouseOutReport", { receiverOrgId: kitchen }, other.token), "receiverOrgId", /领用部门/);
+    });
+
+    test("库存月报: a formal month is its settlement's rows (by document date), an open month the ledger's days (by posting)", async () => {
+      // A tenant of its own: a formal month refuses every later back-dated document of the tenant.
+      const mine = await createTenantWithAdmin(app, superToken, `rpf${dialect}`);
+      const m = stockClient(app, () => mine.token);
+      const warehouseId = await m.warehouse();
+      const goodsId = await m.goods();
+      const supplierId = await m.supplier();
+      const now = new Date(Date.now() + 8 * 3600_000);
+      const thisMonth = now.toISOString().slice(0, 7);
+      now.setUTCDate(1);
+      now.setUTCMonth(now.getUTCMonth() - 1);
+      const lastMonth = now.toISOString().slice(0, 7);
+      // Dated last month, posted today; and today's.
+      await m.approved("warehouseIn", { warehouseId, supplierId, docDate: `${lastMonth}-15`, lines: [{ goodsId, quantity: 10, price: 300 }] });
+      await m.approved("warehouseIn", { warehouseId, supplierId, lines: [{ goodsId, quantity: 5, price: 300 }] });
+      await m.ok("warehouseAccountMonthSettle/confirm", { month: lastMonth });
+      const settled = (await db.selectFrom("stock_month_settle").selectAll().where("tenant_id", "=", mine.tenantId).where("month", "=", lastMonth).execute()) as Row[];
+      expect(settled).toHaveLength(1);
+
+      const both = (await app.call<Answer>("GET", `/api/v1/zhhq/warehouseMonthReport?fromMonth=${lastMonth}&toMonth=${thisMonth}`, { token: mine.token })).body.data;
+      const figures = (r: Row) => [r.openingQuantity, r.openingAmount, r.inQuantity, r.inAmount, r.outQuantity, r.outAmount, r.closingQuantity, r.closingAmount].map(num);
+      const [formal, open] = both.rows;
+      expect(formal.month).toBe(lastMonth);
+      const s = settled[0];
+      expect(figures(formal)).toEqual([s.opening_quantity, s.opening_amount, s.in_quantity, s.in_amount, s.out_quantity, s.out_amount, s.closing_quantity, s.closing_amount].map(num));
+      expect(figures(formal)).toEqual([0, 0, 10_000, 3000, 0, 0, 10_000, 3000]);
+      // This month is the ledger's: both stock-ins were posted in it.
+      expect(open.month).toBe(thisMonth);
+      expect(figures(open)).toEqual([0, 0, 15_000, 4500, 0, 0, 15_000, 4500]);
+      expect(num(both.totals.closingAmount)).toBe(7500);
     });
 
     test("traceability: a delivery's batch to its stock-outs and the meals of the days it fed, and back from the restaurant and a day", async () => {
