@@ -51,20 +51,20 @@ const STOCK_DAYS = `insert into stock_day (tenant_id, warehouse_id, goods_id, da
 const ONE_WAREHOUSE = 911_000_001;
 
 const CASES = () => [
-  ["dailyOne", `/api/v1/report/warehouseDailyReport?warehouseId=${ONE_WAREHOUSE}`],
-  ["dailyAll", "/api/v1/report/warehouseDailyReport"],
-  ["monthOne", `/api/v1/report/warehouseMonthReport?warehouseId=${ONE_WAREHOUSE}`],
-  ["monthAll", "/api/v1/report/warehouseMonthReport"],
-  ["monthYear", "/api/v1/report/warehouseMonthReport?fromMonth=" + monthsBack(11) + "&toMonth=" + monthsBack(0)],
-  ["inAll", "/api/v1/report/warehouseInReport"],
-  ["outAll", "/api/v1/report/warehouseOutReport"],
-  ["outOne", `/api/v1/report/warehouseOutReport?warehouseId=${ONE_WAREHOUSE}`],
-  ["traceBatch", "/api/v1/report/batchTrace?batchNo=S1-1"],
-  ["restaurantTrace", "/api/v1/report/restaurantTrace"],
-  ["purchase", "/api/v1/report/purchaseReport"],
-  ["check", "/api/v1/report/warehouseCheckReport"],
-  ["repair", "/api/v1/report/repairDetailReport"],
-  ["warning", "/api/v1/report/warehouseWarning"],
+  ["dailyOne", `/api/v1/zhhq/warehouseDailyReport?warehouseId=${ONE_WAREHOUSE}`],
+  ["dailyAll", "/api/v1/zhhq/warehouseDailyReport"],
+  ["monthOne", `/api/v1/zhhq/warehouseMonthReport?warehouseId=${ONE_WAREHOUSE}`],
+  ["monthAll", "/api/v1/zhhq/warehouseMonthReport"],
+  ["monthYear", "/api/v1/zhhq/warehouseMonthReport?fromMonth=" + monthsBack(11) + "&toMonth=" + monthsBack(0)],
+  ["inAll", "/api/v1/zhhq/warehouseInReport"],
+  ["outAll", "/api/v1/zhhq/warehouseOutReport"],
+  ["outOne", `/api/v1/zhhq/warehouseOutReport?warehouseId=${ONE_WAREHOUSE}`],
+  ["traceBatch", "/api/v1/zhhq/batchTrace?batchNo=S1-1"],
+  ["restaurantTrace", "/api/v1/zhhq/restaurantTrace"],
+  ["purchase", "/api/v1/zhhq/purchaseReport"],
+  ["check", "/api/v1/zhhq/warehouseCheckReport"],
+  ["repair", "/api/v1/zhhq/repairDetailReport"],
+  ["warning", "/api/v1/zhhq/warehouseWarning"],
 ];
 
 export default {
