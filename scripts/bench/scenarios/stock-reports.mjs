@@ -23,7 +23,7 @@ async function apiTimes(path, auth) {
     const response = await fetch(`${BASE}${path}`, { headers: auth });
     const answer = await response.json();
     if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer).slice(0, 300)}`);
-    rows = answer.data.rows.length;
+    rows = (answer.data.rows ?? answer.data.records ?? []).length;
     if (i >= 2) ms.push(performance.now() - started);
   }
   return { p50: Math.round(p(ms, 0.5)), p95: Math.round(p(ms, 0.95)), rows };
@@ -64,7 +64,7 @@ const CASES = () => [
   ["purchase", "/api/v1/zhhq/purchaseReport"],
   ["check", "/api/v1/zhhq/warehouseCheckReport"],
   ["repair", "/api/v1/zhhq/repairDetailReport"],
-  ["warning", "/api/v1/zhhq/warehouseWarning"],
+  ["warning", "/api/v1/zhhq/warehouseWarning/findPage"],
 ];
 
 export default {

@@ -168,22 +168,20 @@ async function warehouseMonthReport(dbIn: Db, tenantId: number, f: Filters): Pro
   const formal = new Set(
     ((await db.selectFrom("stock_month").select("month").where("tenant_id", "=", tenantId).where("month", "in", months).where("status", "=", MONTH_FORMAL).execute()) as Row[]).map((r) => String(r.month)),
   );
-  const raw: BalanceRow[] = [];
+  // Each month's rows, filled in the report's order: the keys are walked in it, so no month is sorted whole.
+  const byMonth = months.map((): BalanceRow[] => []);
+  const settled: Row[] = [];
   if (formal.size) {
-    let settled = db
+    let q = db
       .selectFrom("stock_month_settle as l")
       .select(["l.month", "l.warehouse_id", "l.goods_id", "l.opening_quantity", "l.opening_amount", "l.in_quantity", "l.in_amount", "l.out_quantity", "l.out_amount", "l.closing_quantity", "l.closing_amount"])
       .where("l.tenant_id", "=", tenantId)
       .where("l.month", "in", [...formal]);
-    settled = whereGoods(db, settled, tenantId, f);
-    for (const r of (await settled.execute()) as Row[])
-      raw.push({
-        period: String(r.month),
-        warehouseId: n(r.warehouse_id),
-        goodsId: n(r.goods_id),
-        figures: ["opening_quantity", "opening_amount", "in_quantity", "in_amount", "out_quantity", "out_amount", "closing_quantity", "closing_amount"].map((c) => n(r[c])),
-      });
+    q = whereGoods(db, q, tenantId, f);
+    settled.push(...((await q.execute()) as Row[]));
   }
+  let moves: Row[] = [];
+  let balances: Row[] = [];
   if (formal.size < months.length) {
     // The days from the first month on, per key and month; the last bucket is everything after the range.
     const bounds = months.map((m) => chinaDayNo(monthRange(m).end));
@@ -196,46 +194,50 @@ async function warehouseMonthReport(dbIn: Db, tenantId: number, f: Filters): Pro
     moved = whereGoods(db, moved, tenantId, f);
     let real = db.selectFrom("stock_real as l").select(["l.warehouse_id", "l.goods_id", "l.quantity", "l.amount"]).where("l.tenant_id", "=", tenantId);
     real = whereGoods(db, real, tenantId, f);
-    const [moves, balances] = await Promise.all([moved.groupBy(["l.warehouse_id", "l.goods_id", bucket]).execute() as Promise<Row[]>, real.execute() as Promise<Row[]>]);
-    const byKey = new Map<string, Row[]>();
-    for (const m of moves) {
-      const k = `${n(m.warehouse_id)}:${n(m.goods_id)}`;
-      byKey.set(k, [...(byKey.get(k) ?? []), m]);
-    }
-    for (const b of balances) {
-      const warehouseId = n(b.warehouse_id);
-      const goodsId = n(b.goods_id);
-      const buckets = new Map((byKey.get(`${warehouseId}:${goodsId}`) ?? []).map((m) => [n(m.bucket), m]));
-      const after = buckets.get(months.length);
-      let quantity = n(b.quantity) - n(after?.in_quantity) + n(after?.out_quantity);
-      let amount = n(b.amount) - n(after?.in_amount) + n(after?.out_amount);
-      for (let i = months.length - 1; i >= 0; i--) {
-        const m = buckets.get(i);
-        const [inQ, inA, outQ, outA] = [n(m?.in_quantity), n(m?.in_amount), n(m?.out_quantity), n(m?.out_amount)];
-        const openingQ = quantity - inQ + outQ;
-        const openingA = amount - inA + outA;
-        // A month with neither stock nor movement is not a row; a formal month's rows are its settlement's.
-        if ((m || openingQ !== 0 || openingA !== 0) && !formal.has(months[i])) raw.push({ period: months[i], warehouseId, goodsId, figures: [openingQ, openingA, inQ, inA, outQ, outA, quantity, amount] });
-        quantity = openingQ;
-        amount = openingA;
-      }
+    [moves, balances] = await Promise.all([moved.groupBy(["l.warehouse_id", "l.goods_id", bucket]).execute() as Promise<Row[]>, real.execute() as Promise<Row[]>]);
+  }
+  const [order, codes] = await Promise.all([warehouseOrder(db, tenantId), goodsCodes(db, tenantId, [...balances, ...settled].map((r) => n(r.goods_id)))]);
+  const inOrder = (a: Row, b: Row) =>
+    (order.get(n(a.warehouse_id)) ?? 0) - (order.get(n(b.warehouse_id)) ?? 0) || codePointOrder(codes.get(n(a.goods_id)) ?? "", codes.get(n(b.goods_id)) ?? "") || n(a.goods_id) - n(b.goods_id);
+  for (const r of settled.sort(inOrder))
+    byMonth[months.indexOf(String(r.month))].push({
+      period: String(r.month),
+      warehouseId: n(r.warehouse_id),
+      goodsId: n(r.goods_id),
+      figures: ["opening_quantity", "opening_amount", "in_quantity", "in_amount", "out_quantity", "out_amount", "closing_quantity", "closing_amount"].map((c) => n(r[c])),
+    });
+  const byKey = new Map<string, Map<number, Row>>();
+  for (const m of moves) {
+    const k = `${n(m.warehouse_id)}:${n(m.goods_id)}`;
+    const buckets = byKey.get(k) ?? new Map<number, Row>();
+    byKey.set(k, buckets.set(n(m.bucket), m));
+  }
+  for (const b of balances.sort(inOrder)) {
+    const warehouseId = n(b.warehouse_id);
+    const goodsId = n(b.goods_id);
+    const buckets = byKey.get(`${warehouseId}:${goodsId}`) ?? new Map<number, Row>();
+    const after = buckets.get(months.length);
+    let quantity = n(b.quantity) - n(after?.in_quantity) + n(after?.out_quantity);
+    let amount = n(b.amount) - n(after?.in_amount) + n(after?.out_amount);
+    for (let i = months.length - 1; i >= 0; i--) {
+      const m = buckets.get(i);
+      const [inQ, inA, outQ, outA] = [n(m?.in_quantity), n(m?.in_amount), n(m?.out_quantity), n(m?.out_amount)];
+      const openingQ = quantity - inQ + outQ;
+      const openingA = amount - inA + outA;
+      // A month with neither stock nor movement is not a row; a formal month's rows are its settlement's.
+      if ((m || openingQ !== 0 || openingA !== 0) && !formal.has(months[i])) byMonth[i].push({ period: months[i], warehouseId, goodsId, figures: [openingQ, openingA, inQ, inA, outQ, outA, quantity, amount] });
+      quantity = openingQ;
+      amount = openingA;
     }
   }
-  const [order, codes] = await Promise.all([warehouseOrder(db, tenantId), goodsCodes(db, tenantId, raw)]);
-  raw.sort(
-    (a, b) =>
-      codePointOrder(a.period, b.period) ||
-      (order.get(a.warehouseId) ?? 0) - (order.get(b.warehouseId) ?? 0) ||
-      codePointOrder(codes.get(a.goodsId) ?? "", codes.get(b.goodsId) ?? "") ||
-      a.goodsId - b.goodsId,
-  );
+  const raw = byMonth.flat();
   const page = raw.slice(0, ROW_LIMIT);
   return { rows: await namedBalances(db, tenantId, page, "month"), totals: balanceTotals(raw), truncated: raw.length - page.length };
 }
 
-/** The goods codes of the rows' goods (the order of a page), read once for all. */
-async function goodsCodes(db: AnyDb, tenantId: number, raw: BalanceRow[]): Promise<Map<number, string>> {
-  const ids = [...new Set(raw.map((r) => r.goodsId))];
+/** The codes of these goods (the rows' order), read once for all. */
+async function goodsCodes(db: AnyDb, tenantId: number, goodsIds: number[]): Promise<Map<number, string>> {
+  const ids = [...new Set(goodsIds)];
   if (!ids.length) return new Map();
   let q = db.selectFrom("goods").select(["id", "goods_code"]).where("tenant_id", "=", tenantId);
   // Beyond a thousand goods, every goods of the tenant in one read rather than a list of ids.

@@ -248,7 +248,19 @@ export async function restaurantTrace(dbIn: Db, tenantId: number, f: Filters): P
     .where("l.tenant_id", "=", tenantId)
     .where("l.doc_type", "=", warehouseOut.docType)
     .where(kitchenOf, "is not", null)
-    .where("o.doc_date", "<=", f.to);
+    .where("o.doc_date", "<=", f.to)
+    // Only batches issued since the day before the period: a stock-out posts on or after its date (never dated
+    // ahead), so one dated since then was posted since then, and the lines of that time are one range of an index.
+    .where(
+      "l.batch_id",
+      "in",
+      db
+        .selectFrom("stock_line as r")
+        .select("r.batch_id")
+        .where("r.tenant_id", "=", tenantId)
+        .where("r.occurred_at", ">=", chinaDayStart(dayBefore))
+        .where("r.doc_type", "=", warehouseOut.docType),
+    );
   if (f.restaurantId !== undefined) q = q.where(kitchenOf, "=", f.restaurantId);
   const sums = ((await q.groupBy([kitchenOf, "l.batch_id"]).having(sql<string>`max(o.doc_date)`, ">=", dayBefore).execute()) as Row[]).slice(0, 5000);
   if (!sums.length) return { rows: [] };
