@@ -2,6 +2,8 @@ import { sql, type Kysely } from "kysely";
 import { chinaDayNo, chinaDayStart, chinaMonth } from "../../../resources/chinaTime";
 import { warehouseCheck } from "../../../resources/zhhq/closing";
 import { purchse } from "../../../resources/zhhq/purchase";
+import { warehouseDailyReport as dailyReport, warehouseMonthReport as monthReport } from "../../../resources/zhhq/reports";
+import type { ReportDef } from "../../../resources/report/index";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import type { Db } from "../../db";
 import { codePointOrder, orgNames, ROW_LIMIT, sumOf, zhOrder } from "../report/helpers";
@@ -99,7 +101,9 @@ async function namedBalances(db: AnyDb, tenantId: number, raw: BalanceRow[], per
   }));
 }
 
-const balanceTotals = (raw: BalanceRow[]): Row => Object.fromEntries(BALANCE_FIGURES.map((f, i) => [f, raw.reduce((s, r) => s + r.figures[i], 0)]));
+/** The report's totals row over all its rows: the columns it declares summable (amounts; goods' quantities are not). */
+const balanceTotals = (def: ReportDef, raw: BalanceRow[]): Row =>
+  Object.fromEntries(BALANCE_FIGURES.flatMap((f, i) => (def.columns.some((c) => c.key === f && c.total) ? [[f, raw.reduce((s, r) => s + r.figures[i], 0)]] : [])));
 
 /**
  * 库存日报 from the ledger's days (`stock_day`, decision 090): a row per day and warehouse × goods that moved, opening
@@ -142,7 +146,7 @@ async function warehouseDailyReport(dbIn: Db, tenantId: number, f: Filters): Pro
   const count = days.reduce((s, d) => s + n(d.rows), 0);
   return {
     rows: await namedBalances(db, tenantId, raw, "day"),
-    totals: balanceTotals(perDay),
+    totals: balanceTotals(dailyReport, perDay),
     truncated: count - raw.length,
     chartRows: perDay.map((d) => ({ day: d.period, ...Object.fromEntries(BALANCE_FIGURES.map((k, i) => [k, d.figures[i]])) })),
   };
@@ -232,7 +236,7 @@ async function warehouseMonthReport(dbIn: Db, tenantId: number, f: Filters): Pro
   }
   const raw = byMonth.flat();
   const page = raw.slice(0, ROW_LIMIT);
-  return { rows: await namedBalances(db, tenantId, page, "month"), totals: balanceTotals(raw), truncated: raw.length - page.length };
+  return { rows: await namedBalances(db, tenantId, page, "month"), totals: balanceTotals(monthReport, raw), truncated: raw.length - page.length };
 }
 
 /** The codes of these goods (the rows' order), read once for all. */
