@@ -186,6 +186,8 @@ test("采购统计 of one goods filtered by month, its price trend drawn, bookma
   ]);
   // One goods named: its price month by month.
   await expect(page.getByTestId("report-chart")).toContainText("采购均价走势");
+  // A single month's price is one point: drawn as its dot, not as nothing (a line of one point has no length).
+  await expect(page.getByTestId("report-chart").locator(".recharts-line-dot")).toHaveCount(1);
   await shot(page, "purchase");
   expectNoReactErrors(page);
 

@@ -119,6 +119,47 @@ export async function addRelationColumn(
   }
 }
 
+/**
+ * Undoes `addRelationColumn`: the lookup index, the foreign key, then the column. SQLite will not drop a column a
+ * foreign key names, nor drop the key alone, so the table is rebuilt without the key `addRelationColumn` wrote, the
+ * same way, before the column goes.
+ */
+export async function dropRelationColumn(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  table: string,
+  column: ColumnSpec,
+  fk: ForeignKeySpec,
+): Promise<void> {
+  const fkName = keyName(table, fk.columns, "fk");
+  await db.schema.dropIndex(keyName(table, fk.columns, "idx")).execute();
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await db.schema.alterTable(table).dropConstraint(fkName).execute();
+    await dropColumns(db, table, [column]);
+    return;
+  }
+  const old = `${table}_before_${column.name}`;
+  await sql`pragma foreign_keys = off`.execute(db);
+  await sql`pragma legacy_alter_table = on`.execute(db);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const created = (await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${table}`.execute(trx)).rows[0].sql;
+      const key = created.indexOf(`, constraint "${fkName}" foreign key`);
+      if (key < 0) throw new Error(`${table}: no foreign key ${fkName} to drop`);
+      const indexes = (await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(trx)).rows;
+      await sql`alter table ${sql.table(table)} rename to ${sql.table(old)}`.execute(trx);
+      await sql.raw(created.slice(0, key).replace(/\s*$/, ")")).execute(trx);
+      await sql`insert into ${sql.table(table)} select * from ${sql.table(old)}`.execute(trx);
+      await sql`drop table ${sql.table(old)}`.execute(trx);
+      for (const { sql: text } of indexes) await sql.raw(text).execute(trx);
+      await dropColumns(trx, table, [column]);
+    });
+  } finally {
+    await sql`pragma legacy_alter_table = off`.execute(db);
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function dropColumns(db: Kysely<any>, table: string, columns: ColumnSpec[]): Promise<void> {
   for (const column of columns) await db.schema.alterTable(table).dropColumn(column.name).execute();

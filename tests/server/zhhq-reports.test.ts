@@ -29,6 +29,7 @@ for (const dialect of dialects) {
     let other: TenantFixture;
     let api: StockClient;
     let db: AnyDb;
+    let superToken: string;
 
     const report = async (name: string, query: Row = {}, token = tenant.token) => {
       const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
@@ -46,7 +47,7 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       app = await createTestApp(dialect);
       db = app.database.db as AnyDb;
-      const superToken = await adminToken(app);
+      superToken = await adminToken(app);
       tenant = await createTenantWithAdmin(app, superToken, `rp${dialect}`);
       other = await createTenantWithAdmin(app, superToken, `rpo${dialect}`);
       api = stockClient(app, () => tenant.token);
@@ -69,6 +70,8 @@ for (const dialect of dialects) {
       const firstIn = await api.approved("warehouseIn", { warehouseId, supplierId, lines: [{ goodsId: rice, quantity: 100, price: 450, batchNo: "R-OLD" }] });
       // The first delivery was three days ago: today's opening is its stock.
       await db.updateTable("stock_line").set({ occurred_at: sql`occurred_at - ${3 * DAY_MS}` }).where("tenant_id", "=", tenant.tenantId).where("doc_id", "=", firstIn).execute();
+      // History written behind the ledger's back: its kept days are counted again from the lines, as after a migration.
+      await stockLedger.recount(db, tenant.tenantId);
       const secondIn = await api.approved("warehouseIn", {
         warehouseId,
         supplierId,
@@ -176,6 +179,38 @@ for (const dialect of dialects) {
       expectField(await report("warehouseOutReport", { receiverOrgId: kitchen }, other.token), "receiverOrgId", /领用部门/);
     });
 
+    test("库存月报: a formal month is its settlement's rows (by document date), an open month the ledger's days (by posting)", async () => {
+      // A tenant of its own: a formal month refuses every later back-dated document of the tenant.
+      const mine = await createTenantWithAdmin(app, superToken, `rpf${dialect}`);
+      const m = stockClient(app, () => mine.token);
+      const warehouseId = await m.warehouse();
+      const goodsId = await m.goods();
+      const supplierId = await m.supplier();
+      const now = new Date(Date.now() + 8 * 3600_000);
+      const thisMonth = now.toISOString().slice(0, 7);
+      now.setUTCDate(1);
+      now.setUTCMonth(now.getUTCMonth() - 1);
+      const lastMonth = now.toISOString().slice(0, 7);
+      // Dated last month, posted today; and today's.
+      await m.approved("warehouseIn", { warehouseId, supplierId, docDate: `${lastMonth}-15`, lines: [{ goodsId, quantity: 10, price: 300 }] });
+      await m.approved("warehouseIn", { warehouseId, supplierId, lines: [{ goodsId, quantity: 5, price: 300 }] });
+      await m.ok("warehouseAccountMonthSettle/confirm", { month: lastMonth });
+      const settled = (await db.selectFrom("stock_month_settle").selectAll().where("tenant_id", "=", mine.tenantId).where("month", "=", lastMonth).execute()) as Row[];
+      expect(settled).toHaveLength(1);
+
+      const both = (await app.call<Answer>("GET", `/api/v1/zhhq/warehouseMonthReport?fromMonth=${lastMonth}&toMonth=${thisMonth}`, { token: mine.token })).body.data;
+      const figures = (r: Row) => [r.openingQuantity, r.openingAmount, r.inQuantity, r.inAmount, r.outQuantity, r.outAmount, r.closingQuantity, r.closingAmount].map(num);
+      const [formal, open] = both.rows;
+      expect(formal.month).toBe(lastMonth);
+      const s = settled[0];
+      expect(figures(formal)).toEqual([s.opening_quantity, s.opening_amount, s.in_quantity, s.in_amount, s.out_quantity, s.out_amount, s.closing_quantity, s.closing_amount].map(num));
+      expect(figures(formal)).toEqual([0, 0, 10_000, 3000, 0, 0, 10_000, 3000]);
+      // This month is the ledger's: both stock-ins were posted in it.
+      expect(open.month).toBe(thisMonth);
+      expect(figures(open)).toEqual([0, 0, 15_000, 4500, 0, 0, 15_000, 4500]);
+      expect(num(both.totals.closingAmount)).toBe(7500);
+    });
+
     test("traceability: a delivery's batch to its stock-outs and the meals of the days it fed, and back from the restaurant and a day", async () => {
       const restaurantId = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `追溯餐厅${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
       const elsewhere = (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `别的餐厅${api.uid()}`, orgType: "restaurant", status: "1" } })).body.data.id;
@@ -241,6 +276,54 @@ for (const dialect of dialects) {
       expect((await answer("restaurantTrace", { restaurantId: elsewhere, from: d(-4), to: d(-1) })).rows).toEqual([]);
       // Another tenant sees none of it.
       expect((await report("batchTrace", { batchNo }, other.token)).data.rows).toEqual([]);
+    });
+
+    test("traceability follows a stock-out to the kitchen that took it (领用餐厅, a stall's restaurant), not its warehouse's; a department's stays the warehouse's", async () => {
+      const org = async (orgName: string, orgType: string, parentId?: number) =>
+        (await app.call<{ id: number }>("POST", "/api/v1/auth/org/create", { token: tenant.token, body: { orgName: `${orgName}${api.uid()}`, orgType, status: "1", ...(parentId ? { parentId } : {}) } })).body.data.id;
+      const home = await org("仓库餐厅", "restaurant");
+      const taker = await org("领用餐厅", "restaurant");
+      const stall = await org("面点档口", "stall", taker);
+      const office = await org("行政部", "department");
+      const warehouseId = (await api.ok<{ id: number }>("warehouse/create", { warehouseName: `中心仓${api.uid()}`, restaurantId: home })).id;
+      const goodsId = await api.goods({ goodsName: `牛肉${api.uid()}` });
+      const useType = (await api.ok<{ id: number }>("outUseType/create", { typeName: `领用${api.uid()}` })).id;
+      const d = (offset: number) => chinaDay(Date.now() + offset * DAY_MS);
+      const batchNo = `RV${api.uid()}`;
+      await api.approved("warehouseIn", { warehouseId, supplierId: await api.supplier(), docDate: d(-12), lines: [{ goodsId, quantity: 10, price: 6000, batchNo }] });
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, receiverOrgId: taker, docDate: d(-11), lines: [{ goodsId, quantity: 2 }] });
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, receiverOrgId: stall, docDate: d(-9), lines: [{ goodsId, quantity: 1 }] });
+      await api.approved("warehouseOut", { warehouseId, outUseTypeId: useType, receiverOrgId: office, docDate: d(-7), lines: [{ goodsId, quantity: 3 }] });
+      const dinerId = Number((await db.selectFrom("user_info").select("id").where("tenant_id", "=", tenant.tenantId).limit(1).executeTakeFirstOrThrow()).id);
+      let serial = 0;
+      for (const [offset, restaurant] of [[-11, taker], [-10, taker], [-9, taker], [-8, taker], [-11, home], [-7, home], [-6, home], [-5, home]]) {
+        serial += 1;
+        await db
+          .insertInto("meal_order")
+          .values({ tenant_id: tenant.tenantId, id: Date.now() * 100 + 50 + serial, order_no: `RVO${Date.now()}${serial}`, user_info_id: dinerId, order_date: d(offset), meal_type: "lunch", restaurant_id: restaurant, amount: 1500, paid_amount: 1500, pay_flag: 1, order_source: "cashier", order_status: 1, paid_at: Date.now(), created_at: Date.now(), updated_at: Date.now() })
+          .execute();
+      }
+
+      const trace = await answer("batchTrace", { batchNo });
+      const out = trace.rows.filter((r) => r.stage === "去向").map((r) => String(r.party).split(" · ")[1].slice(0, 4));
+      expect(out).toEqual(["领用餐厅", "领用餐厅", "仓库餐厅"]);
+      // The taker's meals from its first stock-out (−11) through the stall's (−9) + 1; the warehouse's restaurant's
+      // from the department's (−7) + 1: not its own meal of day −11, which the batch never reached.
+      const meals = trace.rows.filter((r) => r.stage === "供餐").map((r) => [String(r.party).slice(0, 4), r.day]);
+      expect(meals).toEqual([
+        ["领用餐厅", d(-11)],
+        ["领用餐厅", d(-10)],
+        ["领用餐厅", d(-9)],
+        ["领用餐厅", d(-8)],
+        ["仓库餐厅", d(-7)],
+        ["仓库餐厅", d(-6)],
+      ]);
+      // And back: the taker's kitchen received the batch; the warehouse's restaurant only through the department.
+      const back = await answer("restaurantTrace", { restaurantId: taker, from: d(-8), to: d(-8) });
+      expect(back.rows).toEqual([expect.objectContaining({ batchNo, firstIssue: d(-11), lastIssue: d(-9), issuedQuantity: 3_000 })]);
+      const homeBack = await answer("restaurantTrace", { restaurantId: home, from: d(-6), to: d(-6) });
+      expect(homeBack.rows).toEqual([expect.objectContaining({ batchNo, firstIssue: d(-7), lastIssue: d(-7), issuedQuantity: 3_000 })]);
+      expect((await answer("restaurantTrace", { restaurantId: home, from: d(-10), to: d(-10) })).rows).toEqual([]);
     });
 
     test("a stock-in needs its supplier's licences in force on its date: refused with 409 naming the licence, or noted where the tenant only warns", async () => {

@@ -30,7 +30,17 @@ export default function ReportChart({ def, points, dicts }: { def: ReportDef; po
       {chart.kind === "pie" ? (
         <PieSlices slices={data.map((p, i) => ({ name: String(p.x), value: Math.abs(Number(p[series[0].key] ?? 0)), color: COLORS[i % COLORS.length] }))} format={yuan} />
       ) : chart.kind === "line" ? (
-        <LineChart h={260} data={data} dataKey="x" valueFormatter={yuan} yAxisProps={{ allowDecimals: money }} series={series.map((s, i) => ({ name: s.key, label: s.label, color: COLORS[i % COLORS.length] }))} />
+        <LineChart
+          h={260}
+          data={data}
+          dataKey="x"
+          valueFormatter={yuan}
+          yAxisProps={{ allowDecimals: money }}
+          // Recharts draws a line's dots only once its animation has ended, and a line of one point never animates to
+          // an end: a single month's price would be drawn as nothing (recharts issue 149).
+          lineProps={data.length === 1 ? { isAnimationActive: false } : undefined}
+          series={series.map((s, i) => ({ name: s.key, label: s.label, color: COLORS[i % COLORS.length] }))}
+        />
       ) : (
         <BarChart h={260} maxBarWidth={56} data={data} dataKey="x" valueFormatter={yuan} yAxisProps={{ allowDecimals: money }} series={series.map((s, i) => ({ name: s.key, label: s.label, color: COLORS[i % COLORS.length] }))} />
       )}

@@ -33,6 +33,8 @@ type Answer = {
   totals: Record<string, Cell>;
   truncated: number;
   more: boolean;
+  /** The rows folded by the chart's x over every row, when the answer was cut at the row limit (decision 090). */
+  chartRows?: Array<Record<string, Cell>>;
   options: Record<string, Array<{ value: string; label: string }>>;
   summary: string;
   generatedText: string;
@@ -69,8 +71,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const answer = result.data;
   if (print) return { ...none, name: def.entity, print, query, answer, error: null };
   const { rows, ...page } = reportPage(url, answer.rows);
-  const chart = def.chart && answer.rows.length > 0 && (!def.chart.needs || query[def.chart.needs]) ? chartPoints(def, answer.rows) : null;
-  return { ...none, name: def.entity, print, query, answer: { ...answer, rows }, error: null, page, chart };
+  const chart = def.chart && answer.rows.length > 0 && (!def.chart.needs || query[def.chart.needs]) ? chartPoints(def, answer.chartRows ?? answer.rows) : null;
+  return { ...none, name: def.entity, print, query, answer: { ...answer, rows, chartRows: undefined }, error: null, page, chart };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

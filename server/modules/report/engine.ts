@@ -65,6 +65,8 @@ export interface ReportAnswer {
   truncated: number;
   /** Whether rows were left out past the row limit, counted or not (用户菜品统计 does not count them, decision 045). */
   more: boolean;
+  /** The rows folded by the chart's x over every row, when the query cut its rows (decision 090). */
+  chartRows?: Row[];
   /** Choices of the select filters. */
   options: Record<string, Array<{ value: string; label: string }>>;
   /** The filters in words (the sheet's and the print view's header). */
@@ -223,6 +225,7 @@ export async function runReport(ctx: SessionContext, def: ReportDef, query: RawQ
     totals: { ...(result.totals ?? totalsOf(def, result.rows)), [def.columns[0].key]: "合计" },
     truncated: result.truncated ?? 0,
     more: (result.truncated ?? 0) > 0 || result.more === true,
+    ...(result.chartRows ? { chartRows: result.chartRows } : {}),
     options,
     summary: filterSummary(def, applied, options, dicts, ctx.now),
     generatedAt: ctx.now,

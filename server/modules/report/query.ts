@@ -47,6 +47,11 @@ export interface QueryResult {
   truncated?: number;
   /** Rows were left out but not counted. */
   more?: boolean;
+  /**
+   * Rows folded by the chart's x over every row, for an answer cut at the row limit: the chart is drawn from these
+   * instead of the rows answered (decision 090).
+   */
+  chartRows?: Row[];
 }
 
 export type ReportQuery = (db: Db, tenantId: number, filters: Filters) => Promise<QueryResult>;

@@ -1,30 +1,32 @@
 import { sql, type Kysely } from "kysely";
-import { CHINA_OFFSET_MS, chinaDayStart, chinaMonth, DAY_MS } from "../../../resources/chinaTime";
+import { chinaDayNo, chinaDayStart, chinaMonth } from "../../../resources/chinaTime";
 import { warehouseCheck } from "../../../resources/zhhq/closing";
 import { purchse } from "../../../resources/zhhq/purchase";
+import { warehouseDailyReport as dailyReport, warehouseMonthReport as monthReport } from "../../../resources/zhhq/reports";
+import type { ReportDef } from "../../../resources/report/index";
 import { warehouseIn, warehouseInReturn, warehouseOut, warehouseOutReturn } from "../../../resources/zhhq/stock";
 import type { Db } from "../../db";
-import { orgNames, sumOf, zhOrder } from "../report/helpers";
+import { codePointOrder, orgNames, ROW_LIMIT, sumOf, zhOrder } from "../report/helpers";
 import type { Filters, QueryResult, ReportQueries, Row } from "../report/query";
 import { dayOfNo } from "../zhct/ledgerDays";
+import { monthRange, nextMonth } from "../zhct/months";
+import { MONTH_FORMAL } from "./stock";
+import { STOCK_DAY } from "./stockDays";
 import { expiringLicences, QUAL_TYPE_NAMES } from "./supplierQualification";
 import { batchTrace, namesOf, restaurantTrace } from "./trace";
 
 /**
- * 智慧后勤's report queries (issue 35, decision 076), each from the stock ledger's movement lines (`stock_line`):
- * a line's day is the China day it was posted; a positive line is stock in (a stock-in, a return to the store), a
- * negative one stock out (a stock-out, a return to the supplier). Opening balances are the ledger's balance
- * (`stock_real`, which the ledger check holds equal to the sum of every line) less the lines since the period began,
- * so a recent period reads only its own lines. Sums come first; names are read for the keys found.
+ * 智慧后勤's report queries (issue 35, decision 076), each from the stock ledger's movement lines (`stock_line`) or
+ * what the ledger keeps from them: a line's day is the China day it was posted; a positive line is stock in (a
+ * stock-in, a return to the store), a negative one stock out (a stock-out, a return to the supplier). 库存日报 and 月报
+ * read the ledger's days (`stock_day`, decision 090), which the ledger check holds equal to the lines, so a period
+ * reads its own days. Sums come first; names are read for the keys found.
  */
 
 // The stock tables are the ledger's and the declarations' (decision 068).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 const any = (db: Db) => db as unknown as AnyDb;
-
-/** A stock line's China day number: literals, so PostgreSQL sees one expression in select and group by. */
-const lineDayNo = sql<number>`(l.occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
 
 const n = (value: unknown) => Number(value ?? 0);
 
@@ -65,168 +67,186 @@ async function goodsNames(db: AnyDb, tenantId: number, ids: number[]): Promise<M
   return out;
 }
 
-const key = (warehouseId: number, goodsId: number) => `${warehouseId}:${goodsId}`;
+/** A row's goods named: code, name and unit. */
+const goodsCells = (g: GoodsName | undefined) => ({ goodsCode: g?.goodsCode ?? "", goodsName: g?.goodsName ?? "", unitName: g?.unitName ?? "" });
 
-interface Movement {
-  dayNo: number;
-  warehouseId: number;
-  goodsId: number;
-  inQuantity: number;
-  inAmount: number;
-  outQuantity: number;
-  outAmount: number;
+/** Each warehouse's place in the reports' order: by name, as Chinese sorts. */
+async function warehouseOrder(db: AnyDb, tenantId: number): Promise<Map<number, number>> {
+  const warehouses = (await db.selectFrom("warehouse").select(["id", "name"]).where("tenant_id", "=", tenantId).execute()) as Row[];
+  warehouses.sort((a, b) => zhOrder(String(a.name), String(b.name)) || n(a.id) - n(b.id));
+  return new Map(warehouses.map((w, i) => [n(w.id), i]));
 }
 
-/** The period's lines per day and warehouse × goods, split into in (positive) and out (negative, as positive figures). */
-async function movementsByDay(db: AnyDb, tenantId: number, f: Filters): Promise<Movement[]> {
-  let q = db
-    .selectFrom("stock_line as l")
-    .select([
-      lineDayNo.as("day_no"),
-      "l.warehouse_id",
-      "l.goods_id",
-      sumOf(sql`case when l.quantity > 0 then l.quantity else 0 end`).as("in_q"),
-      sumOf(sql`case when l.quantity > 0 then l.amount else 0 end`).as("in_a"),
-      sumOf(sql`case when l.quantity < 0 then -l.quantity else 0 end`).as("out_q"),
-      sumOf(sql`case when l.quantity < 0 then -l.amount else 0 end`).as("out_a"),
-    ])
-    .where("l.tenant_id", "=", tenantId)
-    .where("l.occurred_at", ">=", f.start)
-    .where("l.occurred_at", "<", f.end);
-  q = whereGoods(db, q, tenantId, f);
-  const rows = await q.groupBy([lineDayNo, "l.warehouse_id", "l.goods_id"]).execute();
-  return (rows as Row[]).map((r) => ({
-    dayNo: n(r.day_no),
-    warehouseId: n(r.warehouse_id),
-    goodsId: n(r.goods_id),
-    inQuantity: n(r.in_q),
-    inAmount: n(r.in_a),
-    outQuantity: n(r.out_q),
-    outAmount: n(r.out_a),
+/** `case warehouse_id when … then 0 … end`: the warehouses' order in SQL, so a page of rows is cut in the database. */
+const rankOf = (order: Map<number, number>) => sql<number>`case l.warehouse_id ${sql.join([...order].map(([id, at]) => sql`when ${sql.lit(id)} then ${sql.lit(at)}`), sql` `)} else ${sql.lit(order.size)} end`;
+
+const BALANCE_FIGURES = ["openingQuantity", "openingAmount", "inQuantity", "inAmount", "outQuantity", "outAmount", "closingQuantity", "closingAmount"] as const;
+
+interface BalanceRow {
+  period: string;
+  warehouseId: number;
+  goodsId: number;
+  /** BALANCE_FIGURES, in that order. */
+  figures: number[];
+}
+
+/** Balance rows named, in the reports' shape. */
+async function namedBalances(db: AnyDb, tenantId: number, raw: BalanceRow[], periodKey: "day" | "month"): Promise<Row[]> {
+  const [goods, warehouses] = await Promise.all([goodsNames(db, tenantId, raw.map((r) => r.goodsId)), namesOf(db, tenantId, "warehouse", "name", raw.map((r) => r.warehouseId))]);
+  return raw.map((r) => ({
+    [periodKey]: r.period,
+    warehouseName: warehouses.get(r.warehouseId) ?? "",
+    ...goodsCells(goods.get(r.goodsId)),
+    ...Object.fromEntries(BALANCE_FIGURES.map((f, i) => [f, r.figures[i]])),
   }));
 }
 
-/**
- * Each warehouse × goods's stock when the period began: its balance now less every line since. With `all`, every
- * key with stock then or movement since (a month report lists goods that only lie in store); else only these keys.
- */
-async function openingBalances(db: AnyDb, tenantId: number, f: Filters, all: boolean): Promise<Map<string, { warehouseId: number; goodsId: number; quantity: number; amount: number }>> {
-  let since = db
-    .selectFrom("stock_line as l")
-    .select(["l.warehouse_id", "l.goods_id", sumOf(sql`l.quantity`).as("q"), sumOf(sql`l.amount`).as("a")])
-    .where("l.tenant_id", "=", tenantId)
-    .where("l.occurred_at", ">=", f.start);
-  since = whereGoods(db, since, tenantId, f);
-  const moved = new Map(((await since.groupBy(["l.warehouse_id", "l.goods_id"]).execute()) as Row[]).map((r) => [key(n(r.warehouse_id), n(r.goods_id)), r]));
-  // A day report lists only what moved since: nothing moved, nothing to open.
-  if (!all && !moved.size) return new Map();
-  let real = db.selectFrom("stock_real as l").select(["l.warehouse_id", "l.goods_id", "l.quantity", "l.amount"]).where("l.tenant_id", "=", tenantId);
-  real = whereGoods(db, real, tenantId, f);
-  const out = new Map<string, { warehouseId: number; goodsId: number; quantity: number; amount: number }>();
-  for (const r of (await real.execute()) as Row[]) {
-    const k = key(n(r.warehouse_id), n(r.goods_id));
-    const m = moved.get(k);
-    const quantity = n(r.quantity) - n(m?.q);
-    const amount = n(r.amount) - n(m?.a);
-    if (all || m) out.set(k, { warehouseId: n(r.warehouse_id), goodsId: n(r.goods_id), quantity, amount });
-  }
-  return out;
-}
+/** The report's totals row over all its rows: the columns it declares summable (amounts; goods' quantities are not). */
+const balanceTotals = (def: ReportDef, raw: BalanceRow[]): Row =>
+  Object.fromEntries(BALANCE_FIGURES.flatMap((f, i) => (def.columns.some((c) => c.key === f && c.total) ? [[f, raw.reduce((s, r) => s + r.figures[i], 0)]] : [])));
 
-/** Rows of opening, in, out and closing per period (a day or a month) and warehouse × goods, named and in order. */
-async function balanceRows(db: AnyDb, tenantId: number, f: Filters, periodOf: (dayNo: number) => string, periodKey: "day" | "month"): Promise<QueryResult> {
-  const [moves, openings] = await Promise.all([movementsByDay(db, tenantId, f), openingBalances(db, tenantId, f, periodKey === "month")]);
-  // Fold the days into periods, then walk each key's periods in order from its opening.
-  const byKey = new Map<string, Map<string, Movement>>();
-  for (const m of moves) {
-    const k = key(m.warehouseId, m.goodsId);
-    const periods = byKey.get(k) ?? new Map<string, Movement>();
-    byKey.set(k, periods);
-    const p = periodOf(m.dayNo);
-    const into = periods.get(p) ?? { ...m, inQuantity: 0, inAmount: 0, outQuantity: 0, outAmount: 0 };
-    into.inQuantity += m.inQuantity;
-    into.inAmount += m.inAmount;
-    into.outQuantity += m.outQuantity;
-    into.outAmount += m.outAmount;
-    periods.set(p, into);
-  }
-  const allPeriods = periodKey === "month" ? monthsOf(f) : [];
-  const raw: Array<{ period: string; warehouseId: number; goodsId: number; figures: number[] }> = [];
-  for (const [k, opening] of openings) {
-    const periods = byKey.get(k) ?? new Map<string, Movement>();
-    let quantity = opening.quantity;
-    let amount = opening.amount;
-    const order = periodKey === "month" ? allPeriods : [...periods.keys()].sort();
-    for (const p of order) {
-      const m = periods.get(p);
-      // A month with neither stock nor movement is not a row.
-      if (!m && quantity === 0 && amount === 0) continue;
-      const inQ = m?.inQuantity ?? 0;
-      const inA = m?.inAmount ?? 0;
-      const outQ = m?.outQuantity ?? 0;
-      const outA = m?.outAmount ?? 0;
-      const closingQ = quantity + inQ - outQ;
-      const closingA = amount + inA - outA;
-      raw.push({ period: p, warehouseId: opening.warehouseId, goodsId: opening.goodsId, figures: [quantity, amount, inQ, inA, outQ, outA, closingQ, closingA] });
-      quantity = closingQ;
-      amount = closingA;
-    }
-  }
-  const [goods, warehouses] = await Promise.all([goodsNames(db, tenantId, raw.map((r) => r.goodsId)), namesOf(db, tenantId, "warehouse", "name", raw.map((r) => r.warehouseId))]);
-  const rows: Row[] = raw.map((r) => {
-    const g = goods.get(r.goodsId);
-    const [openingQuantity, openingAmount, inQuantity, inAmount, outQuantity, outAmount, closingQuantity, closingAmount] = r.figures;
-    return {
-      [periodKey]: r.period,
-      warehouseName: warehouses.get(r.warehouseId) ?? "",
-      goodsCode: g?.goodsCode ?? "",
-      goodsName: g?.goodsName ?? "",
-      unitName: g?.unitName ?? "",
-      openingQuantity,
-      openingAmount,
-      inQuantity,
-      inAmount,
-      outQuantity,
-      outAmount,
-      closingQuantity,
-      closingAmount,
-    };
-  });
-  rows.sort((a, b) => String(a[periodKey]).localeCompare(String(b[periodKey])) || zhOrder(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
-  return { rows };
+/**
+ * 库存日报 from the ledger's days (`stock_day`, decision 090): a row per day and warehouse × goods that moved, opening
+ * = closing − in + out. The answer is the first ROW_LIMIT rows in the report's order (day, warehouse, goods code),
+ * cut in the database; the totals, the count and the chart's days cover every row.
+ */
+async function warehouseDailyReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  const period = () =>
+    whereGoods(db, db.selectFrom(`${STOCK_DAY} as l`).where("l.tenant_id", "=", tenantId).where("l.day_no", ">=", chinaDayNo(f.start)).where("l.day_no", "<", chinaDayNo(f.end)), tenantId, f);
+  // One warehouse's rows need no order of warehouses.
+  const order = f.warehouseId === undefined ? await warehouseOrder(db, tenantId) : null;
+  let rows = period()
+    .innerJoin("goods as g", (j: LineQuery) => j.onRef("g.tenant_id", "=", "l.tenant_id").onRef("g.id", "=", "l.goods_id"))
+    .select(["l.day_no", "l.warehouse_id", "l.goods_id", "l.in_quantity", "l.in_amount", "l.out_quantity", "l.out_amount", "l.closing_quantity", "l.closing_amount"])
+    .orderBy("l.day_no");
+  if (order?.size) rows = rows.orderBy(rankOf(order));
+  const [page, days] = await Promise.all([
+    rows
+      .orderBy("g.goods_code")
+      .orderBy("l.goods_id")
+      .limit(ROW_LIMIT)
+      .execute() as Promise<Row[]>,
+    period()
+      .select([
+        "l.day_no",
+        sql<number>`count(*)`.as("rows"),
+        ...["in_quantity", "in_amount", "out_quantity", "out_amount", "closing_quantity", "closing_amount"].map((c) => sumOf(sql.ref(`l.${c}`)).as(c)),
+      ])
+      .groupBy("l.day_no")
+      .orderBy("l.day_no")
+      .execute() as Promise<Row[]>,
+  ]);
+  const figuresOf = (r: Row) => {
+    const [inQ, inA, outQ, outA, closingQ, closingA] = ["in_quantity", "in_amount", "out_quantity", "out_amount", "closing_quantity", "closing_amount"].map((c) => n(r[c]));
+    return [closingQ - inQ + outQ, closingA - inA + outA, inQ, inA, outQ, outA, closingQ, closingA];
+  };
+  const raw = page.map((r) => ({ period: dayOfNo(n(r.day_no)), warehouseId: n(r.warehouse_id), goodsId: n(r.goods_id), figures: figuresOf(r) }));
+  const perDay = days.map((d) => ({ period: dayOfNo(n(d.day_no)), warehouseId: 0, goodsId: 0, figures: figuresOf(d) }));
+  const count = days.reduce((s, d) => s + n(d.rows), 0);
+  return {
+    rows: await namedBalances(db, tenantId, raw, "day"),
+    totals: balanceTotals(dailyReport, perDay),
+    truncated: count - raw.length,
+    chartRows: perDay.map((d) => ({ day: d.period, ...Object.fromEntries(BALANCE_FIGURES.map((k, i) => [k, d.figures[i]])) })),
+  };
 }
 
 /** The months of a month range, YYYY-MM. */
 function monthsOf(f: Filters): string[] {
   const out: string[] = [];
-  let [y, m] = String(f.fromMonth).split("-").map(Number);
-  const last = String(f.toMonth);
-  for (let guard = 0; guard < 24; guard++) {
-    const month = `${y}-${String(m).padStart(2, "0")}`;
-    out.push(month);
-    if (month >= last) break;
-    m += 1;
-    if (m > 12) [y, m] = [y + 1, 1];
-  }
+  for (let month = String(f.fromMonth); month <= String(f.toMonth); month = nextMonth(month)) out.push(month);
   return out;
 }
 
 /**
- * The seam for 月结 (warehouseaccountmonthsettle, issue 41, not merged yet): the settled figures of the months that
- * were closed formally, by month and warehouse × goods. A settled month's row must then equal its settlement; until
- * settlements exist every month is open and is read from the ledger. Replace this with the settlement's reader.
+ * 库存月报: a row per month and warehouse × goods that held stock or moved. A formal month's rows are its settlement
+ * (月末结账 made it formal: `stock_month_settle`, by document date); an open month's are the ledger's days: each
+ * key's stock now (`stock_real`) less what its days after the month moved is its closing, and walking back through
+ * the months each opening is the closing less the month's in plus its out. The answer is the first ROW_LIMIT rows in
+ * the report's order (month, warehouse, goods code); the totals and the count cover every row.
  */
-export async function settledMonths(_db: AnyDb, _tenantId: number, _months: string[]): Promise<Map<string, Row[]>> {
-  return new Map();
+async function warehouseMonthReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
+  const db = any(dbIn);
+  const months = monthsOf(f);
+  const formal = new Set(
+    ((await db.selectFrom("stock_month").select("month").where("tenant_id", "=", tenantId).where("month", "in", months).where("status", "=", MONTH_FORMAL).execute()) as Row[]).map((r) => String(r.month)),
+  );
+  // Each month's rows, filled in the report's order: the keys are walked in it, so no month is sorted whole.
+  const byMonth = months.map((): BalanceRow[] => []);
+  const settled: Row[] = [];
+  if (formal.size) {
+    let q = db
+      .selectFrom("stock_month_settle as l")
+      .select(["l.month", "l.warehouse_id", "l.goods_id", "l.opening_quantity", "l.opening_amount", "l.in_quantity", "l.in_amount", "l.out_quantity", "l.out_amount", "l.closing_quantity", "l.closing_amount"])
+      .where("l.tenant_id", "=", tenantId)
+      .where("l.month", "in", [...formal]);
+    q = whereGoods(db, q, tenantId, f);
+    settled.push(...((await q.execute()) as Row[]));
+  }
+  let moves: Row[] = [];
+  let balances: Row[] = [];
+  if (formal.size < months.length) {
+    // The days from the first month on, per key and month; the last bucket is everything after the range.
+    const bounds = months.map((m) => chinaDayNo(monthRange(m).end));
+    const bucket = sql<number>`case ${sql.join(bounds.map((b, i) => sql`when l.day_no < ${sql.lit(b)} then ${sql.lit(i)}`), sql` `)} else ${sql.lit(months.length)} end`;
+    let moved = db
+      .selectFrom(`${STOCK_DAY} as l`)
+      .select(["l.warehouse_id", "l.goods_id", bucket.as("bucket"), ...["in_quantity", "in_amount", "out_quantity", "out_amount"].map((c) => sumOf(sql.ref(`l.${c}`)).as(c))])
+      .where("l.tenant_id", "=", tenantId)
+      .where("l.day_no", ">=", chinaDayNo(monthRange(months[0]).start));
+    moved = whereGoods(db, moved, tenantId, f);
+    let real = db.selectFrom("stock_real as l").select(["l.warehouse_id", "l.goods_id", "l.quantity", "l.amount"]).where("l.tenant_id", "=", tenantId);
+    real = whereGoods(db, real, tenantId, f);
+    [moves, balances] = await Promise.all([moved.groupBy(["l.warehouse_id", "l.goods_id", bucket]).execute() as Promise<Row[]>, real.execute() as Promise<Row[]>]);
+  }
+  const [order, codes] = await Promise.all([warehouseOrder(db, tenantId), goodsCodes(db, tenantId, [...balances, ...settled].map((r) => n(r.goods_id)))]);
+  const inOrder = (a: Row, b: Row) =>
+    (order.get(n(a.warehouse_id)) ?? 0) - (order.get(n(b.warehouse_id)) ?? 0) || codePointOrder(codes.get(n(a.goods_id)) ?? "", codes.get(n(b.goods_id)) ?? "") || n(a.goods_id) - n(b.goods_id);
+  for (const r of settled.sort(inOrder))
+    byMonth[months.indexOf(String(r.month))].push({
+      period: String(r.month),
+      warehouseId: n(r.warehouse_id),
+      goodsId: n(r.goods_id),
+      figures: ["opening_quantity", "opening_amount", "in_quantity", "in_amount", "out_quantity", "out_amount", "closing_quantity", "closing_amount"].map((c) => n(r[c])),
+    });
+  const byKey = new Map<string, Map<number, Row>>();
+  for (const m of moves) {
+    const k = `${n(m.warehouse_id)}:${n(m.goods_id)}`;
+    const buckets = byKey.get(k) ?? new Map<number, Row>();
+    byKey.set(k, buckets.set(n(m.bucket), m));
+  }
+  for (const b of balances.sort(inOrder)) {
+    const warehouseId = n(b.warehouse_id);
+    const goodsId = n(b.goods_id);
+    const buckets = byKey.get(`${warehouseId}:${goodsId}`) ?? new Map<number, Row>();
+    const after = buckets.get(months.length);
+    let quantity = n(b.quantity) - n(after?.in_quantity) + n(after?.out_quantity);
+    let amount = n(b.amount) - n(after?.in_amount) + n(after?.out_amount);
+    for (let i = months.length - 1; i >= 0; i--) {
+      const m = buckets.get(i);
+      const [inQ, inA, outQ, outA] = [n(m?.in_quantity), n(m?.in_amount), n(m?.out_quantity), n(m?.out_amount)];
+      const openingQ = quantity - inQ + outQ;
+      const openingA = amount - inA + outA;
+      // A month with neither stock nor movement is not a row; a formal month's rows are its settlement's.
+      if ((m || openingQ !== 0 || openingA !== 0) && !formal.has(months[i])) byMonth[i].push({ period: months[i], warehouseId, goodsId, figures: [openingQ, openingA, inQ, inA, outQ, outA, quantity, amount] });
+      quantity = openingQ;
+      amount = openingA;
+    }
+  }
+  const raw = byMonth.flat();
+  const page = raw.slice(0, ROW_LIMIT);
+  return { rows: await namedBalances(db, tenantId, page, "month"), totals: balanceTotals(monthReport, raw), truncated: raw.length - page.length };
 }
 
-const warehouseDailyReport = (db: Db, tenantId: number, f: Filters) => balanceRows(any(db), tenantId, f, (dayNo) => dayOfNo(dayNo), "day");
-
-async function warehouseMonthReport(db: Db, tenantId: number, f: Filters): Promise<QueryResult> {
-  const result = await balanceRows(any(db), tenantId, f, (dayNo) => dayOfNo(dayNo).slice(0, 7), "month");
-  const settled = await settledMonths(any(db), tenantId, monthsOf(f));
-  if (!settled.size) return result;
-  return { rows: [...result.rows.filter((r) => !settled.has(String(r.month))), ...[...settled.values()].flat()].sort((a, b) => String(a.month).localeCompare(String(b.month))) };
+/** The codes of these goods (the rows' order), read once for all. */
+async function goodsCodes(db: AnyDb, tenantId: number, goodsIds: number[]): Promise<Map<number, string>> {
+  const ids = [...new Set(goodsIds)];
+  if (!ids.length) return new Map();
+  let q = db.selectFrom("goods").select(["id", "goods_code"]).where("tenant_id", "=", tenantId);
+  // Beyond a thousand goods, every goods of the tenant in one read rather than a list of ids.
+  if (ids.length <= 1000) q = q.where("id", "in", ids);
+  return new Map(((await q.execute()) as Row[]).map((r) => [n(r.id), String(r.goods_code)]));
 }
 
 /** Stock-ins and returns to the supplier per supplier, warehouse and goods. */
@@ -343,9 +363,6 @@ async function warehouseOutReport(dbIn: Db, tenantId: number, f: Filters): Promi
   rows.sort((a, b) => zhOrder(String(a.useTypeName), String(b.useTypeName)) || zhOrder(String(a.receiverName), String(b.receiverName)) || zhOrder(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
   return { rows };
 }
-
-/** A row's goods named: code, name and unit. */
-const goodsCells = (g: GoodsName | undefined) => ({ goodsCode: g?.goodsCode ?? "", goodsName: g?.goodsName ?? "", unitName: g?.unitName ?? "" });
 
 /**
  * 采购统计 per order month × supplier × goods, from the order lines: approved orders (已审核, 部分到货, 已到货) and closed

@@ -8,16 +8,23 @@ import { inForce, licencesOf, QUAL_TYPE_NAMES } from "./supplierQualification";
 
 /**
  * Traceability (issue 35, decision 076): a delivery's batches forward to the meals they could have fed, and a
- * restaurant's meal days back to the batches its kitchen received. A stock-out goes to its warehouse's restaurant
- * (服务餐厅); its day is the stock-out's document date. A batch could have fed a restaurant's meals from its first
- * stock-out there through the day after its last; the meals are that restaurant's served orders (paid or partly
- * refunded, not cancelled) of those days.
+ * restaurant's meal days back to the batches its kitchen received. A stock-out goes to the kitchen that took it: its
+ * 领用餐厅 (`receiverOrgId`) when that is a restaurant, the restaurant of a stall, else (a department, or none named)
+ * its warehouse's restaurant (服务餐厅), as 收支 counts its cost; its day is the stock-out's document date. A batch
+ * could have fed a restaurant's meals from its first stock-out there through the day after its last; the meals are
+ * that restaurant's served orders (paid or partly refunded, not cancelled) of those days.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 const any = (db: Db) => db as unknown as AnyDb;
 const n = (value: unknown) => Number(value ?? 0);
+
+/**
+ * The restaurant whose kitchen a stock-out (`o`, its warehouse `w`, its receiver `rc`) fed: a restaurant that took
+ * it, a stall's restaurant (orders are the restaurant's), else the warehouse's.
+ */
+const kitchenOf = sql<number>`case when rc.org_type = 'restaurant' then rc.id when rc.org_type = 'stall' then rc.parent_id else w.restaurant_id end`;
 
 /** At most this many batches per answer (a supplier of years): the rest are counted, not traced. */
 export const TRACE_BATCHES = 200;
@@ -76,7 +83,7 @@ async function documentsOf(db: AnyDb, tenantId: number, lines: Row[]): Promise<M
   for (const doc of stockDocuments) {
     const ids = [...new Set(lines.filter((l) => l.doc_type === doc.docType).map((l) => n(l.doc_id)))];
     if (!ids.length) continue;
-    const columns = ["id", "doc_no", "doc_date", ...(doc === warehouseOut ? ["out_use_type_id"] : []), ...(doc === warehouseIn ? ["supplier_id"] : [])];
+    const columns = ["id", "doc_no", "doc_date", ...(doc === warehouseOut ? ["out_use_type_id", "receiver_org_id"] : []), ...(doc === warehouseIn ? ["supplier_id"] : [])];
     for (const r of (await db.selectFrom(doc.header.table).select(columns).where("tenant_id", "=", tenantId).where("id", "in", ids).execute()) as Row[])
       out.set(`${doc.docType}:${r.id}`, r);
   }
@@ -89,6 +96,20 @@ export async function namesOf(db: AnyDb, tenantId: number, table: string, column
   if (!wanted.length) return new Map();
   const rows = await db.selectFrom(table).select(["id", `${column} as name`]).where("tenant_id", "=", tenantId).where("id", "in", wanted).execute();
   return new Map(rows.map((r) => [Number(r.id), String(r.name)]));
+}
+
+/** The restaurant whose kitchen each of these stock-outs fed (`kitchenOf`), by the stock-out's id; none is left out. */
+async function kitchensOf(db: AnyDb, tenantId: number, outIds: number[]): Promise<Map<number, number>> {
+  if (!outIds.length) return new Map();
+  const rows = (await db
+    .selectFrom(`${warehouseOut.header.table} as o`)
+    .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "o.tenant_id").onRef("w.id", "=", "o.warehouse_id"))
+    .leftJoin("org as rc", (j) => j.onRef("rc.tenant_id", "=", "o.tenant_id").onRef("rc.id", "=", "o.receiver_org_id"))
+    .select(["o.id", kitchenOf.as("restaurant_id")])
+    .where("o.tenant_id", "=", tenantId)
+    .where("o.id", "in", outIds)
+    .execute()) as Row[];
+  return new Map(rows.filter((r) => r.restaurant_id !== null).map((r) => [n(r.id), n(r.restaurant_id)]));
 }
 
 /** A restaurant's served orders per day and meal type over days (inclusive). */
@@ -122,15 +143,15 @@ export async function batchTrace(dbIn: Db, tenantId: number, f: Filters): Promis
     .orderBy("id")
     .execute()) as Row[];
   const docs = await documentsOf(db, tenantId, lines);
+  const kitchens = await kitchensOf(db, tenantId, [...docs.keys()].filter((k) => k.startsWith(`${warehouseOut.docType}:`)).map((k) => n(docs.get(k)?.id)));
   const inDocs = [...docs.entries()].filter(([k]) => k.startsWith(`${warehouseIn.docType}:`)).map(([, r]) => r);
-  const [goods, warehouses, suppliers, useTypes] = await Promise.all([
+  const [goods, warehouseOf, suppliers, useTypes] = await Promise.all([
     namesOf(db, tenantId, "goods", "goods_name", batches.map((b) => b.goodsId)),
-    db.selectFrom("warehouse").select(["id", "name", "restaurant_id"]).where("tenant_id", "=", tenantId).where("id", "in", [...new Set(batches.map((b) => b.warehouseId))]).execute(),
+    namesOf(db, tenantId, "warehouse", "name", batches.map((b) => b.warehouseId)),
     namesOf(db, tenantId, "supplier", "supplier_name", inDocs.map((d) => d.supplier_id)),
     namesOf(db, tenantId, "out_use_type", "type_name", [...docs.values()].map((d) => d.out_use_type_id)),
   ]);
-  const warehouseOf = new Map(warehouses.map((w) => [n(w.id), { name: String(w.name), restaurantId: w.restaurant_id === null ? null : n(w.restaurant_id) }]));
-  const restaurants = await orgNames(dbIn, tenantId, [...warehouseOf.values()].map((w) => w.restaurantId));
+  const restaurants = await orgNames(dbIn, tenantId, [...kitchens.values()]);
   const titles = new Map<string, string>(stockDocuments.map((d) => [d.docType, d.title]));
   const dayOf = (line: Row) => String(docs.get(`${line.doc_type}:${line.doc_id}`)?.doc_date ?? chinaDay(n(line.occurred_at)));
 
@@ -157,14 +178,15 @@ export async function batchTrace(dbIn: Db, tenantId: number, f: Filters): Promis
           party: supplierId === null ? "（未指定供应商）" : (suppliers.get(supplierId) ?? ""),
           quantity: n(line.quantity),
           amount: n(line.amount),
-          note: [`仓库 ${warehouse?.name ?? ""}`, `单价 ${yuan(batch.price)} 元`, `仓管 ${line.operator_name ?? ""}`, batch.expiryDate ? `到期 ${batch.expiryDate}` : "", licenceWords ? `当日资质：${licenceWords}` : ""]
+          note: [`仓库 ${warehouse ?? ""}`, `单价 ${yuan(batch.price)} 元`, `仓管 ${line.operator_name ?? ""}`, batch.expiryDate ? `到期 ${batch.expiryDate}` : "", licenceWords ? `当日资质：${licenceWords}` : ""]
             .filter(Boolean)
             .join("；"),
         });
         continue;
       }
       const out = line.doc_type === warehouseOut.docType;
-      const restaurant = warehouse?.restaurantId ? (restaurants.get(warehouse.restaurantId) ?? "") : "";
+      const kitchen = out ? kitchens.get(n(line.doc_id)) : undefined;
+      const restaurant = kitchen ? (restaurants.get(kitchen) ?? "") : "";
       const useType = out && doc?.out_use_type_id !== null && doc?.out_use_type_id !== undefined ? (useTypes.get(n(doc.out_use_type_id)) ?? "") : "";
       rows.push({
         ...base,
@@ -178,13 +200,15 @@ export async function batchTrace(dbIn: Db, tenantId: number, f: Filters): Promis
         note: `经办 ${line.operator_name ?? ""}`,
       });
     }
-    // The meals: the restaurant the stock-outs went to, from the first stock-out's day through the last one's + 1.
-    const outDays = own.filter((l) => l.doc_type === warehouseOut.docType).map(dayOf).sort();
-    if (warehouse?.restaurantId && outDays.length) {
-      const from = outDays[0];
-      const to = nextDay(outDays[outDays.length - 1]);
-      const restaurant = restaurants.get(warehouse.restaurantId) ?? "";
-      for (const meal of await mealsOf(db, tenantId, warehouse.restaurantId, from, to))
+    // The meals: each restaurant the stock-outs went to, from its first stock-out's day through the last one's + 1.
+    const outDays = new Map<number, string[]>();
+    for (const line of own.filter((l) => l.doc_type === warehouseOut.docType)) {
+      const kitchen = kitchens.get(n(line.doc_id));
+      if (kitchen) outDays.set(kitchen, [...(outDays.get(kitchen) ?? []), dayOf(line)].sort());
+    }
+    for (const [kitchen, days] of outDays) {
+      const restaurant = restaurants.get(kitchen) ?? "";
+      for (const meal of await mealsOf(db, tenantId, kitchen, days[0], nextDay(days[days.length - 1])))
         rows.push({
           ...base,
           stage: "供餐",
@@ -212,8 +236,9 @@ export async function restaurantTrace(dbIn: Db, tenantId: number, f: Filters): P
     .selectFrom("stock_line as l")
     .innerJoin(`${warehouseOut.header.table} as o`, (j) => j.onRef("o.tenant_id", "=", "l.tenant_id").onRef("o.id", "=", "l.doc_id"))
     .innerJoin("warehouse as w", (j) => j.onRef("w.tenant_id", "=", "l.tenant_id").onRef("w.id", "=", "l.warehouse_id"))
+    .leftJoin("org as rc", (j) => j.onRef("rc.tenant_id", "=", "o.tenant_id").onRef("rc.id", "=", "o.receiver_org_id"))
     .select([
-      "w.restaurant_id",
+      kitchenOf.as("restaurant_id"),
       "l.batch_id",
       sql<string>`min(o.doc_date)`.as("first_issue"),
       sql<string>`max(o.doc_date)`.as("last_issue"),
@@ -222,10 +247,22 @@ export async function restaurantTrace(dbIn: Db, tenantId: number, f: Filters): P
     ])
     .where("l.tenant_id", "=", tenantId)
     .where("l.doc_type", "=", warehouseOut.docType)
-    .where("w.restaurant_id", "is not", null)
-    .where("o.doc_date", "<=", f.to);
-  if (f.restaurantId !== undefined) q = q.where("w.restaurant_id", "=", f.restaurantId);
-  const sums = ((await q.groupBy(["w.restaurant_id", "l.batch_id"]).having(sql<string>`max(o.doc_date)`, ">=", dayBefore).execute()) as Row[]).slice(0, 5000);
+    .where(kitchenOf, "is not", null)
+    .where("o.doc_date", "<=", f.to)
+    // Only batches issued since the day before the period: a stock-out posts on or after its date (never dated
+    // ahead), so one dated since then was posted since then, and the lines of that time are one range of an index.
+    .where(
+      "l.batch_id",
+      "in",
+      db
+        .selectFrom("stock_line as r")
+        .select("r.batch_id")
+        .where("r.tenant_id", "=", tenantId)
+        .where("r.occurred_at", ">=", chinaDayStart(dayBefore))
+        .where("r.doc_type", "=", warehouseOut.docType),
+    );
+  if (f.restaurantId !== undefined) q = q.where(kitchenOf, "=", f.restaurantId);
+  const sums = ((await q.groupBy([kitchenOf, "l.batch_id"]).having(sql<string>`max(o.doc_date)`, ">=", dayBefore).execute()) as Row[]).slice(0, 5000);
   if (!sums.length) return { rows: [] };
   const batchRows = (await db
     .selectFrom("stock_batch as b")

@@ -1,0 +1,124 @@
+import { sql, type Kysely } from "kysely";
+import { CHINA_OFFSET_MS, chinaDayNo, DAY_MS } from "../../../resources/chinaTime";
+import { chunksOf, updateFromValues } from "../../db/bulk";
+import type { LedgerDrift, PostedLine, Projection } from "../../kernel/ledger";
+import type { Row } from "../report/query";
+import { dayOfNo } from "../zhct/ledgerDays";
+
+/**
+ * 库存日报's days (decision 090): per warehouse × goods and China day of posting, what came in (positive lines), what
+ * went out (negative lines, as positive figures) and the closing stock — quantities and amounts — kept by the stock
+ * ledger's postings in their own transaction, as the canteen keeps its days (decisions 038, 044). A day's opening is
+ * its closing − in + out, so a period reads its own days and nothing before. A day is kept only when something moved.
+ *
+ * The closing is the balance the ledger has just written less what the key's later days moved: a posting dated
+ * before days already kept (a back-dated correction, a recount) moves their closings too, and the one statement
+ * that sets them reads only that key's days from the posting's on.
+ */
+
+// The table is the projection's own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+export const STOCK_DAY = "stock_day";
+
+const FIGURES = ["in_quantity", "in_amount", "out_quantity", "out_amount"] as const;
+
+/** The lines' days, in SQL of their own (the recount and the check): figures and the running closing. */
+function daysFromLines(tenantId?: number) {
+  const ofTenant = tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`;
+  const dayNo = sql`(occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+  const running = sql`over (partition by tenant_id, warehouse_id, goods_id order by day_no rows between unbounded preceding and current row)`;
+  return sql`select tenant_id, warehouse_id, goods_id, day_no, in_quantity, in_amount, out_quantity, out_amount,
+      sum(in_quantity - out_quantity) ${running} as closing_quantity, sum(in_amount - out_amount) ${running} as closing_amount
+    from (select tenant_id, warehouse_id, goods_id, ${dayNo} as day_no,
+        sum(case when quantity > 0 then quantity else 0 end) as in_quantity, sum(case when quantity > 0 then amount else 0 end) as in_amount,
+        sum(case when quantity < 0 then -quantity else 0 end) as out_quantity, sum(case when quantity < 0 then -amount else 0 end) as out_amount
+      from stock_line ${ofTenant} group by tenant_id, warehouse_id, goods_id, ${dayNo}) as d`;
+}
+
+/** The closing of each day of a key from `day_no` on: the balance now less the net of the key's later days. */
+const closingFrom = (figure: "quantity" | "amount") =>
+  sql`(select r.${sql.ref(figure)} from stock_real r where r.tenant_id = stock_day.tenant_id and r.warehouse_id = stock_day.warehouse_id and r.goods_id = stock_day.goods_id)
+    - (select coalesce(sum(s.${sql.ref(`in_${figure}`)} - s.${sql.ref(`out_${figure}`)}), 0) from stock_day s
+       where s.tenant_id = stock_day.tenant_id and s.warehouse_id = stock_day.warehouse_id and s.goods_id = stock_day.goods_id and s.day_no > stock_day.day_no)`;
+
+async function applyMany(trx: AnyDb, lines: PostedLine[]): Promise<void> {
+  if (!lines.length) return;
+  const tenantId = lines[0].tenantId;
+  const days = new Map<string, Row & Record<(typeof FIGURES)[number], number>>();
+  const firstDay = new Map<string, { warehouse_id: number; goods_id: number; day_no: number }>();
+  for (const line of lines) {
+    const warehouseId = Number(line.key.warehouseId);
+    const goodsId = Number(line.key.goodsId);
+    const dayNo = chinaDayNo(line.occurredAt);
+    const k = `${warehouseId}:${goodsId}`;
+    const day = days.get(`${k}:${dayNo}`) ?? { tenant_id: tenantId, warehouse_id: warehouseId, goods_id: goodsId, day_no: dayNo, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0, closing_quantity: 0, closing_amount: 0 };
+    if (line.quantity > 0) {
+      day.in_quantity += line.quantity;
+      day.in_amount += line.amount ?? 0;
+    } else {
+      day.out_quantity -= line.quantity;
+      day.out_amount -= line.amount ?? 0;
+    }
+    days.set(`${k}:${dayNo}`, day);
+    const first = firstDay.get(k);
+    if (!first || dayNo < first.day_no) firstDay.set(k, { warehouse_id: warehouseId, goods_id: goodsId, day_no: dayNo });
+  }
+  const rows = [...days.values()];
+  for (const chunk of chunksOf(rows, Object.keys(rows[0]).length))
+    await trx
+      .insertInto(STOCK_DAY)
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(["tenant_id", "warehouse_id", "goods_id", "day_no"]).doUpdateSet(Object.fromEntries(FIGURES.map((f) => [f, sql`${sql.ref(`${STOCK_DAY}.${f}`)} + excluded.${sql.ref(f)}`]))),
+      )
+      .execute();
+  await updateFromValues(trx, {
+    table: STOCK_DAY,
+    tenantId,
+    columns: { warehouse_id: "bigint", goods_id: "bigint", day_no: "bigint" },
+    match: ["warehouse_id", "goods_id"],
+    rows: [...firstDay.values()],
+    set: () => ({ closing_quantity: closingFrom("quantity"), closing_amount: closingFrom("amount") }),
+    where: (v) => sql`${sql.ref(`${STOCK_DAY}.day_no`)} >= ${v("day_no")}`,
+  });
+}
+
+const KEYS = sql`e.tenant_id = s.tenant_id and e.warehouse_id = s.warehouse_id and e.goods_id = s.goods_id and e.day_no = s.day_no`;
+
+/** The stock ledger's days (`stockDays`, counted after migration 0088 and by `npm run ledger:check`'s recount). */
+export const stockDays: Projection = {
+  name: "stockDays",
+  apply: (trx, line) => applyMany(trx, [line]),
+  applyMany,
+  async recount(db: AnyDb, tenantId?: number) {
+    let clear = db.deleteFrom(STOCK_DAY);
+    if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
+    await clear.execute();
+    await sql`insert into ${sql.table(STOCK_DAY)} (tenant_id, warehouse_id, goods_id, day_no, in_quantity, in_amount, out_quantity, out_amount, closing_quantity, closing_amount)
+      ${daysFromLines(tenantId)}`.execute(db);
+  },
+  /** The days whose figures differ from their lines', and the days kept without lines or missing. */
+  async check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
+    const columns = [...FIGURES, "closing_quantity", "closing_amount"];
+    const differs = sql.join(columns.map((c) => sql`e.${sql.ref(c)} <> s.${sql.ref(c)}`), sql` or `);
+    const kept = tenantId === undefined ? sql`` : sql`and s.tenant_id = ${tenantId}`;
+    const pick = (from: "e" | "s") => sql.join(["tenant_id", "warehouse_id", "goods_id", "day_no"].map((c) => sql`${sql.ref(`${from}.${c}`)} as ${sql.ref(c)}`));
+    const figures = (from: "e" | "s", as: string) => sql.join(columns.map((c) => sql`${sql.ref(`${from}.${c}`)} as ${sql.raw(`${as}_${c}`)}`));
+    const rows = (
+      await sql<Row>`with e as (${daysFromLines(tenantId)})
+        select ${pick("e")}, ${figures("e", "l")}, ${figures("s", "k")} from e left join ${sql.table(STOCK_DAY)} s on ${KEYS} where s.tenant_id is null or ${differs}
+        union all
+        select ${pick("s")}, ${figures("e", "l")}, ${figures("s", "k")} from ${sql.table(STOCK_DAY)} s left join e on ${KEYS} where e.tenant_id is null ${kept}`.execute(db)
+    ).rows;
+    return rows.flatMap((r) =>
+      columns.flatMap((c): LedgerDrift[] => {
+        const held = Number(r[`k_${c}`] ?? 0);
+        const lines = Number(r[`l_${c}`] ?? 0);
+        if (held === lines && r[`k_${c}`] !== null && r[`l_${c}`] !== null) return [];
+        return [{ tenantId: Number(r.tenant_id), key: { warehouseId: Number(r.warehouse_id), goodsId: Number(r.goods_id), day: dayOfNo(Number(r.day_no)), figure: c }, measure: c.endsWith("amount") ? "amount" : "quantity", balance: held, lines }];
+      }),
+    );
+  },
+};
