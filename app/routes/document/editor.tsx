@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { lazy, Suspense, useEffect, useMemo, useState } from "react";
+import { Suspense, useEffect, useMemo, useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFunctionArgs, type ActionFunctionArgs } from "react-router";
 import { formFields } from "../../../resources/define";
 import { DOC_NO, DOC_VERSION } from "../../../resources/document";
@@ -13,10 +13,11 @@ import { useDicts } from "~/lib/dicts";
 import { loadEditor, requireDocument, saveEditor } from "~/lib/document.server";
 import { useFocusOnRefusal } from "~/lib/form-focus";
 import { t } from "~/lib/messages";
+import { lazyPart } from "~/lib/lazy-part";
 
 // The grid and mantine-react-table come in a chunk of their own, asked for only once a document's editor is up: no
 // other page loads them (decision 061).
-const LinesGrid = lazy(() => import("~/components/document/LinesGrid").then((m) => ({ default: m.LinesGrid })));
+const LinesGrid = lazyPart(() => import("~/components/document/LinesGrid").then((m) => ({ default: m.LinesGrid })));
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return loadEditor(request, context, requireDocument(request), params.id);
@@ -33,7 +34,10 @@ export function meta({ loaderData }: { loaderData: Awaited<ReturnType<typeof loa
 /** The plain table until the page's scripts run; then the grid, the same inputs by the same names. */
 function LinesEditor(props: LinesProps & { totalled: string[] }) {
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    LinesGrid.start();
+    setHydrated(true);
+  }, []);
   if (!hydrated) return <PlainLines {...props} />;
   return (
     <Suspense fallback={<PlainLines {...props} />}>
