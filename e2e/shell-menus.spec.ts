@@ -76,10 +76,17 @@ async function clickAndLand(page: Page, entry: MenuNode, click: () => Promise<vo
   await page.waitForURL(urlOf(entryHref(entry)), { waitUntil: "commit", timeout: 20_000 });
 }
 
-/** Opens a subsystem's first page and waits until its navigation answers the mouse. */
-async function openSubsystem(page: Page, subsystem: Subsystem) {
-  await page.goto(subsystem.sysCode === "admin" ? "/admin/dashboard" : `/subsystem/${subsystem.sysCode}`);
+/**
+ * Signs the user in and opens the subsystem's first page once its navigation answers the mouse; returns the
+ * subsystem's first-level entries as the API gives them to the user.
+ */
+async function openSubsystem(page: Page, user: { userName: string; password: string }, seeded: (typeof seededSubsystems)[number]) {
+  await signInTo(page, user, "/admin/dashboard");
+  const menu = (await menusOf(page, user)).find((s) => s.subsystem.sysCode === seeded.sys_code);
+  expect(menu, `${seeded.sys_name} has entries for the admin`).toBeDefined();
+  await page.goto(seeded.sys_code === "admin" ? "/admin/dashboard" : `/subsystem/${seeded.sys_code}`);
   await partsShown(page);
+  return menu!.top;
 }
 
 /** The walks below are declared per seeded subsystem (before any server runs); this proves the server shows no other. */
@@ -93,12 +100,7 @@ test("the walks below cover every subsystem of the admin's menus, in each layout
 
 for (const seeded of seededSubsystems) {
   test(`top navigation, ${seeded.sys_name}: every menu entry of the admin is reached and opened by mouse, in a dropdown no taller than the window`, async ({ page }) => {
-    const user = e2eUsers.navTop;
-    await signInTo(page, user, "/admin/dashboard");
-    const menu = (await menusOf(page, user)).find((s) => s.subsystem.sysCode === seeded.sys_code);
-    expect(menu, `${seeded.sys_name} has entries for the admin`).toBeDefined();
-    const { subsystem, top } = menu!;
-    await openSubsystem(page, subsystem);
+    const top = await openSubsystem(page, e2eUsers.navTop, seeded);
     const bar = page.getByTestId("top-menu");
     const dropdown = page.getByTestId("menu-dropdown");
     let clicked = 0;
@@ -136,12 +138,7 @@ for (const seeded of seededSubsystems) {
 
 for (const seeded of seededSubsystems) {
   test(`side navigation, ${seeded.sys_name}: every menu entry of the admin is reached and opened by mouse, the logo staying in view`, async ({ page }) => {
-    const user = e2eUsers.navSide;
-    await signInTo(page, user, "/admin/dashboard");
-    const menu = (await menusOf(page, user)).find((s) => s.subsystem.sysCode === seeded.sys_code);
-    expect(menu, `${seeded.sys_name} has entries for the admin`).toBeDefined();
-    const { subsystem, top } = menu!;
-    await openSubsystem(page, subsystem);
+    const top = await openSubsystem(page, e2eUsers.navSide, seeded);
     const side = page.getByTestId("side-menu");
     let clicked = 0;
     for (const folder of top) {
