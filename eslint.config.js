@@ -36,10 +36,20 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: ["**/app/**", "~/*"] }] },
   },
   // Icons draw from one sprite (app/components/icons.tsx): Tabler's components would write their paths into the page.
+  // A code-split part is React's `lazy` through app/lib/lazy-part.tsx, which counts it for the browser tests' waits.
   {
     files: ["app/**"],
+    ignores: ["app/lib/lazy-part.tsx"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "@tabler/icons-react", message: "图标请从 ~/components/icons 引入（见 app/components/icons.tsx）" }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "@tabler/icons-react", message: "图标请从 ~/components/icons 引入（见 app/components/icons.tsx）" },
+            { name: "react", importNames: ["lazy"], message: "按需加载的部件请用 ~/lib/lazy-part 的 lazyPart（见 decision 087）" },
+          ],
+        },
+      ],
     },
   },
 );

@@ -2,7 +2,7 @@ import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import "./mantine-classes.css";
 import { Button, Center, MantineProvider, Stack, Text, Title, mantineHtmlProps } from "@mantine/core";
-import { lazy, useEffect } from "react";
+import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, isRouteErrorResponse, redirect, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { Deferred } from "./components/Deferred";
@@ -15,6 +15,7 @@ import { pageUser } from "./lib/shell-data.server";
 import { canteenCssVariables, canteenTheme, themeStylesheetOf } from "./lib/theme";
 import { exchangeTicket } from "./lib/ticket.server";
 import { defaultSettings } from "../resources/auth";
+import { lazyPart } from "./lib/lazy-part";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await exchangeTicket(request, context);
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ user, flash: flash.message }, flash.clear ? { headers: { "Set-Cookie": flash.clear } } : undefined);
 }
 
-const Notifications = lazy(() => import("@mantine/notifications").then((m) => ({ default: m.Notifications })));
+const Notifications = lazyPart(() => import("@mantine/notifications").then((m) => ({ default: m.Notifications })));
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

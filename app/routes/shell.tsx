@@ -1,6 +1,6 @@
 import { Alert, AppShell, Box, Breadcrumbs, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "~/components/icons";
-import { lazy, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { MenuNode } from "../../resources/auth";
 import type { Route } from "./+types/shell";
@@ -30,10 +30,11 @@ import { isTaggable, openScreenTag, parseTags, screenKey, serializeTags, type Ta
 import type { loader as rootLoader } from "~/root";
 import classes from "./shell.module.css";
 import { PlainIconButton } from "~/components/PlainButton";
+import { lazyPart } from "~/lib/lazy-part";
 
 // Opened only on request: their code (colour picker, drawers, scroll locking) loads then.
-const SettingsDrawer = lazy(() => import("~/components/shell/SettingsDrawer").then((m) => ({ default: m.SettingsDrawer })));
-const MenuDrawer = lazy(() => import("~/components/shell/MenuDrawer").then((m) => ({ default: m.MenuDrawer })));
+const SettingsDrawer = lazyPart(() => import("~/components/shell/SettingsDrawer").then((m) => ({ default: m.SettingsDrawer })));
+const MenuDrawer = lazyPart(() => import("~/components/shell/MenuDrawer").then((m) => ({ default: m.MenuDrawer })));
 
 export const DEFAULT_LOGO = "/logo.svg";
 export const HEADER_HEIGHT = 56;

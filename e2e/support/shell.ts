@@ -52,6 +52,25 @@ export async function untilHydrated(page: Page) {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
 }
 
+/**
+ * Waits until React has taken over the page now shown and every code-split part it asked for (a calendar, a picker,
+ * a grid, a chart) is on it: the count `app/lib/lazy-part.tsx` keeps on `<html>`. The condition itself, where a wait
+ * for a quiet network paid at least 500 ms on every page after it. A page of ours in an iframe (the report view)
+ * is waited for the same way: `goto` saw its document load, not its scripts.
+ */
+export async function partsShown(page: Page) {
+  for (const frame of page.frames()) {
+    await frame.waitForFunction(
+      () => {
+        const html = document.documentElement;
+        return html.dataset.hydrated === "true" && (html.dataset.partsLoading ?? "0") === "0";
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+  }
+}
+
 /** Opens the main menu: the top bar on a desktop, the drawer on a phone. */
 export async function openMenu(page: Page, mobile: boolean) {
   if (mobile) {

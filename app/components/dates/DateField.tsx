@@ -1,10 +1,11 @@
 import { TextInput, type TextInputProps } from "@mantine/core";
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
+import { Suspense, useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import type { CalendarField } from "./DateCalendar";
+import { lazyPart } from "~/lib/lazy-part";
 
 // Mantine's dates and dayjs with its zh-cn locale (about 20 KB gzip with their styles) load only on a page that
 // shows a date field, after it is interactive: every other page stays as light as before (decision 065).
-const DateCalendar = lazy(() => import("./DateCalendar"));
+const DateCalendar = lazyPart(() => import("./DateCalendar"));
 
 /**
  * A Chinese calendar over a date field (decision 065). The server renders the browser's own `type="date"` input,
@@ -16,7 +17,10 @@ export function useDateCalendar(field: CalendarField): { ref: RefObject<HTMLInpu
   const ref = useRef<HTMLInputElement>(null);
   const [wanted, setWanted] = useState(false);
   const [shown, setShown] = useState(false);
-  useEffect(() => setWanted(true), []);
+  useEffect(() => {
+    DateCalendar.start();
+    setWanted(true);
+  }, []);
   const calendar = wanted ? (
     <Suspense fallback={null}>
       <DateCalendar input={ref} onShown={() => setShown(true)} {...field} />

@@ -1,5 +1,5 @@
 import { Input } from "@mantine/core";
-import { lazy, Suspense, useEffect, useState, type ReactNode, type Ref } from "react";
+import { Suspense, useEffect, useState, type ReactNode, type Ref } from "react";
 import { useDateCalendar } from "~/components/dates/DateField";
 import { IconRefresh, IconSearch } from "~/components/icons";
 import { Form } from "react-router";
@@ -8,6 +8,7 @@ import type { DictOption } from "../../../resources/dicts";
 import classes from "./FilterBar.module.css";
 import type { RelationFilterData } from "./relation-search";
 import { PlainButton } from "~/components/PlainButton";
+import { lazyPart } from "~/lib/lazy-part";
 
 /**
  * A GET form: filtering works before JavaScript loads, and the filtered list is a URL to bookmark.
@@ -75,12 +76,15 @@ export function FilterForm({ label, params, resetTo, children }: { label: string
 
 // The searchable picker (Mantine's Combobox, about 10 KB gzip) loads after the page is interactive; until then the
 // filter is a native select holding the chosen row, so the form works the same before JavaScript.
-const RelationFilterSelect = lazy(() => import("./RelationFilterSelect"));
+const RelationFilterSelect = lazyPart(() => import("./RelationFilterSelect"));
 
 /** A relation filter: the chosen row is the form's value; choosing another searches the server. */
 function RelationFilter({ name, label, relation }: { name: string; label: string; relation: RelationFilterData }) {
   const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => setEnhanced(true), []);
+  useEffect(() => {
+    RelationFilterSelect.start();
+    setEnhanced(true);
+  }, []);
   const plain = <FilterSelect label={label} name={name} value={relation.selected?.value} options={relation.selected ? [relation.selected] : []} width={180} />;
   if (!enhanced) return plain;
   return (

@@ -1,8 +1,9 @@
-import { lazy, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
 import { Deferred } from "~/components/Deferred";
 import { loadNotifications, notificationsWanted, useStore } from "~/lib/feedback";
 import { request, RequestError } from "~/lib/request";
+import { lazyPart } from "~/lib/lazy-part";
 
 export const COMPLAINT_POLL_MS = 300_000;
 export const COMPLAINTS_PATH = "/zhct/mealordercomplaints/index?status=0";
@@ -10,7 +11,7 @@ const NOTIFIED_KEY = "complaintsNotifiedAt";
 /** The count's permission: `permissionCode(mealOrderComplaints, "view")`, spelled out so the shell loads no declaration. */
 export const COMPLAINTS_VIEW = "zhct:mealOrderComplaints:view";
 
-const ComplaintContainer = lazy(() => import("./ComplaintNotices").then((m) => ({ default: m.ComplaintContainer })));
+const ComplaintContainer = lazyPart(() => import("./ComplaintNotices").then((m) => ({ default: m.ComplaintContainer })));
 
 /** The alerts' container and code come with the first alert (see `loadNotifications`). */
 const loadComplaintNotices = async () => {

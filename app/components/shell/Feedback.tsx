@@ -1,13 +1,14 @@
 import { ActionIcon, Indicator, Loader, Portal, Stack, Text, Tooltip } from "@mantine/core";
 import { IconBug } from "~/components/icons";
-import { lazy, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useNavigation } from "react-router";
 import { errorLog, errorLogEnvironments, logoutConfirm, pendingRequests, recordError, useStore } from "~/lib/feedback";
 import { t } from "~/lib/messages";
 import { Deferred } from "~/components/Deferred";
+import { lazyPart } from "~/lib/lazy-part";
 
-const LogoutDialog = lazy(() => import("./FeedbackDialogs").then((m) => ({ default: m.LogoutDialog })));
-const ErrorLogDialog = lazy(() => import("./FeedbackDialogs").then((m) => ({ default: m.ErrorLogDialog })));
+const LogoutDialog = lazyPart(() => import("./FeedbackDialogs").then((m) => ({ default: m.LogoutDialog })));
+const ErrorLogDialog = lazyPart(() => import("./FeedbackDialogs").then((m) => ({ default: m.ErrorLogDialog })));
 
 /** A load shorter than this shows no mask, so fast pages do not flash. */
 export const MASK_DELAY_MS = 500;

@@ -1,6 +1,6 @@
 import { Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "~/components/icons";
-import { lazy, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import type { PageUser } from "~/lib/shell-data";
 import { t } from "~/lib/messages";
@@ -10,8 +10,9 @@ import { ACTIVE_MENU_KEY, SUBSYSTEM_COOKIE, TAGS_COOKIE, writeBrowserCookie } fr
 import classes from "./header.module.css";
 import { Deferred } from "~/components/Deferred";
 import { PlainIconButton } from "~/components/PlainButton";
+import { lazyPart } from "~/lib/lazy-part";
 
-const QrCodeDialog = lazy(() => import("./QrCodeDialog").then((m) => ({ default: m.QrCodeDialog })));
+const QrCodeDialog = lazyPart(() => import("./QrCodeDialog").then((m) => ({ default: m.QrCodeDialog })));
 
 export const LOGOUT_RELOAD_MS = 1000;
 

@@ -1,6 +1,6 @@
 import "@mantine/charts/styles.css";
 import { Alert, Anchor, Button, Group, NativeSelect, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { IconDownload, IconPrinter, IconSearch } from "~/components/icons";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { ListPagination } from "~/components/resource/ListPagination";
@@ -22,9 +22,10 @@ import { usePermissions } from "~/lib/permissions";
 import { chartPoints, reportPage } from "~/lib/report-page.server";
 import { requireUserInfo } from "~/lib/session.server";
 import classes from "./report.module.css";
+import { lazyPart } from "~/lib/lazy-part";
 
 // Only a report with a chart fetches the chart library.
-const ReportChart = lazy(() => import("./chart"));
+const ReportChart = lazyPart(() => import("./chart"));
 
 type Cell = string | number | null;
 type Answer = {
