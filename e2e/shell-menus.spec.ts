@@ -55,8 +55,9 @@ async function expectReachable(entries: Locator, names: string[]) {
     expect(entry, `${name} is in the menu`).toBeDefined();
     expect(entry!.windowHeight).toBe(768);
     expect(entry!.top, `${name} starts inside the window`).toBeGreaterThanOrEqual(0);
-    // Half a pixel of rounding at the side bar's bottom edge.
-    expect(entry!.bottom, `${name} ends inside the window`).toBeLessThanOrEqual(768 + 0.5);
+    // Under a pixel of rounding at the side bar's bottom edge: its rows' heights are fractional (768.56 and 768.78
+    // were measured in one CI run, depending on which sections stood open above), never a row's worth.
+    expect(entry!.bottom, `${name} ends inside the window`).toBeLessThan(768 + 1);
     expect(entry!.pageScrolled, `the page stays at the top when ${name} is reached`).toBe(0);
   }
 }
