@@ -145,8 +145,11 @@ test("menus ticked for a role are exactly what its user sees after signing in ag
   const nav = clerk.getByTestId("top-menu");
   await expect(nav).toContainText("权限管理");
   await expect(nav).not.toContainText("系统管理");
-  // The folder opens on hover once the page has hydrated.
+  // The folder opens on hover once the page has hydrated; a hover before that left the pointer where a second hover
+  // moves nothing, so no pointer enters again: each try comes from outside the bar.
+  await untilHydrated(clerk);
   await expect(async () => {
+    await clerk.mouse.move(1300, 700);
     await nav.getByText("权限管理").hover();
     await expect(clerk.getByRole("menuitem")).toHaveText(["机构管理", "用户管理"], { timeout: 1000 });
   }).toPass();
