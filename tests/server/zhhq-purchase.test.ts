@@ -102,6 +102,20 @@ for (const dialect of dialects) {
       const over = await api.receive({ id: orderId, lines: [{ purchseLineId: riceLine?.id, quantity: 5.001 }] });
       expect(over).toMatchObject({ status: 409, message: expect.stringMatching(/^第 1 行（物资.+）收货数量超过未到数量 5$/) });
       expect(await api.stock(warehouseId, rice)).toEqual({ quantity: 5, amount: 2500 });
+      // One order line received as two batches in one receipt: the line that takes it past what is left is named,
+      // with what was left for it after the line before; nothing of either line moves.
+      const split = await api.receive({
+        id: orderId,
+        lines: [
+          { purchseLineId: oilLine?.id, quantity: 1 },
+          { purchseLineId: riceLine?.id, quantity: 3, batchNo: "RICE-2" },
+          { purchseLineId: riceLine?.id, quantity: 2.5, batchNo: "RICE-3" },
+        ],
+      });
+      expect(split).toMatchObject({ status: 409, message: expect.stringMatching(/^第 3 行（物资.+）收货数量超过未到数量 2$/) });
+      expect((await api.orderInfo(orderId)).lines.map((l) => l.receivedQuantity)).toEqual([5, 0]);
+      expect(await api.stock(warehouseId, rice)).toEqual({ quantity: 5, amount: 2500 });
+      expect(await api.stock(warehouseId, oil)).toEqual({ quantity: 0, amount: 0 });
 
       const rest = await api.receive({
         id: orderId,

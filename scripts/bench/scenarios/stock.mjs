@@ -218,6 +218,10 @@ export default {
   name: "stock",
   title: "stock approvals (350 lines, FEFO) and the stock screens",
   sizes: { stockGoods: GOODS, stockWarehouses: WAREHOUSES, stockMovementLines: LINES, stockOutPool: POOL },
+  // Each database is seeded with its own pool: the second starts from its first document again.
+  setup() {
+    poolNext = 0;
+  },
   seed: (dialect) => {
     log(`${dialect}: ${GOODS} goods, ${WAREHOUSES} warehouses, ${LINES} stock movements, ${POOL} submitted stock-outs…`);
     return stockSql(dialect);

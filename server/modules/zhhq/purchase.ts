@@ -8,6 +8,7 @@ import { z } from "../../../resources/z";
 import { ORDER_RECEIVABLE, purchse, purchseDemand, purchsePriceAudit, purchseReceive, purchseShare } from "../../../resources/zhhq/purchase";
 import { warehouseIn } from "../../../resources/zhhq/stock";
 import { newId } from "../../db";
+import { insertRows, updateFromValues } from "../../db/bulk";
 import { endpoint, permission, type Endpoint, type SessionContext } from "../../http/endpoint";
 import { ApiError, fieldError, Status } from "../../http/envelope";
 import { reasonField } from "../../http/reason";
@@ -330,21 +331,22 @@ async function fillReceipt(ctx: SessionContext, db: AnyDb, header: Row, lines: R
   }
 }
 
-/** The last price this supplier was paid for the goods on an earlier receipt, in fen. */
-async function lastPrice(trx: AnyDb, tenantId: number, supplierId: number, goodsId: number, receiptId: number): Promise<number | null> {
-  const row = (await trx
+/**
+ * Each goods' last received price from the supplier, before this receipt (the latest received receipt's line, the
+ * latest line on a tie), for all the receipt's goods in one statement.
+ */
+async function lastPrices(trx: AnyDb, tenantId: number, supplierId: number, goodsIds: number[], receiptId: number): Promise<Map<number, number>> {
+  const ranked = trx
     .selectFrom(`${purchseReceive.lines.table} as l`)
     .innerJoin(`${purchseReceive.header.table} as r`, (j) => j.onRef("r.tenant_id", "=", "l.tenant_id").onRef("r.id", "=", "l.document_id"))
-    .select("l.price")
+    .select(["l.goods_id", "l.price", sql<number>`row_number() over (partition by l.goods_id order by r.updated_at desc, l.id desc)`.as("nth")])
     .where("l.tenant_id", "=", tenantId)
     .where("r.supplier_id", "=", supplierId)
-    .where("l.goods_id", "=", goodsId)
+    .where("l.goods_id", "in", [...new Set(goodsIds)])
     .where("r.status", "=", purchseReceive.status["1"])
-    .where("r.id", "!=", receiptId)
-    .orderBy("r.updated_at", "desc")
-    .orderBy("l.id", "desc")
-    .executeTakeFirst()) as Row | undefined;
-  return row ? Number(row.price) : null;
+    .where("r.id", "!=", receiptId);
+  const rows = (await trx.selectFrom(ranked.as("p")).select(["p.goods_id", "p.price"]).where("p.nth", "=", 1).execute()) as Row[];
+  return new Map(rows.map((r) => [Number(r.goods_id), Number(r.price)]));
 }
 
 /** How far `price` is above `reference`, in thousandths of a percent (rounded up), or 0. */
@@ -352,6 +354,36 @@ function overBy(price: number, reference: number | null): number {
   if (reference === null || price <= reference) return 0;
   if (reference === 0) return Number.MAX_SAFE_INTEGER;
   return Math.ceil(((price - reference) * 100_000) / reference);
+}
+
+/**
+ * A receipt went past what was ordered (or named a line of another order): the first of its lines to do so, in the
+ * receipt's order, is refused by name. Read after the conditional update held a line back, so what it reads is what
+ * that update saw.
+ */
+async function refuseOverReceipt(trx: AnyDb, tenantId: number, orderId: number, lines: Row[]): Promise<never> {
+  const ids = [...new Set(lines.map((line) => Number(line.purchseLineId)))];
+  const orderLines = new Map(
+    ((await trx.selectFrom(purchse.lines.table).select(["id", "quantity", "received_quantity", "goods_id"]).where("tenant_id", "=", tenantId).where("document_id", "=", orderId).where("id", "in", ids).execute()) as Row[]).map((r) => [Number(r.id), r]),
+  );
+  for (const line of lines) {
+    const lineNo = Number(line[LINE_NO]);
+    const orderLine = orderLines.get(Number(line.purchseLineId));
+    if (!orderLine) throw fieldError(`lines.${lineNo - 1}.purchseLineId`, purchaseMessages.notOfOrder);
+  }
+  // Walked in the receipt's order, each order line's running total: the line that takes it past what is left.
+  const taken = new Map<number, number>();
+  for (const line of lines) {
+    const orderLine = orderLines.get(Number(line.purchseLineId)) as Row;
+    const left = Number(orderLine.quantity) - Number(orderLine.received_quantity);
+    const before = taken.get(Number(orderLine.id)) ?? 0;
+    const quantity = quantityToThousandths(Number(line.quantity));
+    taken.set(Number(orderLine.id), before + quantity);
+    if (before + quantity <= left) continue;
+    const goods = await goodsWords(trx, tenantId, Number(orderLine.goods_id));
+    throw new ApiError(Status.CONFLICT, purchaseMessages.overOrdered(Number(line[LINE_NO]), goods.name, left - before, goods.unit));
+  }
+  throw new ApiError(Status.CONFLICT, documentMessages.stale);
 }
 
 /**
@@ -369,35 +401,34 @@ const postReceipt = async (run: { ctx: SessionContext; header: Row; lines: Row[]
   const order = (await orderQuery.executeTakeFirst()) as Row | undefined;
   if (!order) throw new ApiError(Status.NOT_FOUND, documentMessages.notFound(purchse));
   if (!ORDER_RECEIVABLE.includes(String(order.status) as never)) throw new ApiError(Status.CONFLICT, purchaseMessages.notReceivable(statusLabel(purchse, order.status)));
-  const stockLines: Row[] = [];
+  // What this receipt adds to each order line (a line may be named twice), in one statement a chunk whose floor holds
+  // against a receipt racing for the same line; when it held one back, the first line over is named.
+  const adds = new Map<number, { quantity: number; amount: number }>();
   for (const line of run.lines) {
-    const lineNo = Number(line[LINE_NO]);
     const quantity = quantityToThousandths(Number(line.quantity));
-    const price = Number(line.price);
-    const amount = lineAmount(quantity, price);
-    const moved = await trx
-      .updateTable(purchse.lines.table)
-      .set({ received_quantity: sql`received_quantity + ${quantity}`, received_amount: sql`received_amount + ${amount}`, updated_at: ctx.now, updated_by: ctx.session.userId })
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", Number(line.purchseLineId))
-      .where("document_id", "=", orderId)
-      .where(sql<boolean>`received_quantity + ${quantity} <= quantity`)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) {
-      const orderLine = (await trx.selectFrom(purchse.lines.table).select(["quantity", "received_quantity", "goods_id"]).where("tenant_id", "=", tenantId).where("id", "=", Number(line.purchseLineId)).where("document_id", "=", orderId).executeTakeFirst()) as Row | undefined;
-      if (!orderLine) throw fieldError(`lines.${lineNo - 1}.purchseLineId`, purchaseMessages.notOfOrder);
-      const goods = await goodsWords(trx, tenantId, Number(orderLine.goods_id));
-      throw new ApiError(Status.CONFLICT, purchaseMessages.overOrdered(lineNo, goods.name, Number(orderLine.quantity) - Number(orderLine.received_quantity), goods.unit));
-    }
-    stockLines.push({
-      goodsId: Number(line.goodsId),
-      quantity: Number(line.quantity),
-      price,
-      ...(line.batchNo ? { batchNo: line.batchNo } : {}),
-      ...(line.productionDate ? { productionDate: line.productionDate } : {}),
-      ...(line.expiryDate ? { expiryDate: line.expiryDate } : {}),
-    });
+    const add = adds.get(Number(line.purchseLineId)) ?? { quantity: 0, amount: 0 };
+    add.quantity += quantity;
+    add.amount += lineAmount(quantity, Number(line.price));
+    adds.set(Number(line.purchseLineId), add);
   }
+  const moved = await updateFromValues(trx, {
+    table: purchse.lines.table,
+    tenantId,
+    columns: { id: "bigint", document_id: "bigint", quantity: "bigint", amount: "bigint", at: "bigint", by: "bigint" },
+    match: ["id", "document_id"],
+    rows: [...adds].map(([id, add]) => ({ id, document_id: orderId, ...add, at: ctx.now, by: ctx.session.userId })),
+    set: (v) => ({ received_quantity: sql`received_quantity + ${v("quantity")}`, received_amount: sql`received_amount + ${v("amount")}`, updated_at: v("at"), updated_by: v("by") }),
+    where: (v) => sql`received_quantity + ${v("quantity")} <= quantity`,
+  });
+  if (moved !== adds.size) await refuseOverReceipt(trx, tenantId, orderId, run.lines);
+  const stockLines: Row[] = run.lines.map((line) => ({
+    goodsId: Number(line.goodsId),
+    quantity: Number(line.quantity),
+    price: Number(line.price),
+    ...(line.batchNo ? { batchNo: line.batchNo } : {}),
+    ...(line.productionDate ? { productionDate: line.productionDate } : {}),
+    ...(line.expiryDate ? { expiryDate: line.expiryDate } : {}),
+  }));
   // The stock-in, through the stock documents' own create and approval: its batches and ledger lines are theirs.
   const inRules = stockDocumentRules[warehouseIn.docType] as DocumentRules;
   const inHeader: Row = {
@@ -437,37 +468,43 @@ const postReceipt = async (run: { ctx: SessionContext; header: Row; lines: Row[]
 /** Writes a price audit for each received line dearer than its contract or last price by more than the tolerance. */
 async function flagPrices(trx: AnyDb, ctx: SessionContext, order: Row, receipt: Row, lines: Row[]) {
   const tenantId = ctx.session.tenantId;
-  const tolerance = Math.round((await priceTolerance(trx, tenantId)) * 1000);
+  const supplierId = Number(order.supplier_id);
+  const [tolerancePercent, orderLines, last] = await Promise.all([
+    priceTolerance(trx, tenantId),
+    trx.selectFrom(purchse.lines.table).select(["id", "contract_price"]).where("tenant_id", "=", tenantId).where("document_id", "=", Number(order.id)).execute() as Promise<Row[]>,
+    lastPrices(trx, tenantId, supplierId, lines.map((line) => Number(line.goodsId)), Number(receipt.id)),
+  ]);
+  const tolerance = Math.round(tolerancePercent * 1000);
+  const contracts = new Map(orderLines.map((r) => [Number(r.id), r.contract_price == null ? null : Number(r.contract_price)]));
+  const audits: Row[] = [];
   for (const line of lines) {
     const price = Number(line.price);
     const goodsId = Number(line.goodsId);
-    const orderLine = (await trx.selectFrom(purchse.lines.table).select("contract_price").where("tenant_id", "=", tenantId).where("id", "=", Number(line.purchseLineId)).executeTakeFirst()) as Row | undefined;
-    const contract = orderLine?.contract_price == null ? await contractPrice(trx, tenantId, Number(order.supplier_id), goodsId, String(order.doc_date ?? chinaDay(ctx.now))) : Number(orderLine.contract_price);
-    const last = await lastPrice(trx, tenantId, Number(order.supplier_id), goodsId, Number(receipt.id));
-    const over = Math.max(overBy(price, contract), overBy(price, last));
+    // An order line without one (priced by hand) is held to the contract in force on the order's day, if any.
+    const contract = contracts.get(Number(line.purchseLineId)) ?? (await contractPrice(trx, tenantId, supplierId, goodsId, String(order.doc_date ?? chinaDay(ctx.now))));
+    const lastPrice = last.get(goodsId) ?? null;
+    const over = Math.max(overBy(price, contract), overBy(price, lastPrice));
     if (over <= tolerance) continue;
-    await trx
-      .insertInto("purchase_price_audit")
-      .values({
-        tenant_id: tenantId,
-        id: newId(),
-        purchse_id: Number(order.id),
-        supplier_id: Number(order.supplier_id),
-        goods_id: goodsId,
-        receive_line_id: Number(line.id),
-        price,
-        contract_price: contract,
-        last_price: last,
-        over_percent: Math.min(over, 1_000_000_000),
-        status: 0,
-        reason: null,
-        created_at: ctx.now,
-        created_by: ctx.session.userId,
-        updated_at: ctx.now,
-        updated_by: ctx.session.userId,
-      })
-      .execute();
+    audits.push({
+      tenant_id: tenantId,
+      id: newId(),
+      purchse_id: Number(order.id),
+      supplier_id: supplierId,
+      goods_id: goodsId,
+      receive_line_id: Number(line.id),
+      price,
+      contract_price: contract,
+      last_price: lastPrice,
+      over_percent: Math.min(over, 1_000_000_000),
+      status: 0,
+      reason: null,
+      created_at: ctx.now,
+      created_by: ctx.session.userId,
+      updated_at: ctx.now,
+      updated_by: ctx.session.userId,
+    });
   }
+  await insertRows(trx, "purchase_price_audit", audits);
 }
 
 const receiveSchema = z.object({
