@@ -39,7 +39,7 @@ UPLOAD_DIR=$work/uploads
 # The check signs in by script; a real unit keeps the captcha on.
 CANTEEN_CAPTCHA=off
 ENV
-if [ "$mode" = serve ]; then command=(node node_modules/@react-router/serve/bin.js ./build/server/index.js); else command=(node scripts/start.mjs --no-build); fi
+if [ "$mode" = serve ]; then command=(node node_modules/@react-router/serve/bin.js ./build/server/index.js); else command=(node --max-old-space-size=1024 scripts/start.mjs --no-build); fi
 (set -a; . "$work/canteen.env"; set +a; NODE_ENV=production exec "${command[@]}") >"$work/app.log" 2>&1 &
 app_pid=$!
 

@@ -12,6 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
+import { SERVER_NODE_FLAGS } from "./bench/lib.mjs";
 
 const env = process.env;
 const PORT = Number(env.SOAK_PORT ?? 3700);
@@ -23,6 +24,9 @@ const IDLE_SECONDS = Number(env.SOAK_IDLE_SECONDS ?? 60);
 const SAMPLE_MS = 5000;
 const TOLERANCE_MIB = 50;
 const TARGET_MIB = Number(env.SOAK_TARGET_MIB ?? 450);
+// Node flags after the server's own (the last of a flag wins), e.g. `--max-old-space-size=4096` to soak without
+// decision 097's heap limit.
+const NODE_ARGS = env.SOAK_NODE_ARGS ? env.SOAK_NODE_ARGS.split(/\s+/).filter(Boolean) : [];
 const ADMIN_PASSWORD = "Soak-Admin-Pass-2026";
 const dir = "bench/soak";
 const base = `http://127.0.0.1:${PORT}`;
@@ -49,7 +53,7 @@ async function databaseUrl() {
 }
 
 function startServer(url) {
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...NODE_ARGS, "scripts/start.mjs", "--no-build"], {
     env: { ...env, NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATABASE_URL: url, CANTEEN_CAPTCHA: "off", CANTEEN_ADMIN_PASSWORD: ADMIN_PASSWORD, LOGIN_RATE_PER_MINUTE: "100000" },
     stdio: ["ignore", "pipe", "pipe"],
   });

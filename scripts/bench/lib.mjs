@@ -40,11 +40,17 @@ export function build() {
  * "ignore"` drops a server's log lines (morgan writes one per request, which the bench would otherwise read under load);
  * `readySeconds` is how long it may take to answer /healthz (a server migrating a large database takes minutes).
  */
+/**
+ * The Node flags the server runs with wherever an operator starts it (`npm start`, `npm run serve`, the systemd unit):
+ * a heap sized for a small server (decision 097). The bench and the soak measure that server.
+ */
+export const SERVER_NODE_FLAGS = ["--max-old-space-size=1024"];
+
 export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.mjs", "--no-build"], stdout = "pipe", readySeconds = 60 } = {}) {
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers under a scenario (Node refuses
   // --cpu-prof in NODE_OPTIONS); each writes its profile when the bench stops it.
   const nodeArgs = env.BENCH_NODE_ARGS ? env.BENCH_NODE_ARGS.split(/\s+/).filter(Boolean) : [];
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, ...args], {
     env: {
       ...env,
       NODE_ENV: "production",
