@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { afterEach, describe, expect, test } from "vitest";
 import { documents } from "../../resources/index";
 import { migrateToLatest } from "../../server/db";
@@ -10,7 +10,8 @@ import { createTestDatabase, dialects, type TestDatabase } from "../helpers/db";
 /**
  * Migration 0089 (issue 37, decision 094): the four stock documents written before their headers kept their lines'
  * amount get it from their lines — each tenant's own, a draft whose lines have no cost yet 0, a document without
- * lines 0 — and the ledger check finds nothing to report. Its `down` takes the columns away, and `up` fills the same.
+ * lines 0 — and the ledger check finds nothing to report; the cost reports' date index is made. Its `down` takes the
+ * columns and the indexes away, and `up` fills and makes the same.
  */
 
 const BEFORE = "0088_zhhq_stock_day";
@@ -75,13 +76,21 @@ for (const dialect of dialects) {
       for (const doc of kept) expect(await keptTotalDrifts(db, doc)).toEqual([]);
       const column = async (table: string) => (await readTable(db, dialect, table))?.columns.find((c) => c.name === "amount_total");
       for (const table of HEADERS) expect(await column(table)).toMatchObject({ name: "amount_total", type: "bigint", notNull: true });
+      const indexes = async () =>
+        dialect === "sqlite"
+          ? (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name like 'warehouse_out%'`.execute(db)).rows.map((r) => r.name)
+          : (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename like 'warehouse_out%' and schemaname = current_schema()`.execute(db)).rows.map((r) => r.name);
+      expect(await indexes()).toEqual(expect.arrayContaining(["warehouse_out_day_idx", "warehouse_out_return_day_idx", "warehouse_out_status_idx"]));
 
       await keptTotals.down(db);
       for (const table of HEADERS) expect(await column(table)).toBeUndefined();
+      expect(await indexes()).not.toEqual(expect.arrayContaining(["warehouse_out_day_idx"]));
+      expect(await indexes()).not.toEqual(expect.arrayContaining(["warehouse_out_return_day_idx"]));
       expect(Number((await db.selectFrom("warehouse_out_line").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n)).toBe(6);
 
       await keptTotals.up(db);
       expect(await filled()).toEqual(expected);
+      expect(await indexes()).toEqual(expect.arrayContaining(["warehouse_out_day_idx", "warehouse_out_return_day_idx"]));
     });
   });
 }
