@@ -116,6 +116,11 @@ async function stockOuts(tenantId: number, firstDay: string): Promise<void> {
        select l.tenant_id, ${RETURN_LINE_BASE} + 2 * (r.id - ${RETURN_BASE}) + l.line_no, r.id, l.line_no, l.id, l.goods_id, l.quantity / 2, l.amount / 2, ${audit}
        from warehouse_out_return r join warehouse_out_line l on l.tenant_id = r.tenant_id and l.document_id = r.warehouse_out_id and l.line_no <= 2
        where r.tenant_id = ${tenantId} and r.id > ${RETURN_BASE}`,
+    // Each document's header keeps its lines' amount, as the document service writes it (decision 094).
+    ...["warehouse_in", "warehouse_out", "warehouse_out_return"].map(
+      (table) => `update ${table} set amount_total = (select coalesce(sum(l.amount), 0) from ${table}_line l where l.tenant_id = ${table}.tenant_id and l.document_id = ${table}.id)
+       where tenant_id = ${tenantId} and id > ${table === "warehouse_in" ? IN_BASE : table === "warehouse_out" ? OUT_BASE : RETURN_BASE}`,
+    ),
     // Three purchases a day per kitchen: two of food, one an expense.
     `insert into sc_purchase (tenant_id, id, doc_no, status, restaurant_id, purchase_date, cost_kind, total_amount, paid_amount, version, created_at, updated_at)
        select ${tenantId}, ${PURCHASE_BASE} + i, ${padded("SCP", 6)}, 1, ${pick(kitchens, `(i - 1) / 3`)}, ${day(`(i - 1) / (3 * ${kitchens.length})`)},

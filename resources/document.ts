@@ -126,6 +126,13 @@ export interface DocumentSpec<V extends string = string> {
      * or the kilos of different goods add up to nothing).
      */
     totals?: readonly string[];
+    /**
+     * Line fields whose sum the header keeps (`<field>Total`, a hidden read-only header field of the same type,
+     * 0 without lines), written in the same transaction as the lines by every write of them: create, update, and any
+     * step (an allocator's amounts at approval). A report of a period then reads the headers, not every line
+     * (decision 094). Each must be a money or quantity line field.
+     */
+    keptTotals?: readonly string[];
   };
   /** `RK20261128-0001`: the prefix, the China-time day of creation, a sequence per tenant, document type and day. */
   numbering: { prefix: string; digits?: number };
@@ -235,26 +242,12 @@ export interface DocumentDef<V extends string = string> extends Omit<
   maxLines: number;
   /** The line fields summed on the screens (`lines.totals`), or undefined for every money and quantity field. */
   totals?: readonly string[];
+  /** The line fields whose sums the header keeps (`lines.keptTotals`), each with the header field keeping it. */
+  keptTotals: ReadonlyArray<{ line: FieldDef; header: FieldDef }>;
   /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
   status: { readonly [K in V]: K };
 }
 
-
-export interface DocumentDef<V extends string = string> extends Omit<DocumentSpec<V>, "header" | "lines"> {
-  /** `module/entity`: the key of the header's declaration, the status history's and the ledger lines' docType. */
-  docType: string;
-  /** The header as an entity (its table has the number, the status and the version besides the declared fields). */
-  header: ResourceDef;
-  /** The lines as an entity, each naming its document (`documentId`, deleted with it). */
-  lines: ResourceDef;
-  linesTitle: string;
-  minLines: number;
-  maxLines: number;
-  /** The line fields summed on the screens (`lines.totals`), or undefined for every money and quantity field. */
-  totals?: readonly string[];
-  /** The status values by name, so no module writes a status as a literal: `stockIn.status.approved`. */
-  status: { readonly [K in V]: K };
-}
 
 /** The fields every document's header and lines have, named the same everywhere (the transition service reads them). */
 export const DOC_NO = "docNo";
@@ -269,6 +262,9 @@ export const LINE_OPTIONS = "lineOptions";
 /** The shared tables (migration 0047): every document's status history and its numbering sequences. */
 export const STATUS_HISTORY_TABLE = "document_status_history";
 export const SEQUENCE_TABLE = "document_sequence";
+
+/** The header field keeping the sum of a line field (`lines.keptTotals`): `amount` → `amountTotal`. */
+export const keptTotalName = (lineField: string) => `${lineField}Total`;
 
 /** Keeps the statuses' literal values, so `status` and `DocStatus<typeof doc>` are typed from the declaration. */
 export function defineDocument<const V extends string>(spec: DocumentSpec<V>): DocumentDef<V> {
@@ -312,6 +308,13 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
       if (name !== DOC_STATUS && !spec.header.fields.some((f) => f.name === name && f.filter === "eq")) throw problem(`view ${view.screen}: ${name} is not an eq filter of the header`);
     }
   }
+  const keptTotals = (spec.lines.keptTotals ?? []).map((name) => {
+    const line = spec.lines.fields.find((f) => f.name === name);
+    if (!line || (line.type !== "money" && line.type !== "quantity")) throw problem(`keptTotals: ${name} is not a money or quantity line field`);
+    const header: FieldDef = { name: keptTotalName(name), label: line.label.replace(/^(.*?)(（.*）)?$/, "$1合计$2"), type: line.type, required: true, readOnly: true, hidden: true, list: false, defaultValue: 0 };
+    if (spec.header.fields.some((f) => f.name === header.name)) throw problem(`keptTotals: header field ${header.name} is declared already`);
+    return { line, header };
+  });
   const header = defineResource({
     module: spec.module,
     entity: spec.entity,
@@ -340,6 +343,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
         show: (value) => byValue.get(String(value))?.label ?? String(value ?? ""),
       },
       ...spec.header.fields,
+      ...keptTotals.map((k) => k.header),
       { name: DOC_VERSION, label: "版本", type: "number", required: true, readOnly: true, hidden: true, list: false, plain: true, defaultValue: 1, min: 1 },
     ],
   });
@@ -369,6 +373,7 @@ export function defineDocument<const V extends string>(spec: DocumentSpec<V>): D
     minLines: spec.lines.min ?? 0,
     maxLines: spec.lines.max ?? 500,
     ...(spec.lines.totals ? { totals: spec.lines.totals } : {}),
+    keptTotals,
     status: Object.fromEntries(statuses.map((s) => [s.value, s.value])) as DocumentDef<V>["status"],
   };
 }

@@ -96,6 +96,7 @@ export const warehouseIn = defineDocument({
     title: "入库明细",
     min: 1,
     totals: ["amount"],
+    keptTotals: ["amount"],
     fields: [
       goodsRef,
       lineQuantity,
@@ -155,7 +156,7 @@ export const warehouseOut = defineDocument({
     ],
     indexes: [["warehouseId"]],
   },
-  lines: { table: "warehouse_out_line", title: "出库明细", min: 1, totals: ["amount"], fields: [goodsRef, lineQuantity, { ...lineAmount, label: "成本金额（元）" }] },
+  lines: { table: "warehouse_out_line", title: "出库明细", min: 1, totals: ["amount"], keptTotals: ["amount"], fields: [goodsRef, lineQuantity, { ...lineAmount, label: "成本金额（元）" }] },
   numbering: { prefix: "CK" },
   workflow,
   postings: [stockPosting(-1, "issueFefo")],
@@ -195,6 +196,7 @@ export const warehouseInReturn = defineDocument({
     title: "退货明细",
     min: 1,
     totals: ["amount"],
+    keptTotals: ["amount"],
     fields: [
       { name: "inLineId", label: "入库明细", type: "relation", relation: "zhhq/warehouseInLine", required: true, narrowedBy: "warehouseInId", narrowedShows: "物资 · 批次" },
       { ...goodsRef, required: false, readOnly: true },
@@ -236,6 +238,7 @@ export const warehouseOutReturn = defineDocument({
     title: "退库明细",
     min: 1,
     totals: ["amount"],
+    keptTotals: ["amount"],
     fields: [
       { name: "outLineId", label: "出库明细", type: "relation", relation: "zhhq/warehouseOutLine", required: true, narrowedBy: "warehouseOutId", narrowedShows: "物资 · 批次" },
       { ...goodsRef, required: false, readOnly: true },

@@ -157,6 +157,63 @@ export function column(fields: readonly FieldDef[], name: string): string {
 }
 
 /**
+ * Counts the sums a header keeps of its lines (`lines.keptTotals`, decision 094) from the lines as they now stand, in
+ * the caller's write transaction: every write of a document's lines (create, update, a step whose allocator sets
+ * their amounts) ends here, so a header never holds a total its lines do not. Answers them by header field.
+ */
+export async function keepLineTotals(trx: AnyDb, doc: DocumentDef, tenantId: number, id: number): Promise<Row> {
+  if (!doc.keptTotals.length) return {};
+  const documentColumn = column(doc.lines.fields, LINE_DOCUMENT);
+  const kept = await trx
+    .updateTable(doc.header.table)
+    .set(
+      Object.fromEntries(
+        doc.keptTotals.map(({ line, header }) => [
+          columnOf(header),
+          trx.selectFrom(doc.lines.table).select(sql`coalesce(sum(${sql.ref(columnOf(line))}), 0)`.as("total")).where("tenant_id", "=", tenantId).where(documentColumn, "=", id),
+        ]),
+      ),
+    )
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .returning(doc.keptTotals.map(({ header }) => columnOf(header)))
+    .executeTakeFirstOrThrow();
+  return Object.fromEntries(doc.keptTotals.map(({ header }) => [header.name, Number((kept as Row)[columnOf(header)])]));
+}
+
+/** A header whose kept sum (`field`, a header field) is not its lines' sum. */
+export interface KeptTotalDrift {
+  tenantId: number;
+  id: number;
+  field: string;
+  kept: number;
+  lines: number;
+}
+
+/**
+ * The headers whose kept sums (`lines.keptTotals`) differ from their lines' (what `npm run ledger:check` reports with
+ * the ledgers' drifts), over every tenant or one.
+ */
+export async function keptTotalDrifts(db: AnyDb, doc: DocumentDef, tenantId?: number): Promise<KeptTotalDrift[]> {
+  const drifts: KeptTotalDrift[] = [];
+  const documentColumn = column(doc.lines.fields, LINE_DOCUMENT);
+  for (const { line, header } of doc.keptTotals) {
+    const sums = db
+      .selectFrom(doc.lines.table)
+      .select(["tenant_id", `${documentColumn} as document_id`, sql`sum(${sql.ref(columnOf(line))})`.as("total")])
+      .groupBy(["tenant_id", documentColumn]);
+    let q = db
+      .selectFrom(`${doc.header.table} as h`)
+      .leftJoin(sums.as("l"), (j) => j.onRef("l.tenant_id", "=", "h.tenant_id").onRef("l.document_id", "=", "h.id"))
+      .select(["h.tenant_id", "h.id", `h.${columnOf(header)} as kept`, sql`coalesce(l.total, 0)`.as("lines")])
+      .where(sql.ref(`h.${columnOf(header)}`), "!=", sql`coalesce(l.total, 0)`);
+    if (tenantId !== undefined) q = q.where("h.tenant_id", "=", tenantId);
+    for (const r of (await q.execute()) as Row[]) drifts.push({ tenantId: Number(r.tenant_id), id: Number(r.id), field: header.name, kept: Number(r.kept), lines: Number(r.lines) });
+  }
+  return drifts;
+}
+
+/**
  * The next number of a document type in the tenant on the China day of `now`, counted in the caller's transaction. A
  * resource numbered the same way (a travel request) passes its own `docType` (its key) and `numbering`.
  */
@@ -292,6 +349,8 @@ export async function stepDocument(
   }
   if (transition.effect) await rules.effects?.[transition.effect]?.(run, trx);
   await post(trx, ctx, doc, rules, run, from);
+  // An allocator or an effect may have set the lines' amounts (a stock-out's FEFO cost).
+  const kept = await keepLineTotals(trx, doc, tenantId, input.id);
   await writeHistory(trx, ctx, doc, input.id, transition.name, from, transition.to, reason);
   await recordOperation(trx, ctx, doc.header, input.id, transition.name, {
     [DOC_NO]: run.header[DOC_NO],
@@ -299,7 +358,7 @@ export async function stepDocument(
     ...(reason !== null ? { reason } : {}),
     ...Object.fromEntries((transition.input ?? []).map((f) => [f.name, input[f.name]])),
   });
-  return { ...run.header, [DOC_STATUS]: transition.to, [DOC_VERSION]: version + 1, updatedAt: now };
+  return { ...run.header, ...kept, [DOC_STATUS]: transition.to, [DOC_VERSION]: version + 1, updatedAt: now };
 }
 
 /** The postings this step makes (through their allocators, when they name one), and the reversals it takes back. */

@@ -1,4 +1,6 @@
+import { documents } from "../../resources/index";
 import type { AnyDb, LedgerDrift } from "../kernel/ledger";
+import { keptTotalDrifts } from "../kernel/transitions";
 import type { ServerModule } from "./manifest";
 
 export interface LedgerCheck {
@@ -7,13 +9,19 @@ export interface LedgerCheck {
 }
 
 /**
- * Every declared ledger's balances against the sums of their lines (the modules' manifests name them): what an
- * operator runs after a crash, a restore or a hand edit of the database (`npm run ledger:check`). Empty drifts
- * everywhere is the only healthy answer.
+ * Every declared ledger's balances against the sums of their lines (the modules' manifests name them), and every
+ * document header's kept sums against its lines' (`lines.keptTotals`, decision 094: a report reads those as the
+ * lines' figures): what an operator runs after a crash, a restore or a hand edit of the database
+ * (`npm run ledger:check`). Empty drifts everywhere is the only healthy answer.
  */
 export async function checkLedgers(db: AnyDb, modules: readonly ServerModule[], tenantId?: number): Promise<LedgerCheck[]> {
   const checks: LedgerCheck[] = [];
   for (const ledger of modules.flatMap((m) => m.ledgers)) checks.push({ ledger: ledger.declaration.name, drifts: await ledger.check(db, tenantId) });
+  for (const doc of documents.filter((d) => d.keptTotals.length)) {
+    const measure = (field: string) => (doc.keptTotals.find((k) => k.header.name === field)?.line.type === "quantity" ? "quantity" : "amount");
+    const drifts = await keptTotalDrifts(db, doc, tenantId);
+    checks.push({ ledger: `${doc.title}表头合计`, drifts: drifts.map((d) => ({ tenantId: d.tenantId, key: { documentId: d.id }, measure: measure(d.field), balance: d.kept, lines: d.lines })) });
+  }
   return checks;
 }
 

@@ -26,6 +26,7 @@ import {
   checkDocumentRules,
   column,
   documentMessages,
+  keepLineTotals,
   loadHeader,
   loadLines,
   nextDocumentNumber,
@@ -166,9 +167,10 @@ export async function insertDocument(trx: AnyDb, ctx: SessionContext, doc: Docum
   const lineRows = [...lines, ...made].map((line, i) => lineRow(ctx, doc, id, i + 1, line, now));
   // In parts: a statement's parameters are bounded (SQLite 32,766, PostgreSQL 65,535), a stocktake's lines are not.
   for (let at = 0; at < lineRows.length; at += 500) await trx.insertInto(doc.lines.table).values(lineRows.slice(at, at + 500)).execute();
+  const kept = await keepLineTotals(trx, doc, ctx.session.tenantId, id);
   await writeHistory(trx, ctx, doc, id, "create", null, status, null);
   await recordOperation(trx, ctx, doc.header, id, "create", { ...values, [DOC_NO]: row[column(doc.header.fields, DOC_NO)], lines: lines.length });
-  return { ...toRecord(doc.header, row), lines: lineRows.map((r) => toRecord(doc.lines, r)) };
+  return { ...toRecord(doc.header, row), ...kept, lines: lineRows.map((r) => toRecord(doc.lines, r)) };
 }
 
 export async function updateDocument(
@@ -239,6 +241,7 @@ export async function updateDocument(
           .execute();
       }
       if (added.length) await trx.insertInto(doc.lines.table).values(added).execute();
+      await keepLineTotals(trx, doc, tenantId, id);
       changes.lines = { kept: kept.size, added: added.length, removed: removed.length };
     }
     await recordOperation(trx, ctx, doc.header, id, "update", changes);
