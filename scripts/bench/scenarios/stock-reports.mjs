@@ -90,12 +90,13 @@ function documentsSql(dialect, now) {
   // Order i: day back d, warehouse, supplier; line j (0…9) of order i takes goods g.
   const orderRows = `select i, i % 365 as d, i % ${WAREHOUSES} + 1 as w, i % ${SUPPLIERS} + 1 as sup from (${s(ORDERS)}) as s0`;
   const lineRows = `select i, o, j, d, ((o * 7 + j * ${Math.floor(GOODS / ORDER_LINES)}) % ${GOODS}) + 1 as g from (select i, (i - 1) / ${ORDER_LINES} + 1 as o, (i - 1) % ${ORDER_LINES} as j, ((i - 1) / ${ORDER_LINES} + 1) % 365 as d from (${s(ORDERS * ORDER_LINES)}) as s0) as s1`;
-  const at = (d) => `(${now} - ${d} * ${DAY} - 3600000)`;
+  // Day counts are multiplied as bigint: PostgreSQL's integer series would overflow at 25 days of milliseconds.
+  const at = (d) => `(${now} - cast(${d} as bigint) * ${DAY} - 3600000)`;
   // Sheet i: warehouse w, month back m (0…11); line i of sheet (i − 1) / GOODS + 1 counts goods g.
   const sheets = WAREHOUSES * SHEET_MONTHS;
   const sheetRows = `select i, (i - 1) % ${WAREHOUSES} + 1 as w, (i - 1) / ${WAREHOUSES} as m from (${s(sheets)}) as s0`;
   const sheetLineRows = `select i, sh, g, (sh - 1) % ${WAREHOUSES} + 1 as w, (sh - 1) / ${WAREHOUSES} as m from (select i, (i - 1) / ${GOODS} + 1 as sh, (i - 1) % ${GOODS} + 1 as g from (${s(sheets * GOODS)}) as s0) as s1`;
-  const sheetAt = (m) => `(${now} - (${m} * 30 + 10) * ${DAY} - 3600000)`;
+  const sheetAt = (m) => `(${now} - cast(${m} * 30 + 10 as bigint) * ${DAY} - 3600000)`;
   // The goods that differ on a sheet: pair p = m / 2 of months, goods g with g % 10 = p; +1 unit in one, −1 in the other.
   const differs = `g % 10 = m / 2`;
   const diff = `case when m % 2 = 0 then 1000 else -1000 end`;
