@@ -68,6 +68,11 @@ export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.m
   let output = "";
   child.stdout?.on("data", (c) => (output += c));
   child.stderr.on("data", (c) => (output += c));
+  let stopping = false;
+  // A server that quits under a scenario is otherwise only an ECONNREFUSED: say how it ended and what it said last.
+  child.once("exit", (code, signal) => {
+    if (!stopping) console.error(`[bench] the server on port ${port} exited (${signal ?? `code ${code}`}) under the bench; its last output:\n${output.slice(-4000)}`);
+  });
   return {
     child,
     ready: (async () => {
@@ -82,7 +87,10 @@ export function startServer(databaseUrl, { port = PORT, args = ["scripts/start.m
       }
       throw new Error(`server did not start:\n${output}`);
     })(),
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")))),
+    stop: () => {
+      stopping = true;
+      return new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+    },
   };
 }
 

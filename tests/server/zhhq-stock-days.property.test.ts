@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chinaDay, chinaDayNo, DAY_MS } from "../../resources/chinaTime";
+import { chinaDay, chinaDayNo, chinaMonth, chinaMonthRange, DAY_MS } from "../../resources/chinaTime";
 import { inWriteTransaction } from "../../server/kernel/writeTransaction";
 import { stockLedger } from "../../server/modules/zhhq/stock";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
@@ -11,11 +11,12 @@ import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 
 /**
  * The stock ledger's kept days (`stock_day`, decision 090) under random sequences: stock-ins, stock-outs, transfers
- * sent and received, stocktakes (through the API), back-dated postings into earlier days (the ledger's own
- * `postMany`, as a correction would post), and postings whose transaction fails after the ledger wrote them. After
- * every step each kept day equals its lines, summed here in JavaScript from `stock_line` (in and out, closing as the
- * running sum of the key's days); a failed transaction leaves the days exactly as they were; and 库存日报 answers
- * those days, opening = closing − in + out.
+ * sent and received, stocktakes (through the API), back-dated postings into earlier days, up to months before (the
+ * ledger's own `postMany`, as a correction would post), and postings whose transaction fails after the ledger wrote
+ * them. After every step each kept day equals its lines, summed here in JavaScript from `stock_line` (in and out,
+ * closing as the running sum of the key's days); a failed transaction leaves the days exactly as they were; 库存日报
+ * answers those days, opening = closing − in + out; and 库存月报 of three months answers a row for each month a key
+ * moved in or began with stock, stock that often runs out here (decision 095).
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,7 +38,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("out" as const), warehouse, goods, quantity }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("transfer" as const), from: warehouse, to: warehouse, goods, quantity, receive: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("count" as const), warehouse, counts: fc.array(fc.integer({ min: 0, max: 150 }), { minLength: 1, maxLength: 4 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("backDated" as const), pick: fc.nat(), daysAgo: fc.integer({ min: 1, max: 5 }), quantity }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("backDated" as const), pick: fc.nat(), daysAgo: fc.integer({ min: 1, max: 70 }), quantity }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("crash" as const), pick: fc.nat(), quantity }) },
 );
 
@@ -96,7 +97,7 @@ for (const dialect of dialects) {
       return days;
     };
 
-    test("ins, outs, transfers, stocktakes, back-dated postings and failed transactions: every kept day is its lines'; 库存日报 reads them", { timeout: 900_000 }, async () => {
+    test("ins, outs, transfers, stocktakes, back-dated postings and failed transactions: every kept day is its lines'; 库存日报 and 月报 read them", { timeout: 900_000 }, async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
           const warehouses = [await api.warehouse(), await api.warehouse()];
@@ -162,6 +163,32 @@ for (const dialect of dialects) {
           const closing = mine.reduce((s, [, d]) => s + d[5], 0);
           expect(num(answer.data.totals.closingAmount)).toBe(closing);
           for (const row of answer.data.rows) expect(num(row.closingQuantity)).toBe(num(row.openingQuantity) + num(row.inQuantity) - num(row.outQuantity));
+          // 库存月报 of the last three months (decision 095): a row per month and key that moved in it or held stock at
+          // its start, from the same days; the rows and their count, and the totals over them.
+          const months = [2, 1, 0].map((back) => {
+            let month = chinaMonth(Date.now());
+            for (let i = 0; i < back; i++) month = chinaMonth(chinaMonthRange(month).start - 1);
+            return month;
+          });
+          const monthRows: Row[] = [];
+          const keys = [...new Set([...expected.keys()].filter((k) => k.startsWith(`${warehouses[0]}:`)).map((k) => k.split(":").slice(0, 2).join(":")))];
+          for (const month of months) {
+            const [start, end] = [chinaDayNo(chinaMonthRange(month).start), chinaDayNo(chinaMonthRange(month).end)];
+            for (const key of keys) {
+              const days = [...expected].filter(([k]) => k.startsWith(`${key}:`)).map(([k, d]) => [num(k.split(":")[2]), d] as const).sort((a, b) => a[0] - b[0]);
+              const last = days.filter(([day]) => day < start).at(-1)?.[1];
+              const within = days.filter(([day]) => day >= start && day < end).map(([, d]) => d);
+              const [openingQ, openingA] = [last?.[4] ?? 0, last?.[5] ?? 0];
+              if (!within.length && openingQ === 0 && openingA === 0) continue;
+              const [inA, outA] = [within.reduce((s, d) => s + d[1], 0), within.reduce((s, d) => s + d[3], 0)];
+              monthRows.push({ openingAmount: openingA, inAmount: inA, outAmount: outA, closingAmount: openingA + inA - outA });
+            }
+          }
+          const monthly = (await app.call<{ rows: Row[]; totals: Row; truncated: number }>("GET", `/api/v1/zhhq/warehouseMonthReport?fromMonth=${months[0]}&toMonth=${months[2]}&warehouseId=${warehouses[0]}`, { token: tenant.token })).body;
+          expect(monthly.status).toBe(200);
+          expect(monthly.data.rows.length + monthly.data.truncated).toBe(monthRows.length);
+          for (const f of ["openingAmount", "inAmount", "outAmount", "closingAmount"]) expect(num(monthly.data.totals[f]), f).toBe(monthRows.reduce((s, r) => s + num(r[f]), 0));
+          for (const row of monthly.data.rows) expect(num(row.closingQuantity)).toBe(num(row.openingQuantity) + num(row.inQuantity) - num(row.outQuantity));
           expect(await stockLedger.check(db, tenant.tenantId)).toEqual([]);
         }),
         { numRuns: dialect === "postgres" ? 10 : 25 },

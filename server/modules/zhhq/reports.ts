@@ -159,84 +159,230 @@ function monthsOf(f: Filters): string[] {
   return out;
 }
 
+const FIGURE_COLUMNS = ["opening_quantity", "opening_amount", "in_quantity", "in_amount", "out_quantity", "out_amount", "closing_quantity", "closing_amount"] as const;
+const MOVE_COLUMNS = ["in_quantity", "in_amount", "out_quantity", "out_amount"] as const;
+
 /**
- * 库存月报: a row per month and warehouse × goods that held stock or moved. A formal month's rows are its settlement
- * (月末结账 made it formal: `stock_month_settle`, by document date); an open month's are the ledger's days: each
- * key's stock now (`stock_real`) less what its days after the month moved is its closing, and walking back through
- * the months each opening is the closing less the month's in plus its out. The answer is the first ROW_LIMIT rows in
- * the report's order (month, warehouse, goods code); the totals and the count cover every row.
+ * 库存月报: a row per month and warehouse × goods that held stock or moved (decision 095). A formal month's rows are
+ * its settlement (月末结账 made it formal: `stock_month_settle`, by document date); an open month's are the ledger's
+ * days. The answer is the first ROW_LIMIT rows in the report's order (month, warehouse, goods code) with totals and a
+ * count over every row, and only the page's rows are made one by one: the totals are sums of the months' days and the
+ * keys' stock, the count is the keys less those that neither moved nor held stock in a month (see `openMonths`).
  */
 async function warehouseMonthReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
   const db = any(dbIn);
   const months = monthsOf(f);
+  // Month i is the days bounds[i] ≤ day_no < bounds[i + 1].
+  const bounds = [...months.map((m) => chinaDayNo(monthRange(m).start)), chinaDayNo(monthRange(months[months.length - 1]).end)];
   const formal = new Set(
     ((await db.selectFrom("stock_month").select("month").where("tenant_id", "=", tenantId).where("month", "in", months).where("status", "=", MONTH_FORMAL).execute()) as Row[]).map((r) => String(r.month)),
   );
-  // Each month's rows, filled in the report's order: the keys are walked in it, so no month is sorted whole.
-  const byMonth = months.map((): BalanceRow[] => []);
-  const settled: Row[] = [];
-  if (formal.size) {
-    let q = db
-      .selectFrom("stock_month_settle as l")
-      .select(["l.month", "l.warehouse_id", "l.goods_id", "l.opening_quantity", "l.opening_amount", "l.in_quantity", "l.in_amount", "l.out_quantity", "l.out_amount", "l.closing_quantity", "l.closing_amount"])
-      .where("l.tenant_id", "=", tenantId)
-      .where("l.month", "in", [...formal]);
-    q = whereGoods(db, q, tenantId, f);
-    settled.push(...((await q.execute()) as Row[]));
-  }
-  let moves: Row[] = [];
-  let balances: Row[] = [];
-  if (formal.size < months.length) {
-    // The days from the first month on, per key and month; the last bucket is everything after the range.
-    const bounds = months.map((m) => chinaDayNo(monthRange(m).end));
-    const bucket = sql<number>`case ${sql.join(bounds.map((b, i) => sql`when l.day_no < ${sql.lit(b)} then ${sql.lit(i)}`), sql` `)} else ${sql.lit(months.length)} end`;
-    let moved = db
-      .selectFrom(`${STOCK_DAY} as l`)
-      .select(["l.warehouse_id", "l.goods_id", bucket.as("bucket"), ...["in_quantity", "in_amount", "out_quantity", "out_amount"].map((c) => sumOf(sql.ref(`l.${c}`)).as(c))])
-      .where("l.tenant_id", "=", tenantId)
-      .where("l.day_no", ">=", chinaDayNo(monthRange(months[0]).start));
-    moved = whereGoods(db, moved, tenantId, f);
-    let real = db.selectFrom("stock_real as l").select(["l.warehouse_id", "l.goods_id", "l.quantity", "l.amount"]).where("l.tenant_id", "=", tenantId);
-    real = whereGoods(db, real, tenantId, f);
-    [moves, balances] = await Promise.all([moved.groupBy(["l.warehouse_id", "l.goods_id", bucket]).execute() as Promise<Row[]>, real.execute() as Promise<Row[]>]);
-  }
-  const [order, codes] = await Promise.all([warehouseOrder(db, tenantId), goodsCodes(db, tenantId, [...balances, ...settled].map((r) => n(r.goods_id)))]);
-  const inOrder = (a: Row, b: Row) =>
-    (order.get(n(a.warehouse_id)) ?? 0) - (order.get(n(b.warehouse_id)) ?? 0) || codePointOrder(codes.get(n(a.goods_id)) ?? "", codes.get(n(b.goods_id)) ?? "") || n(a.goods_id) - n(b.goods_id);
-  for (const r of settled.sort(inOrder))
-    byMonth[months.indexOf(String(r.month))].push({
-      period: String(r.month),
-      warehouseId: n(r.warehouse_id),
-      goodsId: n(r.goods_id),
-      figures: ["opening_quantity", "opening_amount", "in_quantity", "in_amount", "out_quantity", "out_amount", "closing_quantity", "closing_amount"].map((c) => n(r[c])),
-    });
-  const byKey = new Map<string, Map<number, Row>>();
-  for (const m of moves) {
-    const k = `${n(m.warehouse_id)}:${n(m.goods_id)}`;
-    const buckets = byKey.get(k) ?? new Map<number, Row>();
-    byKey.set(k, buckets.set(n(m.bucket), m));
-  }
-  for (const b of balances.sort(inOrder)) {
-    const warehouseId = n(b.warehouse_id);
-    const goodsId = n(b.goods_id);
-    const buckets = byKey.get(`${warehouseId}:${goodsId}`) ?? new Map<number, Row>();
-    const after = buckets.get(months.length);
-    let quantity = n(b.quantity) - n(after?.in_quantity) + n(after?.out_quantity);
-    let amount = n(b.amount) - n(after?.in_amount) + n(after?.out_amount);
-    for (let i = months.length - 1; i >= 0; i--) {
-      const m = buckets.get(i);
-      const [inQ, inA, outQ, outA] = [n(m?.in_quantity), n(m?.in_amount), n(m?.out_quantity), n(m?.out_amount)];
-      const openingQ = quantity - inQ + outQ;
-      const openingA = amount - inA + outA;
-      // A month with neither stock nor movement is not a row; a formal month's rows are its settlement's.
-      if ((m || openingQ !== 0 || openingA !== 0) && !formal.has(months[i])) byMonth[i].push({ period: months[i], warehouseId, goodsId, figures: [openingQ, openingA, inQ, inA, outQ, outA, quantity, amount] });
-      quantity = openingQ;
-      amount = openingA;
+  const open = months.flatMap((m, i) => (formal.has(m) ? [] : [i]));
+  const [order, settled, opened] = await Promise.all([
+    warehouseOrder(db, tenantId),
+    formal.size ? settledMonths(db, tenantId, f, [...formal]) : Promise.resolve(new Map<string, Row>()),
+    open.length ? openMonths(db, tenantId, f, bounds) : Promise.resolve(null),
+  ]);
+  const counts = opened?.rowsByWarehouse;
+  // Each month's figures summed over its rows (a key that neither held stock nor moved adds nothing), and its count.
+  const perMonth: BalanceRow[] = [];
+  const rowCount: number[] = [];
+  months.forEach((month, i) => {
+    if (formal.has(month)) {
+      const s = settled.get(month);
+      perMonth.push({ period: month, warehouseId: 0, goodsId: 0, figures: FIGURE_COLUMNS.map((c) => n(s?.[c])) });
+      rowCount.push(n(s?.rows));
+    } else {
+      perMonth.push({ period: month, warehouseId: 0, goodsId: 0, figures: opened!.figuresOf(i) });
+      rowCount.push([...counts!.values()].reduce((sum, byMonth) => sum + byMonth[i], 0));
+    }
+  });
+  const rank = (warehouseId: number) => order.get(warehouseId) ?? order.size;
+  const page: BalanceRow[] = [];
+  for (let i = 0; i < months.length && page.length < ROW_LIMIT; i++) {
+    if (!rowCount[i]) continue;
+    const needed = ROW_LIMIT - page.length;
+    if (formal.has(months[i])) page.push(...(await settledRows(db, tenantId, f, months[i], rank)).slice(0, needed));
+    else {
+      // The month's rows lie in its warehouses in order: only the first warehouses whose rows fill the page are read.
+      const warehouses: number[] = [];
+      let rows = 0;
+      for (const [warehouseId, byMonth] of [...counts!].sort(([a], [b]) => rank(a) - rank(b))) {
+        if (rows >= needed) break;
+        if (!byMonth[i]) continue;
+        warehouses.push(warehouseId);
+        rows += byMonth[i];
+      }
+      page.push(...(await openMonthRows(db, tenantId, f, months[i], bounds[i], bounds[i + 1], warehouses, rank)).slice(0, needed));
     }
   }
-  const raw = byMonth.flat();
-  const page = raw.slice(0, ROW_LIMIT);
-  return { rows: await namedBalances(db, tenantId, page, "month"), totals: balanceTotals(monthReport, raw), truncated: raw.length - page.length };
+  const count = rowCount.reduce((s, c) => s + c, 0);
+  return { rows: await namedBalances(db, tenantId, page, "month"), totals: balanceTotals(monthReport, perMonth), truncated: count - page.length };
+}
+
+/** The formal months' settlements summed, by month, with their count of rows. */
+async function settledMonths(db: AnyDb, tenantId: number, f: Filters, months: string[]): Promise<Map<string, Row>> {
+  let q = db
+    .selectFrom("stock_month_settle as l")
+    .select(["l.month", sql<number>`count(*)`.as("rows"), ...FIGURE_COLUMNS.map((c) => sumOf(sql.ref(`l.${c}`)).as(c))])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.month", "in", months);
+  q = whereGoods(db, q, tenantId, f);
+  return new Map(((await q.groupBy("l.month").execute()) as Row[]).map((r) => [String(r.month), r]));
+}
+
+/** The rows of keys in the report's order: warehouse, goods code, goods. */
+async function inKeyOrder(db: AnyDb, tenantId: number, rows: BalanceRow[], rank: (warehouseId: number) => number): Promise<BalanceRow[]> {
+  const codes = await goodsCodes(db, tenantId, rows.map((r) => r.goodsId));
+  return rows.sort((a, b) => rank(a.warehouseId) - rank(b.warehouseId) || codePointOrder(codes.get(a.goodsId) ?? "", codes.get(b.goodsId) ?? "") || a.goodsId - b.goodsId);
+}
+
+/** A formal month's rows: its settlement's, as 月末结账 made them. */
+async function settledRows(db: AnyDb, tenantId: number, f: Filters, month: string, rank: (warehouseId: number) => number): Promise<BalanceRow[]> {
+  let q = db
+    .selectFrom("stock_month_settle as l")
+    .select(["l.warehouse_id", "l.goods_id", ...FIGURE_COLUMNS.map((c) => `l.${c}`)])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.month", "=", month);
+  q = whereGoods(db, q, tenantId, f);
+  const rows = ((await q.execute()) as Row[]).map((r) => ({ period: month, warehouseId: n(r.warehouse_id), goodsId: n(r.goods_id), figures: FIGURE_COLUMNS.map((c) => n(r[c])) }));
+  return inKeyOrder(db, tenantId, rows, rank);
+}
+
+/**
+ * An open month's rows in these warehouses, from the ledger's days: each key's opening is the closing of its last
+ * day before the month (none: nothing), its in and out the month's days; a key that neither held stock nor moved
+ * is not a row.
+ */
+async function openMonthRows(db: AnyDb, tenantId: number, f: Filters, month: string, from: number, to: number, warehouses: number[], rank: (warehouseId: number) => number): Promise<BalanceRow[]> {
+  const lastClosing = (figure: string) =>
+    sql<number>`(select d.${sql.ref(figure)} from ${sql.table(STOCK_DAY)} d
+      where d.tenant_id = l.tenant_id and d.warehouse_id = l.warehouse_id and d.goods_id = l.goods_id and d.day_no < ${from} order by d.day_no desc limit 1)`;
+  let keys = db
+    .selectFrom("stock_real as l")
+    .select(["l.warehouse_id", "l.goods_id", lastClosing("closing_quantity").as("opening_quantity"), lastClosing("closing_amount").as("opening_amount")])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.warehouse_id", "in", warehouses);
+  keys = whereGoods(db, keys, tenantId, f);
+  let days = db
+    .selectFrom(`${STOCK_DAY} as l`)
+    .select(["l.warehouse_id", "l.goods_id", ...MOVE_COLUMNS.map((c) => sumOf(sql.ref(`l.${c}`)).as(c))])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.warehouse_id", "in", warehouses)
+    .where("l.day_no", ">=", from)
+    .where("l.day_no", "<", to);
+  days = whereGoods(db, days, tenantId, f);
+  const [held, moves] = (await Promise.all([keys.execute(), days.groupBy(["l.warehouse_id", "l.goods_id"]).execute()])) as [Row[], Row[]];
+  const movesOf = new Map(moves.map((m) => [`${n(m.warehouse_id)}:${n(m.goods_id)}`, m]));
+  const rows: BalanceRow[] = [];
+  for (const k of held) {
+    const m = movesOf.get(`${n(k.warehouse_id)}:${n(k.goods_id)}`);
+    const [openingQ, openingA] = [n(k.opening_quantity), n(k.opening_amount)];
+    if (!m && openingQ === 0 && openingA === 0) continue;
+    const [inQ, inA, outQ, outA] = MOVE_COLUMNS.map((c) => n(m?.[c]));
+    rows.push({ period: month, warehouseId: n(k.warehouse_id), goodsId: n(k.goods_id), figures: [openingQ, openingA, inQ, inA, outQ, outA, openingQ + inQ - outQ, openingA + inA - outA] });
+  }
+  return inKeyOrder(db, tenantId, rows, rank);
+}
+
+/**
+ * The open months' figures and rows, per warehouse. Figures: a month's in and out are its days'; its opening is the
+ * keys' stock now (`stock_real`) less what every day from the month on moved. Rows: a warehouse's keys less, each
+ * month, those that neither moved in it nor held stock at its start: such a month lies wholly in a stretch without
+ * days where the key's stock was nothing. Two kinds of stretch: after a day of the range that closed at nothing
+ * (quantity and amount), until the key's next day; and from the range's start, for a key that held nothing then,
+ * until its first day in it (or for good). The days that closed at nothing are few (a partial index holds them,
+ * migration 0090), and each asks for its key's next day. The others are counted without a question per key: a key
+ * empty at the start has as its first day in the range a day that opened at nothing and followed no day of the
+ * range that closed at it, so each month holds as many first days as such days; and a key empty at the start with
+ * no day since is empty now, its last day (if any) before the range: the keys empty now less those whose last day
+ * of the range closed at nothing.
+ * A stretch is counted by the months of its two ends (−1: before the range; n: after it; n + 1: no next day) and
+ * holds the months between.
+ */
+async function openMonths(db: AnyDb, tenantId: number, f: Filters, bounds: number[]) {
+  const months = bounds.length - 1;
+  let real = db
+    .selectFrom("stock_real as l")
+    .select([
+      "l.warehouse_id",
+      sql<number>`count(*)`.as("keys"),
+      sql<number>`sum(case when l.quantity <> 0 or l.amount <> 0 then 1 else 0 end)`.as("held"),
+      sumOf(sql.ref("l.quantity")).as("quantity"),
+      sumOf(sql.ref("l.amount")).as("amount"),
+    ])
+    .where("l.tenant_id", "=", tenantId);
+  real = whereGoods(db, real, tenantId, f);
+  const openedEmpty = sql`l.closing_quantity - l.in_quantity + l.out_quantity = 0 and l.closing_amount - l.in_amount + l.out_amount = 0`;
+  let days = db
+    .selectFrom(`${STOCK_DAY} as l`)
+    .select(["l.day_no", "l.warehouse_id", sql<number>`sum(case when ${openedEmpty} then 1 else 0 end)`.as("opened_empty"), ...MOVE_COLUMNS.map((c) => sumOf(sql.ref(`l.${c}`)).as(c))])
+    .where("l.tenant_id", "=", tenantId)
+    .where("l.day_no", ">=", bounds[0]);
+  days = whereGoods(db, days, tenantId, f);
+  let empty = db
+    .selectFrom(`${STOCK_DAY} as l`)
+    .select([
+      "l.warehouse_id",
+      "l.day_no",
+      sql<number>`(select min(d.day_no) from ${sql.table(STOCK_DAY)} d where d.tenant_id = l.tenant_id and d.warehouse_id = l.warehouse_id and d.goods_id = l.goods_id and d.day_no > l.day_no)`.as("next_day"),
+    ])
+    .where("l.tenant_id", "=", tenantId)
+    // Literal zeros: the partial index of these days (migration 0090) is chosen for them, not for parameters.
+    .where("l.closing_quantity", "=", sql.lit(0))
+    .where("l.closing_amount", "=", sql.lit(0))
+    .where("l.day_no", ">=", bounds[0]);
+  empty = whereGoods(db, empty, tenantId, f);
+  // The stretches are folded here: PostgreSQL would ask for the next day once for each time SQL named it.
+  const [stock, perDay, emptyDays] = (await Promise.all([real.groupBy("l.warehouse_id").execute(), days.groupBy(["l.day_no", "l.warehouse_id"]).execute(), empty.execute()])) as Row[][];
+  const monthIndex = (day: unknown) => {
+    if (day === null || day === undefined) return months + 1;
+    let i = -1;
+    while (i < months && n(day) >= bounds[i + 1]) i++;
+    return i;
+  };
+
+  // Per warehouse and month (the last: every day after the range): in and out, the days that opened at nothing.
+  type Warehouse = { keys: number; held: number; stock: number[]; moves: number[][]; openedEmpty: number[]; emptyNow: number; rows: number[] };
+  const warehouses = new Map<number, Warehouse>();
+  const of = (warehouseId: number) =>
+    warehouses.get(warehouseId) ??
+    warehouses
+      .set(warehouseId, { keys: 0, held: 0, stock: [0, 0], moves: bounds.map(() => [0, 0, 0, 0]), openedEmpty: bounds.map(() => 0), emptyNow: 0, rows: Array<number>(months).fill(0) })
+      .get(warehouseId)!;
+  for (const r of stock) Object.assign(of(n(r.warehouse_id)), { keys: n(r.keys), held: n(r.held), stock: [n(r.quantity), n(r.amount)] });
+  for (const d of perDay) {
+    const w = of(n(d.warehouse_id));
+    const i = monthIndex(d.day_no);
+    MOVE_COLUMNS.forEach((c, j) => (w.moves[i][j] += n(d[c])));
+    w.openedEmpty[i] += n(d.opened_empty);
+  }
+  const stretches = emptyDays.map((e) => ({ warehouseId: n(e.warehouse_id), lo: monthIndex(e.day_no), hi: monthIndex(e.next_day) }));
+  // What remains of the days that opened at nothing are the first days in the range of keys empty at its start.
+  for (const s of stretches) {
+    if (s.hi <= months) of(s.warehouseId).openedEmpty[s.hi] -= 1;
+    else of(s.warehouseId).emptyNow += 1;
+  }
+  for (const w of warehouses.values()) {
+    // Empty now without a day that emptied them in the range: empty since before it, and no day since.
+    const emptyThroughout = w.keys - w.held - w.emptyNow;
+    for (let i = 0; i < months; i++) {
+      // Empty at the start and without a day up to month i's end: empty all through it.
+      const firstDayLater = w.openedEmpty.slice(i + 1).reduce((sum, c) => sum + c, 0);
+      w.rows[i] = w.keys - emptyThroughout - firstDayLater;
+    }
+  }
+  for (const s of stretches) for (let i = s.lo + 1; i < Math.min(months, s.hi); i++) of(s.warehouseId).rows[i] -= 1;
+
+  // The figures of month i summed over every key: its opening is the stock less the net of the month and every one after.
+  const figuresOf = (i: number) => {
+    const sum = (pick: (w: Warehouse) => number) => [...warehouses.values()].reduce((s, w) => s + pick(w), 0);
+    const [inQ, inA, outQ, outA] = [0, 1, 2, 3].map((j) => sum((w) => w.moves[i][j]));
+    const net = (j: number) => sum((w) => w.moves.slice(i).reduce((s, m) => s + m[j] - m[j + 2], 0));
+    const [openingQ, openingA] = [sum((w) => w.stock[0]) - net(0), sum((w) => w.stock[1]) - net(1)];
+    return [openingQ, openingA, inQ, inA, outQ, outA, openingQ + inQ - outQ, openingA + inA - outA];
+  };
+  return { figuresOf, rowsByWarehouse: new Map([...warehouses].map(([id, w]) => [id, w.rows])) };
 }
 
 /** The codes of these goods (the rows' order), read once for all. */
@@ -374,7 +520,8 @@ const COUNTED_ORDER_STATUSES = ["2", "3", "4"];
 
 async function purchaseReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
   const db = any(dbIn);
-  const month = sql<string>`substr(h.doc_date, 1, 7)`;
+  // The month as a number (202611): PostgreSQL sorts the year's lines by it to group them, and text sorts by collation.
+  const month = sql<number>`cast(substr(h.doc_date, 1, 4) as integer) * 100 + cast(substr(h.doc_date, 6, 2) as integer)`;
   let q = db
     .selectFrom(`${purchse.lines.table} as l`)
     .innerJoin(`${purchse.header.table} as h`, (j) => j.onRef("h.tenant_id", "=", "l.tenant_id").onRef("h.id", "=", "l.document_id"))
@@ -401,7 +548,7 @@ async function purchaseReport(dbIn: Db, tenantId: number, f: Filters): Promise<Q
   const sums = (await q.groupBy([month, "h.supplier_id", "l.goods_id"]).execute()) as Row[];
   const [goods, suppliers] = await Promise.all([goodsNames(db, tenantId, sums.map((r) => n(r.goods_id))), namesOf(db, tenantId, "supplier", "supplier_name", sums.map((r) => r.supplier_id))]);
   const rows: Row[] = sums.map((r) => ({
-    month: String(r.month),
+    month: `${Math.floor(n(r.month) / 100)}-${String(n(r.month) % 100).padStart(2, "0")}`,
     supplierName: suppliers.get(n(r.supplier_id)) ?? "",
     ...goodsCells(goods.get(n(r.goods_id))),
     orderCount: n(r.orders),
