@@ -62,8 +62,13 @@ function shortClassName(name: string, filename: string) {
  *   object per route, and the static router a data route per route, for each page. Their input is the build's route
  *   table (the same objects for the life of the process), so they are made once per table. Nothing on the server
  *   changes them: the static router refuses navigation, patching and lazy loading.
+ * - `matchRoutesImpl` (2 %): a request's path is matched twice (the document handler, then the static handler) by
+ *   trying the ranked branches of every route in turn until one matches. Which branch matches a path depends only on
+ *   the branches, so its index is kept per path, at most BRANCHES_KEPT of them; the match itself is made afresh from
+ *   that branch (its objects are the request's own).
  */
 const PARTIAL_MANIFESTS_KEPT = 1000;
+const BRANCHES_KEPT = 1000;
 const KEPT_BY_REACT_ROUTER: Array<{ name: string; text: string; kept: string }> = [
   {
     name: "getPartialManifest",
@@ -126,6 +131,54 @@ function createStaticRouter(routes, context, opts = {}) {
     keptDataRoutes.set(routes, kept);
   }
   let { manifest, dataRoutes } = kept;`,
+  },
+  {
+    name: "matchRoutesImpl",
+    text: `function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {
+  let location = typeof locationArg === "string" ? parsePath(locationArg) : locationArg;
+  let pathname = stripBasename(location.pathname || "/", basename);
+  if (pathname == null) {
+    return null;
+  }
+  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
+  let matches = null;
+  let decoded = decodePath(pathname);
+  for (let i = 0; matches == null && i < branches.length; ++i) {
+    matches = matchRouteBranch(
+      branches[i],
+      decoded,
+      allowPartial
+    );
+  }
+  return matches;`,
+    kept: `var keptBranchIndexes = new WeakMap();
+function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {
+  let location = typeof locationArg === "string" ? parsePath(locationArg) : locationArg;
+  let pathname = stripBasename(location.pathname || "/", basename);
+  if (pathname == null) {
+    return null;
+  }
+  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
+  let matches = null;
+  let decoded = decodePath(pathname);
+  let kept = precomputedBranches && keptBranchIndexes.get(branches);
+  if (precomputedBranches && !kept) keptBranchIndexes.set(branches, (kept = new Map()));
+  let key = (allowPartial ? "+" : "=") + decoded;
+  let at = kept ? kept.get(key) : void 0;
+  if (at !== void 0) return at < 0 ? null : matchRouteBranch(branches[at], decoded, allowPartial);
+  let i = 0;
+  for (; matches == null && i < branches.length; ++i) {
+    matches = matchRouteBranch(
+      branches[i],
+      decoded,
+      allowPartial
+    );
+  }
+  if (kept) {
+    if (kept.size >= ${BRANCHES_KEPT}) kept.delete(kept.keys().next().value);
+    kept.set(key, matches == null ? -1 : i - 1);
+  }
+  return matches;`,
   },
 ];
 function reactRouterWorkKept(): Plugin {
