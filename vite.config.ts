@@ -134,13 +134,7 @@ function createStaticRouter(routes, context, opts = {}) {
   },
   {
     name: "matchRoutesImpl",
-    text: `function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {
-  let location = typeof locationArg === "string" ? parsePath(locationArg) : locationArg;
-  let pathname = stripBasename(location.pathname || "/", basename);
-  if (pathname == null) {
-    return null;
-  }
-  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
+    text: `  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
   let matches = null;
   let decoded = decodePath(pathname);
   for (let i = 0; matches == null && i < branches.length; ++i) {
@@ -151,18 +145,12 @@ function createStaticRouter(routes, context, opts = {}) {
     );
   }
   return matches;`,
-    kept: `var keptBranchIndexes = new WeakMap();
-function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {
-  let location = typeof locationArg === "string" ? parsePath(locationArg) : locationArg;
-  let pathname = stripBasename(location.pathname || "/", basename);
-  if (pathname == null) {
-    return null;
-  }
-  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
+    kept: `  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
   let matches = null;
   let decoded = decodePath(pathname);
-  let kept = precomputedBranches && keptBranchIndexes.get(branches);
-  if (precomputedBranches && !kept) keptBranchIndexes.set(branches, (kept = new Map()));
+  let keptByBranches = (matchRoutesImpl.keptBranchIndexes ??= new WeakMap());
+  let kept = precomputedBranches && keptByBranches.get(branches);
+  if (precomputedBranches && !kept) keptByBranches.set(branches, (kept = new Map()));
   let key = (allowPartial ? "+" : "=") + decoded;
   let at = kept ? kept.get(key) : void 0;
   if (at !== void 0) return at < 0 ? null : matchRouteBranch(branches[at], decoded, allowPartial);
