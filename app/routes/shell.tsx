@@ -52,16 +52,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (PUBLIC_PATHS.has(url.pathname) && !hasTokenCookie(request)) return null;
   const user = await requireUserInfo(request, context);
   const cookies = request.headers.get("Cookie");
-  const info = await apiCall<ShellInfo>(request, context, "GET", "/api/v1/auth/user/shellInfo");
-  const { subsystems, routeRoles } = info.status === 200 ? info.data : { subsystems: [], routeRoles: [] };
-  const subsystemId = activeSubsystemFor(url.pathname, user.menuTreeList, readCookieValue(cookies, SUBSYSTEM_COOKIE), subsystems);
-  // The subsystem's menus come from the shell data the page already has (decision 019), not from another call.
-  const [logo, tenantPage] = await Promise.all([
+  // Side by side: on PostgreSQL each call waits for its queries, and none needs another's answer.
+  const [info, logo, tenantPage] = await Promise.all([
+    apiCall<ShellInfo>(request, context, "GET", "/api/v1/auth/user/shellInfo"),
     apiCall<string>(request, context, "GET", "/api/v1/sys/imageObj/findLogoImage"),
     user.superAdmin
       ? apiCall<{ records: Array<{ id: number; tenantName: string }> }>(request, context, "GET", "/api/v1/sys/tenant/findPage", { query: { pageSize: 100, status: "1" } })
       : null,
   ]);
+  const { subsystems, routeRoles } = info.status === 200 ? info.data : { subsystems: [], routeRoles: [] };
+  // The subsystem's menus come from the shell data the page already has (decision 019), not from another call.
+  const subsystemId = activeSubsystemFor(url.pathname, user.menuTreeList, readCookieValue(cookies, SUBSYSTEM_COOKIE), subsystems);
   const forbidden = !routeAllowed(url.pathname, user.roles, routeRoles);
   return data(
     {

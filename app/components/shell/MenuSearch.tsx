@@ -45,9 +45,11 @@ export function MenuSearch({ menus, subsystems, dark }: { menus: MenuNode[]; sub
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const [focused, setFocused] = useState(false);
-  const pages = useMemo(() => searchablePages(menus, (sid) => subsystems.find((s) => s.id === sid)?.sysName ?? ""), [menus, subsystems]);
+  const searching = query.trim() !== "";
+  // Made once something is typed: every page renders the field, few are searched from (and never on the server).
+  const pages = useMemo(() => (searching ? searchablePages(menus, (sid) => subsystems.find((s) => s.id === sid)?.sysName ?? "") : []), [searching, menus, subsystems]);
   const results = useMemo(() => findPages(pages, query), [pages, query]);
-  const expanded = focused && query.trim() !== "";
+  const expanded = focused && searching;
   useEffect(() => {
     if (expanded) document.getElementById(`${id}-${active}`)?.scrollIntoView({ block: "nearest" });
   }, [expanded, id, active]);

@@ -109,8 +109,22 @@ function menuEntry(rows: MenuRow[]): MenuEntry {
   return { value, hash: hashOf(value), codes: new Set(rows.filter((r) => r.permission).map((r) => r.permission as string)) };
 }
 
+type Entry = { menus: Promise<MenuEntry>; dictionaries: () => Promise<Cached<DictItems>>; tenantDictionaries: () => Promise<Cached<DictItems>> };
+
+/**
+ * The calls one page makes in-process share one authenticated session object (api.ts's CallScope, which a call that
+ * may write replaces): they share one read of the generation and the roles too, instead of one per call.
+ */
+const readBySession = new WeakMap<AuthSession, Promise<Entry>>();
+
+function cached(db: Db, session: AuthSession): Promise<Entry> {
+  let read = readBySession.get(session);
+  if (!read) readBySession.set(session, (read = cachedAnew(db, session)));
+  return read;
+}
+
 /** The user's menu entry and the dictionaries, from this instance's cache while the generation holds. */
-async function cached(db: Db, session: AuthSession): Promise<{ menus: Promise<MenuEntry>; dictionaries: () => Promise<Cached<DictItems>>; tenantDictionaries: () => Promise<Cached<DictItems>> }> {
+async function cachedAnew(db: Db, session: AuthSession): Promise<Entry> {
   // Read from committed rows (readerOf): a request checks its permissions while a ledger group holds the writer.
   const from = readerOf(db);
   const [current, roleIds] = await Promise.all([generation(from), activeRoleIds(from, session)]);
