@@ -109,6 +109,23 @@ test.describe("hostile input against the running server", () => {
     expect(page.closed).toBe(true);
   });
 
+  test("a kept-alive connection idle for longer than Node's 5 s is still open, and its next request is answered on it", async () => {
+    const socket = connect(PORT, "127.0.0.1");
+    let text = "";
+    let closed = false;
+    socket.on("data", (chunk) => (text += chunk.toString("utf8")));
+    socket.on("close", () => (closed = true));
+    const ask = () => socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n");
+    const answers = () => text.match(/HTTP\/1\.1 200/g)?.length ?? 0;
+    ask();
+    await expect.poll(answers).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
+    expect(closed).toBe(false);
+    ask();
+    await expect.poll(answers).toBe(2);
+    socket.destroy();
+  });
+
   test("clients that give up half-way and refused input leave no stack lines in the log", async () => {
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -227,6 +227,15 @@ export async function prepare(config: Config): Promise<AppHandler> {
 /** After the signal, a kept-alive connection that stays quiet this long is closed (one that asks is answered). */
 const IDLE_GRACE_MS = 500;
 
+/**
+ * How long a kept-alive connection may stay idle before the server closes it. Node's 5 s is shorter than clients keep
+ * theirs (a terminal's or a test's connection pool reuses a connection after many seconds): a request sent just as the
+ * server closed the idle connection met a reset (ECONNRESET), and a client does not send a POST again by itself. At
+ * 65 s a client's pause between requests rarely meets the close; a stop still ends idle connections at once (below).
+ * The headers of a request must come within a little more (Node wants it longer than the idle time).
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Resolves after the event loop's next poll phase, in which it accepts waiting connections and reads waiting bytes. */
 const afterPoll = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -236,6 +245,8 @@ export async function start(config: Config = loadConfig()): Promise<RunningServe
     createListener(app.respond, { trustProxy: config.TRUST_PROXY, isApiPath, onError: app.onError, maxInFlight: config.MAX_REQUESTS_IN_FLIGHT }),
   );
   server.on("clientError", answerClientError);
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
   // Requests in flight per connection, so that a shutdown can tell busy connections from idle ones.
   const inFlight = new Map<net.Socket, number>();
