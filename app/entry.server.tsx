@@ -19,18 +19,37 @@ export default function handleRequest(
   const { nonce } = loadContext;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let allReady = false;
     // Cleared when the render ends: a pending timer holds the whole render (its tree, its data) for 11 s after the
     // page was sent, which under load was hundreds of finished pages kept in the heap.
     const timer = setTimeout(() => abort(), streamTimeout + 1000);
     const userAgent = request.headers.get("user-agent");
     // Bots and the no-JavaScript path get the whole document at once.
     const allAtOnce = Boolean((userAgent && isbot(userAgent)) || routerContext.isSpaMode);
-    const send = () => {
+    const output = () => {
       shellRendered = true;
-      const body = import.meta.env.PROD && nonce ? deferModuleScripts(nonce) : new PassThrough();
-      const stream = createReadableStreamFromReadable(body);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      return import.meta.env.PROD && nonce ? deferModuleScripts(nonce) : new PassThrough();
+    };
+    const stream = () => {
+      const body = output();
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
+    // A page with nothing left to wait for (most: loaders have answered before the render) is sent as one piece with
+    // its length: its ~20 chunks no longer each pass through a Node stream, a web stream and the socket.
+    const whole = () => {
+      const body = output();
+      const chunks: Buffer[] = [];
+      body.on("data", (chunk: Buffer) => chunks.push(chunk));
+      body.on("error", reject);
+      body.on("end", () => {
+        const bytes = Buffer.concat(chunks);
+        responseHeaders.set("Content-Length", String(bytes.length));
+        const response = new Response(bytes, { headers: responseHeaders, status: responseStatusCode });
+        loadContext.keepWholeBody?.(response, bytes);
+        resolve(response);
+      });
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(
@@ -46,11 +65,13 @@ export default function handleRequest(
         // rows would never show.
         progressiveChunkSize: Number.POSITIVE_INFINITY,
         onShellReady() {
-          if (!allAtOnce) send();
+          // React calls onAllReady in the same turn when nothing is suspended; a page still waiting streams.
+          if (!allAtOnce) queueMicrotask(() => (allReady ? whole() : stream()));
         },
         onAllReady() {
           clearTimeout(timer);
-          if (allAtOnce) send();
+          allReady = true;
+          if (allAtOnce) whole();
         },
         onShellError(error: unknown) {
           clearTimeout(timer);

@@ -12,6 +12,8 @@ declare module "react-router" {
      * reading it back out of the response's body stream, which cost a list page's five calls 2 % of its server time.
      */
     envelopeText?: (response: Response) => string | undefined;
+    /** Tells the server a page's response was rendered whole into `body`, so it is written in one piece. */
+    keepWholeBody?: (response: Response, body: Uint8Array) => void;
     /** The signed-in user's menus, dictionaries and screen names for this render (set by the root loader). */
     shellData?: ShellData;
   }

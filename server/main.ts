@@ -31,6 +31,7 @@ import { createRenderGate } from "./http/renderGate";
 import { startupErrorMessage } from "./startupErrors";
 import { applySecurityHeaders, keepRedirectOnSite, newNonce, refusedPageRequest } from "./http/security";
 import { envelopeText } from "./http/envelope";
+import { keepWholeBody } from "./http/wholeBody";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -167,7 +168,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
       (page instanceof Response && page) ||
       (toApi && (await callApi(request, clientAddress, url.pathname))) ||
       staticResponse(clientDir, request, url.pathname) ||
-      (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress), envelopeText }));
+      (await handleDocument(page as Request, { nonce: (nonce = newNonce()), clientAddress, apiFetch: apiFetch(clientAddress), envelopeText, keepWholeBody }));
     // Our handlers make their responses, so their headers are changed in place rather than copied; a response
     // with immutable headers (as fetch() returns) is copied first.
     const https = isHttps(request);

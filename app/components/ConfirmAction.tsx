@@ -1,5 +1,6 @@
 import { Alert, Button, Card, Group, Modal, Stack, Text, Textarea, Title } from "@mantine/core";
-import { useEffect, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useHydrated } from "~/lib/hydrated";
 import { Form, Link, useLocation, useNavigation, useSearchParams, useSubmit } from "react-router";
 import type { Icon } from "~/components/icons";
 
@@ -42,9 +43,6 @@ export interface ConfirmActionProps {
   review?: object | null;
 }
 
-const noSubscription = () => () => {};
-/** Whether this render runs in the browser after hydration: a page drawn by the server without scripts shows steps inline. */
-const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 /**
  * The one confirmation of an action that moves money or cannot be undone (decision 055): a button opens a Mantine
@@ -55,6 +53,7 @@ const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () =>
 export function ConfirmAction({ name, title, summary, confirmLabel, reasonLabel, hidden, children, refusal, color = "red", icon: ButtonIcon, form, review }: ConfirmActionProps) {
   const [searchParams] = useSearchParams();
   const location = useLocation();
+  // A page drawn by the server without scripts shows the steps inline.
   const hydrated = useHydrated();
   const [opened, setOpened] = useState(false);
   // A completed action redirects (a new location): the dialog closes with it. A form's step follows its answers

@@ -1,4 +1,5 @@
-import { Alert, AppShell, Box, Breadcrumbs, Image, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { Alert, AppShell, Box, Breadcrumbs, Image, Menu, Text, UnstyledButton } from "@mantine/core";
+import { LiveMenu, LiveTooltip } from "~/lib/hydrated";
 import { IconApps, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMenu2, IconSettings } from "~/components/icons";
 import { useEffect, useMemo, useState } from "react";
 import { data, isRouteErrorResponse, Link, Outlet, useLocation, useMatches, useRevalidator, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
@@ -206,13 +207,17 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
     <div className={classes.headerRight}>
       <MenuSearch menus={allVisible} subsystems={shell.subsystems} dark={!side} />
       {shell.subsystems.length > 1 && (
-        <Menu position="bottom-end" width={200} shadow="md">
-          <Menu.Target>
+        <LiveMenu
+          position="bottom-end"
+          width={200}
+          shadow="md"
+          target={
             <UnstyledButton className={headerClasses.subsystem} data-dark={!side || undefined} aria-label={`${subsystemName}，切换子系统`} data-testid="subsystem-switcher">
               <IconApps size={16} />
               <span className={headerClasses.subsystemName}>{subsystemName}</span>
             </UnstyledButton>
-          </Menu.Target>
+          }
+        >
           <Menu.Dropdown>
             <Menu.Label>切换子系统</Menu.Label>
             {shell.subsystems.map((s) => (
@@ -227,15 +232,15 @@ function ShellLayout({ user, flash, shell, children }: { user: PageUser; flash: 
               </Menu.Item>
             ))}
           </Menu.Dropdown>
-        </Menu>
+        </LiveMenu>
       )}
       {shell.tenants.length > 1 && <TenantSwitch tenants={shell.tenants} currentId={user.tenantId} dark={!side} />}
       <ErrorLog />
-      <Tooltip label="系统布局配置">
+      <LiveTooltip label="系统布局配置">
         <PlainIconButton className={headerClasses.iconButton} data-dark={!side || undefined} aria-label="系统布局配置" onClick={() => setSettingsOpened(true)}>
           <IconSettings size={20} />
         </PlainIconButton>
-      </Tooltip>
+      </LiveTooltip>
       <UserMenu user={user} dark={!side} />
     </div>
   );

@@ -7,6 +7,7 @@ import { createHeaders, createRequestListener, sendResponse, type ClientAddress 
 import { REFUSED_BODY_LINGER_BYTES, REFUSED_BODY_LINGER_MS, REFUSED_BODY_QUIET_MS } from "./body";
 import { messages } from "../modules/messages";
 import { envelopeResponse, envelopeText, Status } from "./envelope";
+import { wholeBodyOf } from "./wholeBody";
 
 /** The server's one request handler: every HTTP request, as a web Request, with the client's address. */
 export type Respond = (request: Request, clientAddress: string) => Promise<Response>;
@@ -50,7 +51,7 @@ export function hasNoDeadline(url: URL): boolean {
 }
 
 const COMPRESSIBLE_RESPONSE = /^(text\/html|application\/json|text\/csv)/;
-const gzipText = promisify(gzip);
+const gzipped = promisify(gzip);
 
 function acceptsGzip(request: Request): boolean {
   return (request.headers.get("Accept-Encoding") ?? "").includes("gzip");
@@ -67,10 +68,17 @@ function markGzipped(headers: Headers) {
 }
 
 /** Pages and JSON compress about tenfold; slow terminals on slow links feel it most. */
-function compressed(request: Request, response: Response): Response {
+async function compressed(request: Request, response: Response): Promise<Response> {
   if (!response.body || !isCompressible(response) || !acceptsGzip(request)) return response;
   const { headers } = response;
   markGzipped(headers);
+  const whole = wholeBodyOf(response);
+  if (whole) {
+    // In one piece, off the event loop, with its length.
+    const zipped = await gzipped(whole);
+    headers.set("Content-Length", String(zipped.length));
+    return new Response(zipped, { status: response.status, headers });
+  }
   const body = response.body.pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   return new Response(body, { status: response.status, headers });
 }
@@ -226,10 +234,10 @@ export function createListener(app: Respond, options: ListenerOptions): http.Req
     if (res.destroyed) return;
     try {
       const text = envelopeText(response);
-      if (text === undefined) return await sendResponse(res, compressed(request, response));
+      if (text === undefined) return await sendResponse(res, await compressed(request, response));
       let body: string | Buffer = text;
       if (isCompressible(response) && acceptsGzip(request)) {
-        body = await gzipText(text);
+        body = await gzipped(text);
         markGzipped(response.headers);
       }
       for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);

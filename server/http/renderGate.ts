@@ -1,5 +1,6 @@
 import { movingMean } from "./readPacer";
 import { onBodySettled } from "./settled";
+import { wholeBodyOf } from "./wholeBody";
 
 export interface RenderGateOptions {
   /** Pages rendered at once at most (MAX_RENDERS_AT_ONCE); the others wait their turn, first come first served. */
@@ -71,7 +72,8 @@ export function createRenderGate(options: RenderGateOptions): RenderGate {
     // to a closed socket), so its body would never end: the turn is given back when the request is aborted.
     request.signal.addEventListener("abort", release);
     return work().then(
-      (response) => onBodySettled(response, release),
+      // A page rendered whole has nothing left to do: its turn is given back at once.
+      (response) => (wholeBodyOf(response) ? (release(), response) : onBodySettled(response, release)),
       (error: unknown) => {
         release();
         throw error;

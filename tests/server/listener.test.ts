@@ -7,6 +7,7 @@ import { readBody } from "../../server/http/body";
 import { adminToken, createTestApp } from "../helpers/api";
 import { ApiError, envelopeResponse } from "../../server/http/envelope";
 import { answerClientError, createListener, type ListenerOptions, type Respond } from "../../server/http/listener";
+import { keepWholeBody } from "../../server/http/wholeBody";
 
 let server: http.Server | undefined;
 
@@ -78,6 +79,26 @@ describe("the server's request listener", () => {
       expect(res.headers.vary, path).toContain("Accept-Encoding");
       expect(JSON.parse(gunzipSync(res.body).toString("utf8")), path).toEqual(envelope);
     }
+  });
+
+  test("a page rendered whole is sent in one piece with its length, gzipped or not", async () => {
+    const html = `<!DOCTYPE html><html><body>${"<p>食堂</p>".repeat(3000)}</body></html>`;
+    const { base } = await listen(async () => {
+      const bytes = Buffer.from(html);
+      const response = new Response(bytes, { headers: { "Content-Type": "text/html; charset=utf-8", "Content-Length": String(bytes.length) } });
+      keepWholeBody(response, bytes);
+      return response;
+    });
+    const plain = await exchange(`${base}/admin/page`);
+    expect(plain.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(plain.headers["content-length"])).toBe(Buffer.byteLength(html));
+    expect(plain.body.toString("utf8")).toBe(html);
+    const zipped = await exchange(`${base}/admin/page`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(Buffer.byteLength(html) / 10);
+    expect(gunzipSync(zipped.body).toString("utf8")).toBe(html);
   });
 
   test("HEAD answers the headers without a body", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { busyResponse } from "../../server/http/listener";
 import { createRenderGate, type RenderGateOptions } from "../../server/http/renderGate";
+import { keepWholeBody } from "../../server/http/wholeBody";
 
 const page = (path = "/admin/auth/user/index", init: RequestInit = {}) => new Request(`http://localhost${path}`, { headers: { Accept: "text/html" }, ...init });
 
@@ -29,6 +30,28 @@ function controlledRender(log: string[], name: string) {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("the render gate (MAX_RENDERS_AT_ONCE)", () => {
+  test("a page rendered whole gives its turn back as soon as it is answered: nothing of it is left to stream", async () => {
+    const g = gate({ limit: 1 });
+    const log: string[] = [];
+    const whole = async () => {
+      log.push("start whole");
+      const bytes = Buffer.from("<html>whole</html>");
+      const response = new Response(bytes, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+      keepWholeBody(response, bytes);
+      return response;
+    };
+    const first = g.render(page(), whole);
+    const next = controlledRender(log, "next");
+    const second = g.render(page(), next.work);
+    await first;
+    await turn();
+    // The whole page's body has not been read, yet the next page has its turn.
+    expect(log).toEqual(["start whole", "start next"]);
+    expect(await (await first).text()).toBe("<html>whole</html>");
+    next.answer();
+    expect(await (await second).text()).toBe("<html>next</html>");
+  });
+
   test("renders at most `limit` pages at once; the others start in the order they came, as turns are given back", async () => {
     const g = gate();
     const log: string[] = [];

@@ -1,4 +1,5 @@
-import { Button, Menu, Table, Tooltip } from "@mantine/core";
+import { Button, Menu, Table } from "@mantine/core";
+import { LiveMenu, LiveTooltip } from "~/lib/hydrated";
 import { IconBaselineDensityLarge, IconBaselineDensityMedium, IconBaselineDensitySmall, IconCheck, IconColumns, IconTrash } from "~/components/icons";
 import { useState, type ReactNode } from "react";
 import { useLocation, type FetcherWithComponents } from "react-router";
@@ -105,14 +106,18 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
           <span />
         )}
         <div className={classes.tools}>
-          <Menu closeOnItemClick={false} position="bottom-end" shadow="md">
-            <Menu.Target>
-              <Tooltip label="显示/隐藏 列">
+          <LiveMenu
+            closeOnItemClick={false}
+            position="bottom-end"
+            shadow="md"
+            target={
+              <LiveTooltip label="显示/隐藏 列">
                 <PlainIconButton color="gray" aria-label="显示/隐藏 列">
                   <IconColumns size={20} />
                 </PlainIconButton>
-              </Tooltip>
-            </Menu.Target>
+              </LiveTooltip>
+            }
+          >
             <Menu.Dropdown>
               <Menu.Item disabled={hidden.length === 0} onClick={() => showColumns([])}>
                 显示全部
@@ -132,12 +137,12 @@ export function ResourceTable({ def, prefsKey, records, failed, dicts, prefs, ca
                 );
               })}
             </Menu.Dropdown>
-          </Menu>
-          <Tooltip label="切换间距">
+          </LiveMenu>
+          <LiveTooltip label="切换间距">
             <PlainIconButton color="gray" aria-label="切换间距" onClick={changeDensity}>
               <DensityIcon size={20} />
             </PlainIconButton>
-          </Tooltip>
+          </LiveTooltip>
         </div>
       </div>
       <div className={classes.scroll} data-testid="table-scroll">

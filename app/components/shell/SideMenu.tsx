@@ -1,4 +1,5 @@
-import { Menu, NavLink, Tooltip, UnstyledButton } from "@mantine/core";
+import { NavLink, UnstyledButton } from "@mantine/core";
+import { LiveMenu, LiveTooltip } from "~/lib/hydrated";
 import { Link } from "react-router";
 import type { MenuNode } from "../../../resources/auth";
 import { GroupDropdown, menuColumns } from "./GroupDropdown";
@@ -14,20 +15,27 @@ export function SideMenu({ menus, activeIds, collapsed }: { menus: MenuNode[]; a
       <nav className={classes.side} aria-label="主菜单" data-testid="side-menu">
         {menus.map((menu) =>
           menu.children.length === 0 ? (
-            <Tooltip key={menu.id} label={menu.menuName} position="right" withArrow>
+            <LiveTooltip key={menu.id} label={menu.menuName} position="right" withArrow>
               <Link to={menuHref(menu)} className={classes.sideMini} data-active={activeIds.has(menu.id) || undefined} aria-label={menu.menuName} onClick={(event) => open(menu, event)}>
                 <MenuIcon name={menu.menuIcon} size={20} />
               </Link>
-            </Tooltip>
+            </LiveTooltip>
           ) : (
-            <Menu key={menu.id} trigger="click-hover" position="right-start" offset={0} floatingStrategy="fixed" classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}>
-              <Menu.Target>
+            <LiveMenu
+              key={menu.id}
+              trigger="click-hover"
+              position="right-start"
+              offset={0}
+              floatingStrategy="fixed"
+              classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}
+              target={
                 <UnstyledButton className={classes.sideMini} data-active={activeIds.has(menu.id) || undefined} aria-label={menu.menuName}>
                   <MenuIcon name={menu.menuIcon} size={20} />
                 </UnstyledButton>
-              </Menu.Target>
+              }
+            >
               <GroupDropdown menu={menu} activeIds={activeIds} open={open} label />
-            </Menu>
+            </LiveMenu>
           ),
         )}
       </nav>

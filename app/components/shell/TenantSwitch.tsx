@@ -1,4 +1,5 @@
 import { Menu } from "@mantine/core";
+import { LiveMenu } from "~/lib/hydrated";
 import { IconBuildingStore, IconCheck } from "~/components/icons";
 import { HOME_PATH } from "~/lib/paths";
 import { request } from "~/lib/request";
@@ -15,12 +16,16 @@ export function TenantSwitch({ tenants, currentId, dark }: { tenants: Array<{ id
     window.location.assign(HOME_PATH);
   }
   return (
-    <Menu position="bottom-end" width={220} shadow="md">
-      <Menu.Target>
+    <LiveMenu
+      position="bottom-end"
+      width={220}
+      shadow="md"
+      target={
         <PlainButton variant="subtle" size="compact-sm" className={classes.iconButton} data-dark={dark || undefined} leftSection={<IconBuildingStore size={16} />} aria-label={label} data-testid="tenant-switch">
           {current?.name ?? "切换租户"}
         </PlainButton>
-      </Menu.Target>
+      }
+    >
       <Menu.Dropdown mah={420} style={{ overflowY: "auto" }}>
         <Menu.Label>切换租户</Menu.Label>
         {tenants.map((tenant) => (
@@ -29,6 +34,6 @@ export function TenantSwitch({ tenants, currentId, dark }: { tenants: Array<{ id
           </Menu.Item>
         ))}
       </Menu.Dropdown>
-    </Menu>
+    </LiveMenu>
   );
 }

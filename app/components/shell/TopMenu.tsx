@@ -1,4 +1,5 @@
-import { Menu, UnstyledButton } from "@mantine/core";
+import { UnstyledButton } from "@mantine/core";
+import { LiveMenu } from "~/lib/hydrated";
 import { useRef, useState } from "react";
 import { IconChevronDown } from "~/components/icons";
 import { Link } from "react-router";
@@ -50,7 +51,7 @@ function TopFolder({ menu, activeIds, open }: { menu: MenuNode; activeIds: Set<n
     return open(page, event);
   };
   return (
-    <Menu
+    <LiveMenu
       opened={opened}
       onChange={(next) => (next && picked.current ? undefined : setOpened(next))}
       trigger="click-hover"
@@ -60,15 +61,15 @@ function TopFolder({ menu, activeIds, open }: { menu: MenuNode; activeIds: Set<n
       offset={0}
       floatingStrategy="fixed"
       classNames={{ dropdown: classes.dropdown, item: classes.dropdownItem }}
-    >
-      <Menu.Target>
+      target={
         <UnstyledButton className={classes.topItem} data-active={activeIds.has(menu.id) || undefined} onMouseEnter={rearm} onClick={rearm}>
           <MenuIcon name={menu.menuIcon} size={16} />
           {menu.menuName}
           <IconChevronDown size={12} />
         </UnstyledButton>
-      </Menu.Target>
+      }
+    >
       <GroupDropdown menu={menu} activeIds={activeIds} open={pick} />
-    </Menu>
+    </LiveMenu>
   );
 }

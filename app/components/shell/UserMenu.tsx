@@ -1,4 +1,5 @@
-import { Avatar, Menu, Text, Tooltip, UnstyledButton } from "@mantine/core";
+import { Avatar, Menu, Text, UnstyledButton } from "@mantine/core";
+import { LiveMenu, LiveTooltip } from "~/lib/hydrated";
 import { IconChevronDown, IconHome, IconKey, IconLogout, IconQrcode, IconUser } from "~/components/icons";
 import { useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
@@ -35,8 +36,12 @@ export function UserMenu({ user, dark }: { user: PageUser; dark: boolean }) {
   const name = user.realName || user.userName;
   return (
     <>
-      <Menu position="bottom-end" width={180} withinPortal shadow="md">
-        <Menu.Target>
+      <LiveMenu
+        position="bottom-end"
+        width={180}
+        withinPortal
+        shadow="md"
+        target={
           <UnstyledButton className={classes.user} data-dark={dark || undefined} aria-label={`${name}，用户菜单`}>
             <Avatar src={user.avatar || null} size={30} radius="xl" color="brand" variant="filled" alt="">
               {/* Drawn by CSS: as text, the initial would be visible text missing from the button's name (WCAG 2.5.3). */}
@@ -47,7 +52,8 @@ export function UserMenu({ user, dark }: { user: PageUser; dark: boolean }) {
             </Text>
             <IconChevronDown size={14} />
           </UnstyledButton>
-        </Menu.Target>
+        }
+      >
         <Menu.Dropdown>
           <Menu.Item component={Link} to="/profile/index" leftSection={<IconUser size={16} />}>
             个人中心
@@ -62,7 +68,7 @@ export function UserMenu({ user, dark }: { user: PageUser; dark: boolean }) {
             {t.shell.home}
           </Menu.Item>
         </Menu.Dropdown>
-      </Menu>
+      </LiveMenu>
       <Form
         method="post"
         action="/logout"
@@ -72,11 +78,11 @@ export function UserMenu({ user, dark }: { user: PageUser; dark: boolean }) {
           logout();
         }}
       >
-        <Tooltip label={t.shell.logout}>
+        <LiveTooltip label={t.shell.logout}>
           <PlainIconButton type="submit" className={classes.iconButton} data-dark={dark || undefined} aria-label={t.shell.logout}>
             <IconLogout size={20} />
           </PlainIconButton>
-        </Tooltip>
+        </LiveTooltip>
       </Form>
       <Deferred when={qrOpened}>
         <QrCodeDialog opened={qrOpened} onClose={() => setQrOpened(false)} />

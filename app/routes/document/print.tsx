@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Text } from "@mantine/core";
-import { useSyncExternalStore } from "react";
+import { useHydrated } from "~/lib/hydrated";
 import { Link, useLoaderData, type LoaderFunctionArgs } from "react-router";
 import type { FieldDef } from "../../../resources/define";
 import { dictLabel, type DictOption } from "../../../resources/dicts";
@@ -34,9 +34,6 @@ interface HistoryRow {
   operatorName: string | null;
 }
 
-const noSubscription = () => () => {};
-/** The 打印 button calls the browser's print, so it is drawn once scripts run; before, the page says how to print. */
-const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 const isQuantity = (f: FieldDef) => (f.type as string) === "quantity";
 const isNumeric = (f: FieldDef) => f.type === "money" || f.type === "number" || isQuantity(f);
@@ -72,6 +69,7 @@ function totalText(field: FieldDef, lines: Row[]): string {
 export default function DocumentPrintView() {
   const { doc, print, record, title, status, paper, printedAt } = useLoaderData<typeof loader>();
   const dicts = useDicts();
+  // The 打印 button calls the browser's print, so it is drawn once scripts run; before, the page says how to print.
   const hydrated = useHydrated();
   const lines = (record.lines as Row[] | undefined) ?? [];
   const history = (record.history as HistoryRow[] | undefined) ?? [];
