@@ -1,5 +1,5 @@
 import { Menu, Tooltip, type MenuProps, type TooltipProps } from "@mantine/core";
-import { useSyncExternalStore, type ReactElement } from "react";
+import { cloneElement, useState, useSyncExternalStore, type MouseEvent, type ReactElement } from "react";
 
 const noSubscription = () => () => {};
 
@@ -16,14 +16,27 @@ export function LiveTooltip(props: TooltipProps) {
   return useHydrated() ? <Tooltip {...props} /> : props.children;
 }
 
-/** A Menu once the page is live, as LiveTooltip; before, its target alone, and its dropdown is not built at all. */
-export function LiveMenu({ target, children, ...props }: MenuProps & { target: ReactElement }) {
-  return useHydrated() ? (
-    <Menu {...props}>
+/**
+ * A Menu once the page is live, as LiveTooltip; before, its target alone, and its dropdown is not built at all. A
+ * click on the target while the page hydrates (React replays it once the target is hydrated, which is a render
+ * before the menu is there) opens the menu when it comes.
+ */
+export function LiveMenu({ target, children, ...props }: MenuProps & { target: ReactElement<{ onClick?: (event: MouseEvent) => void }> }) {
+  const live = useHydrated();
+  const [asked, setAsked] = useState(false);
+  if (!live) {
+    return cloneElement(target, {
+      onClick(event: MouseEvent) {
+        target.props.onClick?.(event);
+        setAsked(true);
+        props.onChange?.(true);
+      },
+    });
+  }
+  return (
+    <Menu {...props} defaultOpened={asked || props.defaultOpened}>
       <Menu.Target>{target}</Menu.Target>
       {children}
     </Menu>
-  ) : (
-    target
   );
 }
