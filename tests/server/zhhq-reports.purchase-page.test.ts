@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { chinaMonth, DAY_MS } from "../../resources/chinaTime";
 import { adminToken, createTestApp, type TestApp } from "../helpers/api";
@@ -14,6 +15,8 @@ import { createTenantWithAdmin, type TenantFixture } from "../helpers/tenants";
 const { PAGE } = vi.hoisted(() => ({ PAGE: 3 }));
 vi.mock("../../server/modules/report/helpers", async (importOriginal) => ({ ...(await importOriginal<typeof import("../../server/modules/report/helpers")>()), ROW_LIMIT: PAGE }));
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
 type Answer = { rows: Row[]; totals: Row; truncated: number; more: boolean; chartRows?: Row[] };
 
 const thisMonth = () => chinaMonth(Date.now());
@@ -39,7 +42,7 @@ for (const dialect of dialects) {
       // Created first, named last: the order is by name (李 before 张), not by id.
       const zhang = await api.supplier();
       const li = await api.supplier();
-      const db = app.database.db;
+      const db = app.database.db as AnyDb;
       await db.updateTable("supplier").set({ supplier_name: "张记粮油" }).where("tenant_id", "=", tenant.tenantId).where("id", "=", zhang).execute();
       await db.updateTable("supplier").set({ supplier_name: "李记蔬菜" }).where("tenant_id", "=", tenant.tenantId).where("id", "=", li).execute();
       const uid = api.uid();
