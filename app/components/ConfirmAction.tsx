@@ -43,7 +43,6 @@ export interface ConfirmActionProps {
   review?: object | null;
 }
 
-
 /**
  * The one confirmation of an action that moves money or cannot be undone (decision 055): a button opens a Mantine
  * dialog saying what will happen, asking the reason where one is required, with 确认 and 返回. Nothing is sent until

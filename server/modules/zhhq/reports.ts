@@ -578,11 +578,13 @@ async function purchaseReport(dbIn: Db, tenantId: number, f: Filters): Promise<Q
     .executeTakeFirst()) as Row | undefined;
   const sum = (column: string) => sums.reduce((total, r) => total + n(r[column]), 0);
   // The price trend is drawn from every row: each month's amounts and quantities.
-  const byMonth = new Map<string, Row>();
+  const byMonth = new Map<string, { month: string; orderAmount: number; orderQuantity: number }>();
   for (const r of sums) {
-    const m = byMonth.get(monthText(r)) ?? byMonth.set(monthText(r), { month: monthText(r), orderAmount: 0, orderQuantity: 0 }).get(monthText(r))!;
-    m.orderAmount = n(m.orderAmount) + n(r.a);
-    m.orderQuantity = n(m.orderQuantity) + n(r.q);
+    const month = monthText(r);
+    const m = byMonth.get(month) ?? { month, orderAmount: 0, orderQuantity: 0 };
+    byMonth.set(month, m);
+    m.orderAmount += n(r.a);
+    m.orderQuantity += n(r.q);
   }
   return {
     rows,
