@@ -79,14 +79,19 @@ for (const dialect of dialects) {
       await dated("warehouseIn", `${m3}-11`, stockIn(yi, g3, 4, 50));
       await stockLedger.recount(db, tenant.tenantId);
       expect((await api.post("warehouseAccountMonthSettle/confirm", { month: m3 })).status).toBe(200);
-      // Two months back 甲仓 issues all of G2 (its stock is nothing from then on); a month back G1 first comes to 甲仓.
+      // Two months back 甲仓 issues all of G2 (its stock is nothing from then on) and 乙仓 all of G3 (nothing until this
+      // month brings more); a month back G1 first comes to 甲仓, runs out and comes again within the month.
       await dated("warehouseIn", `${m2}-12`, stockIn(bing, g2, 3, 300));
       await dated("warehouseOut", `${m2}-13`, stockOut(jia, g2, 5));
+      await dated("warehouseOut", `${m2}-14`, stockOut(yi, g3, 4));
       await dated("warehouseIn", `${m1}-05`, stockIn(jia, g1, 2, 100));
       await dated("warehouseOut", `${m1}-06`, stockOut(bing, g1, 4));
+      await dated("warehouseOut", `${m1}-07`, stockOut(jia, g1, 2));
+      await dated("warehouseIn", `${m1}-09`, stockIn(jia, g1, 1, 120));
       await stockLedger.recount(db, tenant.tenantId);
       await api.approved("warehouseIn", stockIn(yi, g1, 1, 10));
       await api.approved("warehouseOut", stockOut(bing, g2, 1));
+      await api.approved("warehouseIn", stockIn(yi, g3, 2, 60));
 
       // Every row of the four months, from the lines (open months) and the settlement (the formal one).
       const names = new Map([[jia, "甲仓"], [yi, "乙仓"], [bing, "丙仓"]]);
@@ -115,9 +120,11 @@ for (const dialect of dialects) {
         }
       }
       expected.sort((a, b) => String(a.month).localeCompare(String(b.month)) || zh(String(a.warehouseName), String(b.warehouseName)) || String(a.goodsCode).localeCompare(String(b.goodsCode)));
-      // The formal month's 3 keys; then 4, 4 and 5: 甲仓's G2 is no row once it holds nothing, its G1 none before it came.
-      expect(expected.map((r) => r.month)).toEqual([m3, m3, m3, m2, m2, m2, m2, m1, m1, m1, m1, m0, m0, m0, m0, m0]);
-      expect(expected.filter((r) => r.month === m1).map((r) => `${r.warehouseName}${r.goodsCode}`)).toEqual(["丙仓G1", "丙仓G2", "甲仓G1", "乙仓G3"]);
+      // The formal month's 3 keys; then 4, 3 and 5: 甲仓's G2 is no row once it holds nothing, its G1 none before it came;
+      // 乙仓's G3 none in the month it held nothing between running out and coming again.
+      expect(expected.map((r) => r.month)).toEqual([m3, m3, m3, m2, m2, m2, m2, m1, m1, m1, m0, m0, m0, m0, m0]);
+      expect(expected.filter((r) => r.month === m1).map((r) => `${r.warehouseName}${r.goodsCode}`)).toEqual(["丙仓G1", "丙仓G2", "甲仓G1"]);
+      expect(expected.filter((r) => r.month === m0).map((r) => `${r.warehouseName}${r.goodsCode}`)).toEqual(["丙仓G1", "丙仓G2", "甲仓G1", "乙仓G1", "乙仓G3"]);
 
       const report = async (query: Row) => {
         const params = new URLSearchParams(Object.entries({ fromMonth: m3, toMonth: m0, ...query }).map(([k, v]) => [k, String(v)]));

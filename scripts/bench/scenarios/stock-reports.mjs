@@ -3,9 +3,9 @@
 // (≈ 2,700 a day; their "after" columns no longer chain, which no report reads), and each report's API p50/p95 over
 // BENCH_STOCK_REPORT_SAMPLES sequential requests (default 10, after 2 unmeasured): the last 30 days or this month,
 // for all 20 warehouses and for one. Target (issue 35): p95 < 500 ms. The ledger's kept days (`stock_day`, decision
-// 090) are counted from the spread lines as the projection's recount counts them (its SQL, written out here, as the
-// seed writes stock_real and stock_batch as their sums). A report answers a page (its first 5,000 rows) with totals
-// over every row: what the report page's loader gets.
+// 090) and its postings' sums (`stock_posting_sum`, decision 099) are counted from the spread lines as the projections'
+// recounts count them (their SQL, written out here, as the seed writes stock_real and stock_batch as their sums). A
+// report answers a page (its first 5,000 rows) with totals over every row: what the report page's loader gets.
 // Alone: `npm run bench -- stockreports` (or BENCH_CASES=stockreports).
 import stock from "./stock.mjs";
 import { BASE, TENANT, env, log, padded, series } from "../lib.mjs";
@@ -46,6 +46,13 @@ const STOCK_DAYS = `insert into stock_day (tenant_id, warehouse_id, goods_id, da
       sum(case when quantity > 0 then quantity else 0 end) as in_quantity, sum(case when quantity > 0 then amount else 0 end) as in_amount,
       sum(case when quantity < 0 then -quantity else 0 end) as out_quantity, sum(case when quantity < 0 then -amount else 0 end) as out_amount
     from stock_line group by tenant_id, warehouse_id, goods_id, (occurred_at + 28800000) / 86400000) as d`;
+
+/** stockPostingSums' recount (server/modules/zhhq/stockDays.ts): the lines' sums per warehouse and China day. */
+const POSTING_SUMS = `insert into stock_posting_sum (tenant_id, warehouse_id, day_no, in_quantity, in_amount, out_quantity, out_amount)
+  select tenant_id, warehouse_id, (occurred_at + 28800000) / 86400000,
+    sum(case when quantity > 0 then quantity else 0 end), sum(case when quantity > 0 then amount else 0 end),
+    sum(case when quantity < 0 then -quantity else 0 end), sum(case when quantity < 0 then -amount else 0 end)
+  from stock_line group by tenant_id, warehouse_id, (occurred_at + 28800000) / 86400000`;
 
 /** The stock scenario's first warehouse (its WAREHOUSE_BASE + 1); its warehouses and goods are these bases + 1…n. */
 const ONE_WAREHOUSE = 911_000_001;
@@ -180,6 +187,7 @@ export default {
       `update stock_line set occurred_at = ${now} - (id % 365) * ${DAY} - 3600000 where tenant_id = 1 and id >= 940000000 and id < 950000000`,
       ...documentsSql(dialect, now),
       STOCK_DAYS,
+      POSTING_SUMS,
     ];
   },
   async run({ auth }) {

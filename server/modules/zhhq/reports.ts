@@ -11,7 +11,7 @@ import type { Filters, QueryResult, ReportQueries, Row } from "../report/query";
 import { dayOfNo } from "../zhct/ledgerDays";
 import { monthRange, nextMonth } from "../zhct/months";
 import { MONTH_FORMAL } from "./stock";
-import { STOCK_DAY } from "./stockDays";
+import { STOCK_DAY, STOCK_POSTING_SUM } from "./stockDays";
 import { expiringLicences, QUAL_TYPE_NAMES } from "./supplierQualification";
 import { batchTrace, namesOf, restaurantTrace } from "./trace";
 
@@ -166,8 +166,8 @@ const MOVE_COLUMNS = ["in_quantity", "in_amount", "out_quantity", "out_amount"] 
  * 库存月报: a row per month and warehouse × goods that held stock or moved (decision 095). A formal month's rows are
  * its settlement (月末结账 made it formal: `stock_month_settle`, by document date); an open month's are the ledger's
  * days. The answer is the first ROW_LIMIT rows in the report's order (month, warehouse, goods code) with totals and a
- * count over every row, and only the page's rows are made one by one: the totals are sums of the months' days and the
- * keys' stock, the count is the keys less those that neither moved nor held stock in a month (see `openMonths`).
+ * count over every row, and only the page's rows are made one by one: the totals are sums of what the postings moved
+ * (decision 099) and the keys' stock, the count is the keys less those that neither moved nor held stock in a month (see `openMonths`).
  */
 async function warehouseMonthReport(dbIn: Db, tenantId: number, f: Filters): Promise<QueryResult> {
   const db = any(dbIn);
@@ -286,13 +286,15 @@ async function openMonthRows(db: AnyDb, tenantId: number, f: Filters, month: str
 }
 
 /**
- * The open months' figures and rows, per warehouse. Figures: a month's in and out are its days'; its opening is the
+ * The open months' figures and rows, per warehouse. Figures: a month's in and out are what its postings moved (their
+ * sums per warehouse and day, decision 099; for some goods, their kept days); its opening is the
  * keys' stock now (`stock_real`) less what every day from the month on moved. Rows: a warehouse's keys less, each
  * month, those that neither moved in it nor held stock at its start: such a month lies wholly in a stretch without
  * days where the key's stock was nothing. Two kinds of stretch: after a day of the range that closed at nothing
  * (quantity and amount), until the key's next day; and from the range's start, for a key that held nothing then,
  * until its first day in it (or for good). The days that closed at nothing are few (a partial index holds them,
- * migration 0090), and each asks for its key's next day. The others are counted without a question per key: a key
+ * migration 0090); a key's next day after one opened at nothing, and those days are few too (another partial index,
+ * migration 0091: each key's first day and the days after those), so both are read as a range and paired here. The others are counted without a question per key: a key
  * empty at the start has as its first day in the range a day that opened at nothing and followed no day of the
  * range that closed at it, so each month holds as many first days as such days; and a key empty at the start with
  * no day since is empty now, its last day (if any) before the range: the keys empty now less those whose last day
@@ -313,28 +315,32 @@ async function openMonths(db: AnyDb, tenantId: number, f: Filters, bounds: numbe
     ])
     .where("l.tenant_id", "=", tenantId);
   real = whereGoods(db, real, tenantId, f);
-  const openedEmpty = sql`l.closing_quantity - l.in_quantity + l.out_quantity = 0 and l.closing_amount - l.in_amount + l.out_amount = 0`;
-  let days = db
-    .selectFrom(`${STOCK_DAY} as l`)
-    .select(["l.day_no", "l.warehouse_id", sql<number>`sum(case when ${openedEmpty} then 1 else 0 end)`.as("opened_empty"), ...MOVE_COLUMNS.map((c) => sumOf(sql.ref(`l.${c}`)).as(c))])
+  // What each warehouse moved each day from the range's start: the postings' sums (decision 099), or, for some goods,
+  // their kept days.
+  const byGoods = f.goodsId !== undefined || f.goodsTypeId !== undefined;
+  let moved = db
+    .selectFrom(`${byGoods ? STOCK_DAY : STOCK_POSTING_SUM} as l`)
+    .select(["l.day_no", "l.warehouse_id", ...MOVE_COLUMNS.map((c) => sumOf(sql.ref(`l.${c}`)).as(c))])
     .where("l.tenant_id", "=", tenantId)
     .where("l.day_no", ">=", bounds[0]);
-  days = whereGoods(db, days, tenantId, f);
-  let empty = db
-    .selectFrom(`${STOCK_DAY} as l`)
-    .select([
-      "l.warehouse_id",
-      "l.day_no",
-      sql<number>`(select min(d.day_no) from ${sql.table(STOCK_DAY)} d where d.tenant_id = l.tenant_id and d.warehouse_id = l.warehouse_id and d.goods_id = l.goods_id and d.day_no > l.day_no)`.as("next_day"),
-    ])
-    .where("l.tenant_id", "=", tenantId)
-    // Literal zeros: the partial index of these days (migration 0090) is chosen for them, not for parameters.
-    .where("l.closing_quantity", "=", sql.lit(0))
-    .where("l.closing_amount", "=", sql.lit(0))
-    .where("l.day_no", ">=", bounds[0]);
-  empty = whereGoods(db, empty, tenantId, f);
-  // The stretches are folded here: PostgreSQL would ask for the next day once for each time SQL named it.
-  const [stock, perDay, emptyDays] = (await Promise.all([real.groupBy("l.warehouse_id").execute(), days.groupBy(["l.day_no", "l.warehouse_id"]).execute(), empty.execute()])) as Row[][];
+  moved = whereGoods(db, moved, tenantId, f);
+  // The days of the range that closed, and that opened, at nothing (quantity and amount): each a partial index's
+  // (migrations 0090 and 0091), chosen for the literal zeros and the very expressions it was made with.
+  const emptyDays = (closed: boolean) => {
+    const zero = closed
+      ? [sql<boolean>`l.closing_quantity = ${sql.lit(0)}`, sql<boolean>`l.closing_amount = ${sql.lit(0)}`]
+      : [sql<boolean>`l.closing_quantity - l.in_quantity + l.out_quantity = ${sql.lit(0)}`, sql<boolean>`l.closing_amount - l.in_amount + l.out_amount = ${sql.lit(0)}`];
+    let q = db
+      .selectFrom(`${STOCK_DAY} as l`)
+      .select(["l.warehouse_id", "l.goods_id", "l.day_no"])
+      .where("l.tenant_id", "=", tenantId)
+      .where(zero[0])
+      .where(zero[1])
+      .where("l.day_no", ">=", bounds[0]);
+    q = whereGoods(db, q, tenantId, f);
+    return q.orderBy("l.day_no").execute() as Promise<Row[]>;
+  };
+  const [stock, perDay, closedEmpty, openedEmpty] = (await Promise.all([real.groupBy("l.warehouse_id").execute(), moved.groupBy(["l.day_no", "l.warehouse_id"]).execute(), emptyDays(true), emptyDays(false)])) as Row[][];
   const monthIndex = (day: unknown) => {
     if (day === null || day === undefined) return months + 1;
     let i = -1;
@@ -355,9 +361,30 @@ async function openMonths(db: AnyDb, tenantId: number, f: Filters, bounds: numbe
     const w = of(n(d.warehouse_id));
     const i = monthIndex(d.day_no);
     MOVE_COLUMNS.forEach((c, j) => (w.moves[i][j] += n(d[c])));
-    w.openedEmpty[i] += n(d.opened_empty);
   }
-  const stretches = emptyDays.map((e) => ({ warehouseId: n(e.warehouse_id), lo: monthIndex(e.day_no), hi: monthIndex(e.next_day) }));
+  // A key's day after one that closed at nothing opens at nothing: walked in day order (a day's opening before its
+  // closing), each day that opened so ends the stretch its key's last day that closed so began.
+  const stretches: { warehouseId: number; lo: number; hi: number }[] = [];
+  const pending = new Map<number, Map<number, number>>();
+  const endStretch = (warehouseId: number, goodsId: number, dayNo: number | undefined) => {
+    const began = pending.get(warehouseId)?.get(goodsId);
+    if (began === undefined) return;
+    stretches.push({ warehouseId, lo: monthIndex(began), hi: monthIndex(dayNo) });
+    pending.get(warehouseId)!.delete(goodsId);
+  };
+  for (let o = 0, c = 0; o < openedEmpty.length || c < closedEmpty.length; ) {
+    if (o < openedEmpty.length && (c === closedEmpty.length || n(openedEmpty[o].day_no) <= n(closedEmpty[c].day_no))) {
+      const d = openedEmpty[o++];
+      const [warehouseId, dayNo] = [n(d.warehouse_id), n(d.day_no)];
+      of(warehouseId).openedEmpty[monthIndex(dayNo)] += 1;
+      endStretch(warehouseId, n(d.goods_id), dayNo);
+    } else {
+      const e = closedEmpty[c++];
+      const warehouseId = n(e.warehouse_id);
+      (pending.get(warehouseId) ?? pending.set(warehouseId, new Map()).get(warehouseId)!).set(n(e.goods_id), n(e.day_no));
+    }
+  }
+  for (const [warehouseId, goods] of pending) for (const goodsId of [...goods.keys()]) endStretch(warehouseId, goodsId, undefined);
   // What remains of the days that opened at nothing are the first days in the range of keys empty at its start.
   for (const s of stretches) {
     if (s.hi <= months) of(s.warehouseId).openedEmpty[s.hi] -= 1;

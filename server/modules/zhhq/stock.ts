@@ -13,7 +13,7 @@ import { defineLedger, type LedgerDrift, type LedgerEntry, type PostedLine, type
 import type { AllocatedPosting, AllocationInput, Allocator, DocumentRules, Guard, LineOptions } from "../../kernel/transitions";
 import type { Row } from "../resource/rows";
 import { lockMonth } from "../zhct/formalMonths";
-import { stockDays } from "./stockDays";
+import { stockDays, stockPostingSums } from "./stockDays";
 import { requireSupplierQualified } from "./supplierQualification";
 
 /**
@@ -160,7 +160,7 @@ export const stockLedger = defineLedger({
   quantity: { balance: "quantity", line: "quantity", after: "quantity_after" },
   amount: { balance: "amount", line: "amount", after: "amount_after" },
   extra: { batchId: "batch_id", batchNo: "batch_no", docDate: "doc_date" },
-  projections: [batchProjection, averagePrice, stockDays],
+  projections: [batchProjection, averagePrice, stockDays, stockPostingSums],
   // Every posting of every stock document passes here first: the closed months and the frozen warehouses (decision 073).
   lockFirst: (trx, entry) => guardPosting(trx, entry),
   // The allocators refuse a shortage first, naming the goods and what is there; this is the last guard.

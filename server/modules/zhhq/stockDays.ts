@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import { CHINA_OFFSET_MS, chinaDayNo, DAY_MS } from "../../../resources/chinaTime";
 import { chunksOf, updateFromValues } from "../../db/bulk";
 import type { LedgerDrift, PostedLine, Projection } from "../../kernel/ledger";
@@ -21,6 +21,7 @@ import { dayOfNo } from "../zhct/ledgerDays";
 type AnyDb = Kysely<any>;
 
 export const STOCK_DAY = "stock_day";
+export const STOCK_POSTING_SUM = "stock_posting_sum";
 
 const FIGURES = ["in_quantity", "in_amount", "out_quantity", "out_amount"] as const;
 
@@ -85,7 +86,33 @@ async function applyMany(trx: AnyDb, lines: PostedLine[]): Promise<void> {
   });
 }
 
-const KEYS = sql`e.tenant_id = s.tenant_id and e.warehouse_id = s.warehouse_id and e.goods_id = s.goods_id and e.day_no = s.day_no`;
+/**
+ * A kept projection's rows against the same figures counted from the lines (both as SQL with tenant_id, the keys and
+ * the figures): each figure that differs, or whose row is kept without lines or missing, as the ledger's drift.
+ */
+async function keptAgainstLines(
+  db: AnyDb,
+  o: { lines: RawBuilder<unknown>; kept: RawBuilder<unknown>; keys: string[]; figures: readonly string[]; keyOf: (r: Row) => LedgerDrift["key"] },
+): Promise<LedgerDrift[]> {
+  const on = sql.join(["tenant_id", ...o.keys].map((c) => sql`e.${sql.ref(c)} = s.${sql.ref(c)}`), sql` and `);
+  const differs = sql.join(o.figures.map((c) => sql`e.${sql.ref(c)} <> s.${sql.ref(c)}`), sql` or `);
+  const pick = (from: "e" | "s") => sql.join(["tenant_id", ...o.keys].map((c) => sql`${sql.ref(`${from}.${c}`)} as ${sql.ref(c)}`));
+  const figures = (from: "e" | "s", as: string) => sql.join(o.figures.map((c) => sql`${sql.ref(`${from}.${c}`)} as ${sql.raw(`${as}_${c}`)}`));
+  const rows = (
+    await sql<Row>`with e as (${o.lines}), s as (${o.kept})
+      select ${pick("e")}, ${figures("e", "l")}, ${figures("s", "k")} from e left join s on ${on} where s.tenant_id is null or ${differs}
+      union all
+      select ${pick("s")}, ${figures("e", "l")}, ${figures("s", "k")} from s left join e on ${on} where e.tenant_id is null`.execute(db)
+  ).rows;
+  return rows.flatMap((r) =>
+    o.figures.flatMap((c): LedgerDrift[] => {
+      const held = Number(r[`k_${c}`] ?? 0);
+      const lines = Number(r[`l_${c}`] ?? 0);
+      if (held === lines && r[`k_${c}`] !== null && r[`l_${c}`] !== null) return [];
+      return [{ tenantId: Number(r.tenant_id), key: { ...o.keyOf(r), figure: c }, measure: c.endsWith("amount") ? "amount" : "quantity", balance: held, lines }];
+    }),
+  );
+}
 
 /** The stock ledger's days (`stockDays`, counted after migration 0088 and by `npm run ledger:check`'s recount). */
 export const stockDays: Projection = {
@@ -100,25 +127,70 @@ export const stockDays: Projection = {
       ${daysFromLines(tenantId)}`.execute(db);
   },
   /** The days whose figures differ from their lines', and the days kept without lines or missing. */
-  async check(db: AnyDb, tenantId?: number): Promise<LedgerDrift[]> {
-    const columns = [...FIGURES, "closing_quantity", "closing_amount"];
-    const differs = sql.join(columns.map((c) => sql`e.${sql.ref(c)} <> s.${sql.ref(c)}`), sql` or `);
-    const kept = tenantId === undefined ? sql`` : sql`and s.tenant_id = ${tenantId}`;
-    const pick = (from: "e" | "s") => sql.join(["tenant_id", "warehouse_id", "goods_id", "day_no"].map((c) => sql`${sql.ref(`${from}.${c}`)} as ${sql.ref(c)}`));
-    const figures = (from: "e" | "s", as: string) => sql.join(columns.map((c) => sql`${sql.ref(`${from}.${c}`)} as ${sql.raw(`${as}_${c}`)}`));
-    const rows = (
-      await sql<Row>`with e as (${daysFromLines(tenantId)})
-        select ${pick("e")}, ${figures("e", "l")}, ${figures("s", "k")} from e left join ${sql.table(STOCK_DAY)} s on ${KEYS} where s.tenant_id is null or ${differs}
-        union all
-        select ${pick("s")}, ${figures("e", "l")}, ${figures("s", "k")} from ${sql.table(STOCK_DAY)} s left join e on ${KEYS} where e.tenant_id is null ${kept}`.execute(db)
-    ).rows;
-    return rows.flatMap((r) =>
-      columns.flatMap((c): LedgerDrift[] => {
-        const held = Number(r[`k_${c}`] ?? 0);
-        const lines = Number(r[`l_${c}`] ?? 0);
-        if (held === lines && r[`k_${c}`] !== null && r[`l_${c}`] !== null) return [];
-        return [{ tenantId: Number(r.tenant_id), key: { warehouseId: Number(r.warehouse_id), goodsId: Number(r.goods_id), day: dayOfNo(Number(r.day_no)), figure: c }, measure: c.endsWith("amount") ? "amount" : "quantity", balance: held, lines }];
-      }),
-    );
+  check: (db: AnyDb, tenantId?: number) =>
+    keptAgainstLines(db, {
+      lines: daysFromLines(tenantId),
+      kept: sql`select * from ${sql.table(STOCK_DAY)} ${tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`}`,
+      keys: ["warehouse_id", "goods_id", "day_no"],
+      figures: [...FIGURES, "closing_quantity", "closing_amount"],
+      keyOf: (r) => ({ warehouseId: Number(r.warehouse_id), goodsId: Number(r.goods_id), day: dayOfNo(Number(r.day_no)) }),
+    }),
+};
+
+/** The lines' sums per tenant, warehouse and China day, in SQL of their own (the recount and the check). */
+function warehouseDaysFromLines(tenantId?: number) {
+  const ofTenant = tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`;
+  const dayNo = sql`(occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+  return sql`select tenant_id, warehouse_id, ${dayNo} as day_no,
+      sum(case when quantity > 0 then quantity else 0 end) as in_quantity, sum(case when quantity > 0 then amount else 0 end) as in_amount,
+      sum(case when quantity < 0 then -quantity else 0 end) as out_quantity, sum(case when quantity < 0 then -amount else 0 end) as out_amount
+    from stock_line ${ofTenant} group by tenant_id, warehouse_id, ${dayNo}`;
+}
+
+/**
+ * What each posting moved per warehouse and China day (decision 099): the sums 库存月报 reads for a year of every
+ * warehouse instead of the year's kept days. A posting inserts rows of its own and updates none, so postings into one
+ * warehouse at once never wait on a shared row (a kept total per warehouse and day would make them queue, and lock
+ * it in no order of theirs); what a day moved is the sum of its rows. A recount keeps one row per warehouse and day.
+ */
+export const stockPostingSums: Projection = {
+  name: "stockPostingSums",
+  apply: (trx, line) => stockPostingSums.applyMany!(trx, [line]),
+  async applyMany(trx: AnyDb, lines: PostedLine[]) {
+    if (!lines.length) return;
+    const sums = new Map<string, Row & Record<(typeof FIGURES)[number], number>>();
+    for (const line of lines) {
+      const warehouseId = Number(line.key.warehouseId);
+      const dayNo = chinaDayNo(line.occurredAt);
+      const k = `${warehouseId}:${dayNo}`;
+      const sum = sums.get(k) ?? { tenant_id: line.tenantId, warehouse_id: warehouseId, day_no: dayNo, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0 };
+      if (line.quantity > 0) {
+        sum.in_quantity += line.quantity;
+        sum.in_amount += line.amount ?? 0;
+      } else {
+        sum.out_quantity -= line.quantity;
+        sum.out_amount -= line.amount ?? 0;
+      }
+      sums.set(k, sum);
+    }
+    const rows = [...sums.values()];
+    for (const chunk of chunksOf(rows, Object.keys(rows[0]).length)) await trx.insertInto(STOCK_POSTING_SUM).values(chunk).execute();
   },
+  async recount(db: AnyDb, tenantId?: number) {
+    let clear = db.deleteFrom(STOCK_POSTING_SUM);
+    if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
+    await clear.execute();
+    await sql`insert into ${sql.table(STOCK_POSTING_SUM)} (tenant_id, warehouse_id, day_no, in_quantity, in_amount, out_quantity, out_amount)
+      ${warehouseDaysFromLines(tenantId)}`.execute(db);
+  },
+  /** The warehouse days whose kept sums differ from their lines' (a day kept without lines, or lines without it). */
+  check: (db: AnyDb, tenantId?: number) =>
+    keptAgainstLines(db, {
+      lines: warehouseDaysFromLines(tenantId),
+      kept: sql`select tenant_id, warehouse_id, day_no, ${sql.join(FIGURES.map((f) => sql`sum(${sql.ref(f)}) as ${sql.ref(f)}`))}
+        from ${sql.table(STOCK_POSTING_SUM)} ${tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`} group by tenant_id, warehouse_id, day_no`,
+      keys: ["warehouse_id", "day_no"],
+      figures: FIGURES,
+      keyOf: (r) => ({ warehouseId: Number(r.warehouse_id), day: dayOfNo(Number(r.day_no)) }),
+    }),
 };
