@@ -1,10 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import type { MenuNode } from "../resources/auth";
 import { flatten, visibleMenus } from "../app/lib/menus";
 import { signInFresh } from "./support/auth";
 import { E2E_PORTS, e2eUsers } from "./support/servers";
 import { apiAs } from "./support/api";
+import { axe } from "./support/axe";
 import { seedMenus } from "../server/modules/seed";
 import { shellFixture } from "./support/shell-fixtures";
 import { partsShown } from "./support/shell";
@@ -12,16 +12,13 @@ import { partsShown } from "./support/shell";
 // The walk is a test per screen; spread over both workers it takes half the time, and a failure names its screen.
 test.describe.configure({ mode: "parallel" });
 
-/** WCAG 2.1 level A and AA, as axe-core tags them. */
-const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-
 /** Each violating element as one line: the rule, its impact, the page and the element. */
 async function violations(page: Page, label: string) {
   // A dialog fades in: axe run during its last frames reads colours blended with what lies beneath (a red button's
   // white label at 95 % opacity measured 4.23:1), not the ones a user reads once it has settled.
   // (A spinner's endless animation never settles and is not waited for.)
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity));
-  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  const results = await axe(page).analyze();
   return results.violations.flatMap((v) =>
     v.nodes.map((n) => `${label} — ${v.id} (${v.impact}): ${n.target.join(" ")}\n    ${n.html.slice(0, 200)}\n    ${n.failureSummary?.split("\n").slice(0, 3).join(" ") ?? ""}`),
   );
@@ -44,6 +41,17 @@ function entryHref(menu: MenuNode) {
 async function expectNone(page: Page, label: string) {
   expect((await violations(page, label)).join("\n")).toBe("");
 }
+
+test("the walk's analysis names a violation planted in a page and in the page of ours it frames", async ({ page }) => {
+  const { a11y } = e2eUsers;
+  await signInFresh(page, a11y.userName, a11y.password, `/iframe/reportview?url=${encodeURIComponent("/admin/auth/user/index")}`);
+  await partsShown(page);
+  const framed = page.frames().find((f) => f !== page.mainFrame())!;
+  await framed.evaluate(() => document.querySelector("main")!.append(document.createElement("button")));
+  await page.evaluate(() => document.body.append(Object.assign(document.createElement("img"), { src: "/favicon.ico" })));
+  const found = await violations(page, "planted");
+  expect(found.map((line) => line.split("\n")[0])).toEqual(["planted — button-name (critical): iframe main > button", "planted — image-alt (critical): img[src$=\"favicon.ico\"]"]);
+});
 
 test("the sign-in page, with and without its captcha, has no WCAG 2.1 A/AA violation", async ({ page }) => {
   // The sign-in page has no scripts (its handle says so): once loaded (its captcha image too) it is what axe reads.
