@@ -44,6 +44,7 @@ import * as migration0088 from "./migrations/0088_zhhq_stock_day";
 import * as migration0089 from "./migrations/0089_stock_document_kept_totals";
 import * as migration0090 from "./migrations/0090_zhhq_report_indexes";
 import * as migration0091 from "./migrations/0091_zhhq_stock_posting_sum";
+import * as migration0092 from "./migrations/0092_zhhq_purchase_line_report_index";
 import * as migration0077 from "./migrations/0077_zhhq_vehicles";
 import * as migration0078 from "./migrations/0078_message_related_index";
 import * as migration0085 from "./migrations/0085_food_recipe";
@@ -144,6 +145,7 @@ const migrations: Record<string, Migration> = {
   "0089_stock_document_kept_totals": migration0089,
   "0090_zhhq_report_indexes": migration0090,
   "0091_zhhq_stock_posting_sum": migration0091,
+  "0092_zhhq_purchase_line_report_index": migration0092,
 };
 
 // int8 columns (ids, epoch-millisecond times) stay below 2^53, so they are read as plain numbers.
