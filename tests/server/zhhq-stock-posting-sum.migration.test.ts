@@ -76,13 +76,15 @@ for (const dialect of dialects) {
           tenant: Number(r.tenant_id),
           warehouse: Number(r.warehouse_id),
           day: Number(r.day_no),
+          // The first of the lines the row sums: its key beside the warehouse and day.
+          line: Number(r.line_id),
           figures: [r.in_quantity, r.in_amount, r.out_quantity, r.out_amount].map(Number),
         }));
       const expected = [91, 92].flatMap((tenant) => {
-        const k = tenant === 91 ? 1 : 10;
+        const [k, first] = tenant === 91 ? [1, 1] : [10, 5];
         return [
-          { tenant, warehouse: 1, day: dayNo(NOV_2), figures: [6000 * k, 600 * k, 2000 * k, 200 * k] },
-          { tenant, warehouse: 2, day: dayNo(NOV_2) + 1, figures: [3000 * k, 330 * k, 0, 0] },
+          { tenant, warehouse: 1, day: dayNo(NOV_2), line: first, figures: [6000 * k, 600 * k, 2000 * k, 200 * k] },
+          { tenant, warehouse: 2, day: dayNo(NOV_2) + 1, line: first + 3, figures: [3000 * k, 330 * k, 0, 0] },
         ];
       });
       expect(await kept()).toEqual(expected);
@@ -94,7 +96,7 @@ for (const dialect of dialects) {
       expect(await warehouseDayDrifts(92)).toEqual([{ tenantId: 92, key: { warehouseId: 1, day: "2026-11-02", figure: "out_amount" }, measure: "amount", balance: 2007, lines: 2000 }]);
       // A posting's own row beside the counted one: the day is the sum of its rows.
       await sql`update stock_posting_sum set out_amount = out_amount - 7 where tenant_id = 92 and warehouse_id = 1`.execute(db);
-      await db.insertInto("stock_posting_sum").values({ tenant_id: 92, warehouse_id: 2, day_no: dayNo(NOV_2) + 1, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0 }).execute();
+      await db.insertInto("stock_posting_sum").values({ tenant_id: 92, warehouse_id: 2, day_no: dayNo(NOV_2) + 1, line_id: 999, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0 }).execute();
       expect(await warehouseDayDrifts(92)).toEqual([]);
 
       await postingSum.down(db);

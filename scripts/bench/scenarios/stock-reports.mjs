@@ -48,8 +48,8 @@ const STOCK_DAYS = `insert into stock_day (tenant_id, warehouse_id, goods_id, da
     from stock_line group by tenant_id, warehouse_id, goods_id, (occurred_at + 28800000) / 86400000) as d`;
 
 /** stockPostingSums' recount (server/modules/zhhq/stockDays.ts): the lines' sums per warehouse and China day. */
-const POSTING_SUMS = `insert into stock_posting_sum (tenant_id, warehouse_id, day_no, in_quantity, in_amount, out_quantity, out_amount)
-  select tenant_id, warehouse_id, (occurred_at + 28800000) / 86400000,
+const POSTING_SUMS = `insert into stock_posting_sum (tenant_id, warehouse_id, day_no, line_id, in_quantity, in_amount, out_quantity, out_amount)
+  select tenant_id, warehouse_id, (occurred_at + 28800000) / 86400000, min(id),
     sum(case when quantity > 0 then quantity else 0 end), sum(case when quantity > 0 then amount else 0 end),
     sum(case when quantity < 0 then -quantity else 0 end), sum(case when quantity < 0 then -amount else 0 end)
   from stock_line group by tenant_id, warehouse_id, (occurred_at + 28800000) / 86400000`;

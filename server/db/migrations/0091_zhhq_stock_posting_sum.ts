@@ -2,8 +2,8 @@
 // each warehouse's months and to count which stock opened each day at nothing, and asked each day that closed at nothing
 // for its key's next day. Two things make that a read of a few thousand rows:
 // - `stock_posting_sum`: what each posting moved per warehouse and China day (in and out, quantities and amounts),
-//   kept by the stock ledger's postings (server/modules/zhhq/stockDays.ts). A posting adds rows of its own and never
-//   updates another's, so postings into one warehouse at once do not wait on each other; a recount keeps one row per
+//   kept by the stock ledger's postings (server/modules/zhhq/stockDays.ts). A posting adds rows of its own (keyed by
+//   the first of the lines each sums) and never updates another's, so postings into one warehouse at once do not wait on each other; a recount keeps one row per
 //   warehouse and day. Counted once after the migrations (./recounts.ts).
 // - A partial index of the kept days that opened at nothing (closing − in + out, quantity and amount): the first day
 //   of each key and the day after each day that closed at nothing (0090's index), so a key's next day after one that
@@ -21,9 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable(TABLE)
     .addColumn("tenant_id", "bigint", (c) => c.notNull())
     .addColumn("warehouse_id", "bigint", (c) => c.notNull())
-    .addColumn("day_no", "bigint", (c) => c.notNull());
+    .addColumn("day_no", "bigint", (c) => c.notNull())
+    // The first of the lines the row sums: a posting's own key, as its lines are its own.
+    .addColumn("line_id", "bigint", (c) => c.notNull());
   for (const column of ["in_quantity", "in_amount", "out_quantity", "out_amount"]) table = table.addColumn(column, "bigint", (c) => c.notNull().defaultTo(0));
-  await table.execute();
+  await table.addPrimaryKeyConstraint(`${TABLE}_pkey`, ["tenant_id", "warehouse_id", "day_no", "line_id"]).execute();
   await db.schema.createIndex(`${TABLE}_day_idx`).on(TABLE).columns(["tenant_id", "day_no", "warehouse_id", "in_quantity", "in_amount", "out_quantity", "out_amount"]).execute();
   await db.schema
     .createIndex(OPENED_EMPTY)

@@ -141,7 +141,7 @@ export const stockDays: Projection = {
 function warehouseDaysFromLines(tenantId?: number) {
   const ofTenant = tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`;
   const dayNo = sql`(occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
-  return sql`select tenant_id, warehouse_id, ${dayNo} as day_no,
+  return sql`select tenant_id, warehouse_id, ${dayNo} as day_no, min(id) as line_id,
       sum(case when quantity > 0 then quantity else 0 end) as in_quantity, sum(case when quantity > 0 then amount else 0 end) as in_amount,
       sum(case when quantity < 0 then -quantity else 0 end) as out_quantity, sum(case when quantity < 0 then -amount else 0 end) as out_amount
     from stock_line ${ofTenant} group by tenant_id, warehouse_id, ${dayNo}`;
@@ -151,19 +151,21 @@ function warehouseDaysFromLines(tenantId?: number) {
  * What each posting moved per warehouse and China day (decision 099): the sums 库存月报 reads for a year of every
  * warehouse instead of the year's kept days. A posting inserts rows of its own and updates none, so postings into one
  * warehouse at once never wait on a shared row (a kept total per warehouse and day would make them queue, and lock
- * it in no order of theirs); what a day moved is the sum of its rows. A recount keeps one row per warehouse and day.
+ * it in no order of theirs); what a day moved is the sum of its rows, each keyed by the first of the lines it sums. A
+ * recount keeps one row per warehouse and day.
  */
 export const stockPostingSums: Projection = {
   name: "stockPostingSums",
   apply: (trx, line) => stockPostingSums.applyMany!(trx, [line]),
   async applyMany(trx: AnyDb, lines: PostedLine[]) {
     if (!lines.length) return;
-    const sums = new Map<string, Row & Record<(typeof FIGURES)[number], number>>();
+    const sums = new Map<string, Row & Record<(typeof FIGURES)[number] | "line_id", number>>();
     for (const line of lines) {
       const warehouseId = Number(line.key.warehouseId);
       const dayNo = chinaDayNo(line.occurredAt);
       const k = `${warehouseId}:${dayNo}`;
-      const sum = sums.get(k) ?? { tenant_id: line.tenantId, warehouse_id: warehouseId, day_no: dayNo, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0 };
+      const sum = sums.get(k) ?? { tenant_id: line.tenantId, warehouse_id: warehouseId, day_no: dayNo, line_id: line.id, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0 };
+      sum.line_id = Math.min(sum.line_id, line.id);
       if (line.quantity > 0) {
         sum.in_quantity += line.quantity;
         sum.in_amount += line.amount ?? 0;
@@ -180,7 +182,7 @@ export const stockPostingSums: Projection = {
     let clear = db.deleteFrom(STOCK_POSTING_SUM);
     if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
     await clear.execute();
-    await sql`insert into ${sql.table(STOCK_POSTING_SUM)} (tenant_id, warehouse_id, day_no, in_quantity, in_amount, out_quantity, out_amount)
+    await sql`insert into ${sql.table(STOCK_POSTING_SUM)} (tenant_id, warehouse_id, day_no, line_id, in_quantity, in_amount, out_quantity, out_amount)
       ${warehouseDaysFromLines(tenantId)}`.execute(db);
   },
   /** The warehouse days whose kept sums differ from their lines' (a day kept without lines, or lines without it). */
