@@ -25,17 +25,47 @@ export const STOCK_POSTING_SUM = "stock_posting_sum";
 
 const FIGURES = ["in_quantity", "in_amount", "out_quantity", "out_amount"] as const;
 
-/** The lines' days, in SQL of their own (the recount and the check): figures and the running closing. */
-function daysFromLines(tenantId?: number) {
-  const ofTenant = tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`;
+/** `where tenant_id = …` for one tenant, nothing for all. */
+const ofTenant = (tenantId?: number) => (tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`);
+
+/**
+ * The lines summed per tenant, these key columns and China day of posting, in SQL of their own (the recounts and the
+ * checks): in (positive lines) and out (negative lines, as positive figures), quantities and amounts.
+ */
+function linesPerDay(keys: string[], tenantId?: number, extra = sql``) {
   const dayNo = sql`(occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
+  const keyColumns = sql.join(keys.map((k) => sql.ref(k)));
+  return sql`select tenant_id, ${keyColumns}, ${dayNo} as day_no, ${extra}
+      sum(case when quantity > 0 then quantity else 0 end) as in_quantity, sum(case when quantity > 0 then amount else 0 end) as in_amount,
+      sum(case when quantity < 0 then -quantity else 0 end) as out_quantity, sum(case when quantity < 0 then -amount else 0 end) as out_amount
+    from stock_line ${ofTenant(tenantId)} group by tenant_id, ${keyColumns}, ${dayNo}`;
+}
+
+/** The lines' days (the recount and the check): figures and the running closing. */
+function daysFromLines(tenantId?: number) {
   const running = sql`over (partition by tenant_id, warehouse_id, goods_id order by day_no rows between unbounded preceding and current row)`;
   return sql`select tenant_id, warehouse_id, goods_id, day_no, in_quantity, in_amount, out_quantity, out_amount,
       sum(in_quantity - out_quantity) ${running} as closing_quantity, sum(in_amount - out_amount) ${running} as closing_amount
-    from (select tenant_id, warehouse_id, goods_id, ${dayNo} as day_no,
-        sum(case when quantity > 0 then quantity else 0 end) as in_quantity, sum(case when quantity > 0 then amount else 0 end) as in_amount,
-        sum(case when quantity < 0 then -quantity else 0 end) as out_quantity, sum(case when quantity < 0 then -amount else 0 end) as out_amount
-      from stock_line ${ofTenant} group by tenant_id, warehouse_id, goods_id, ${dayNo}) as d`;
+    from (${linesPerDay(["warehouse_id", "goods_id"], tenantId)}) as d`;
+}
+
+/** A posted line added to its day's figures: in if positive, out (as a positive figure) if not. */
+function addLine(figures: Record<(typeof FIGURES)[number], number>, line: PostedLine) {
+  if (line.quantity > 0) {
+    figures.in_quantity += line.quantity;
+    figures.in_amount += line.amount ?? 0;
+  } else {
+    figures.out_quantity -= line.quantity;
+    figures.out_amount -= line.amount ?? 0;
+  }
+}
+
+/** A projection's rows counted afresh from the lines, one tenant's or all. */
+async function refill(db: AnyDb, table: string, columns: string[], fromLines: RawBuilder<unknown>, tenantId?: number) {
+  let clear = db.deleteFrom(table);
+  if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
+  await clear.execute();
+  await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) ${fromLines}`.execute(db);
 }
 
 /** The closing of each day of a key from `day_no` on: the balance now less the net of the key's later days. */
@@ -55,13 +85,7 @@ async function applyMany(trx: AnyDb, lines: PostedLine[]): Promise<void> {
     const dayNo = chinaDayNo(line.occurredAt);
     const k = `${warehouseId}:${goodsId}`;
     const day = days.get(`${k}:${dayNo}`) ?? { tenant_id: tenantId, warehouse_id: warehouseId, goods_id: goodsId, day_no: dayNo, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0, closing_quantity: 0, closing_amount: 0 };
-    if (line.quantity > 0) {
-      day.in_quantity += line.quantity;
-      day.in_amount += line.amount ?? 0;
-    } else {
-      day.out_quantity -= line.quantity;
-      day.out_amount -= line.amount ?? 0;
-    }
+    addLine(day, line);
     days.set(`${k}:${dayNo}`, day);
     const first = firstDay.get(k);
     if (!first || dayNo < first.day_no) firstDay.set(k, { warehouse_id: warehouseId, goods_id: goodsId, day_no: dayNo });
@@ -119,33 +143,21 @@ export const stockDays: Projection = {
   name: "stockDays",
   apply: (trx, line) => applyMany(trx, [line]),
   applyMany,
-  async recount(db: AnyDb, tenantId?: number) {
-    let clear = db.deleteFrom(STOCK_DAY);
-    if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
-    await clear.execute();
-    await sql`insert into ${sql.table(STOCK_DAY)} (tenant_id, warehouse_id, goods_id, day_no, in_quantity, in_amount, out_quantity, out_amount, closing_quantity, closing_amount)
-      ${daysFromLines(tenantId)}`.execute(db);
-  },
+  recount: (db: AnyDb, tenantId?: number) =>
+    refill(db, STOCK_DAY, ["tenant_id", "warehouse_id", "goods_id", "day_no", ...FIGURES, "closing_quantity", "closing_amount"], daysFromLines(tenantId), tenantId),
   /** The days whose figures differ from their lines', and the days kept without lines or missing. */
   check: (db: AnyDb, tenantId?: number) =>
     keptAgainstLines(db, {
       lines: daysFromLines(tenantId),
-      kept: sql`select * from ${sql.table(STOCK_DAY)} ${tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`}`,
+      kept: sql`select * from ${sql.table(STOCK_DAY)} ${ofTenant(tenantId)}`,
       keys: ["warehouse_id", "goods_id", "day_no"],
       figures: [...FIGURES, "closing_quantity", "closing_amount"],
       keyOf: (r) => ({ warehouseId: Number(r.warehouse_id), goodsId: Number(r.goods_id), day: dayOfNo(Number(r.day_no)) }),
     }),
 };
 
-/** The lines' sums per tenant, warehouse and China day, in SQL of their own (the recount and the check). */
-function warehouseDaysFromLines(tenantId?: number) {
-  const ofTenant = tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`;
-  const dayNo = sql`(occurred_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
-  return sql`select tenant_id, warehouse_id, ${dayNo} as day_no, min(id) as line_id,
-      sum(case when quantity > 0 then quantity else 0 end) as in_quantity, sum(case when quantity > 0 then amount else 0 end) as in_amount,
-      sum(case when quantity < 0 then -quantity else 0 end) as out_quantity, sum(case when quantity < 0 then -amount else 0 end) as out_amount
-    from stock_line ${ofTenant} group by tenant_id, warehouse_id, ${dayNo}`;
-}
+/** The lines' sums per tenant, warehouse and China day, keyed by the first of them (the recount and the check). */
+const warehouseDaysFromLines = (tenantId?: number) => linesPerDay(["warehouse_id"], tenantId, sql`min(id) as line_id,`);
 
 /**
  * What each posting moved per warehouse and China day (decision 099): the sums 库存月报 reads for a year of every
@@ -166,31 +178,19 @@ export const stockPostingSums: Projection = {
       const k = `${warehouseId}:${dayNo}`;
       const sum = sums.get(k) ?? { tenant_id: line.tenantId, warehouse_id: warehouseId, day_no: dayNo, line_id: line.id, in_quantity: 0, in_amount: 0, out_quantity: 0, out_amount: 0 };
       sum.line_id = Math.min(sum.line_id, line.id);
-      if (line.quantity > 0) {
-        sum.in_quantity += line.quantity;
-        sum.in_amount += line.amount ?? 0;
-      } else {
-        sum.out_quantity -= line.quantity;
-        sum.out_amount -= line.amount ?? 0;
-      }
+      addLine(sum, line);
       sums.set(k, sum);
     }
     const rows = [...sums.values()];
     for (const chunk of chunksOf(rows, Object.keys(rows[0]).length)) await trx.insertInto(STOCK_POSTING_SUM).values(chunk).execute();
   },
-  async recount(db: AnyDb, tenantId?: number) {
-    let clear = db.deleteFrom(STOCK_POSTING_SUM);
-    if (tenantId !== undefined) clear = clear.where("tenant_id", "=", tenantId);
-    await clear.execute();
-    await sql`insert into ${sql.table(STOCK_POSTING_SUM)} (tenant_id, warehouse_id, day_no, line_id, in_quantity, in_amount, out_quantity, out_amount)
-      ${warehouseDaysFromLines(tenantId)}`.execute(db);
-  },
+  recount: (db: AnyDb, tenantId?: number) => refill(db, STOCK_POSTING_SUM, ["tenant_id", "warehouse_id", "day_no", "line_id", ...FIGURES], warehouseDaysFromLines(tenantId), tenantId),
   /** The warehouse days whose kept sums differ from their lines' (a day kept without lines, or lines without it). */
   check: (db: AnyDb, tenantId?: number) =>
     keptAgainstLines(db, {
       lines: warehouseDaysFromLines(tenantId),
       kept: sql`select tenant_id, warehouse_id, day_no, ${sql.join(FIGURES.map((f) => sql`sum(${sql.ref(f)}) as ${sql.ref(f)}`))}
-        from ${sql.table(STOCK_POSTING_SUM)} ${tenantId === undefined ? sql`` : sql`where tenant_id = ${tenantId}`} group by tenant_id, warehouse_id, day_no`,
+        from ${sql.table(STOCK_POSTING_SUM)} ${ofTenant(tenantId)} group by tenant_id, warehouse_id, day_no`,
       keys: ["warehouse_id", "day_no"],
       figures: FIGURES,
       keyOf: (r) => ({ warehouseId: Number(r.warehouse_id), day: dayOfNo(Number(r.day_no)) }),
