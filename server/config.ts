@@ -35,6 +35,8 @@ const configSchema = z.object({
   MAX_RENDERS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(2),
   /** Milliseconds of API reads one turn of the event loop starts at most; more start in later turns, in order (server/http/readPacer.ts, decision 093). */
   API_READ_MS_PER_TURN: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Milliseconds of one turn of the event loop in which pages start at most; later ones start in later turns (server/http/renderGate.ts, decision 100). */
+  RENDER_MS_PER_TURN: z.coerce.number().int().min(1).max(1000).default(20),
   /** China-time hour from which the next day's default orders are made, unless a tenant's zhct.defaultOrder.generateHour says otherwise. */
   /**
    * off: this instance runs none of the timed jobs (monthly subsidy grants, default orders, points expiry, no-shows, idempotency-key pruning).

@@ -136,7 +136,7 @@ export async function prepare(config: Config): Promise<AppHandler> {
   const handleRequest = createRequestHandler(build, config.NODE_ENV === "development" ? "development" : "production");
   const refused = (request: Request) => busyResponse(!(request.headers.get("Accept") ?? "").includes("text/html"));
   const waitsAnyTime = (request: Request) => hasNoDeadline(new URL(request.url));
-  const gate = createRenderGate({ limit: config.MAX_RENDERS_AT_ONCE, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
+  const gate = createRenderGate({ limit: config.MAX_RENDERS_AT_ONCE, msPerTurn: config.RENDER_MS_PER_TURN, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });
   // A page's loaders read the API in process, inside the page's turn of the render gate: only a client's reads are
   // paced. The health check is not: one query, and a balancer that read "busy" as "down" would add to the overload.
   const reads = createReadPacer({ msPerTurn: config.API_READ_MS_PER_TURN, maxWaitMs: READ_DEADLINE_MS, refused, waitsAnyTime });

@@ -6,6 +6,11 @@ export interface RenderGateOptions {
   /** Pages rendered at once at most (MAX_RENDERS_AT_ONCE); the others wait their turn, first come first served. */
   limit: number;
   /**
+   * Milliseconds of one turn of the event loop in which pages start at most (RENDER_MS_PER_TURN): once a turn has run
+   * that long, the next page starts in a later turn, whatever turns are free. A turn always starts one.
+   */
+  msPerTurn: number;
+  /**
    * A page that waited this long for its turn is not rendered: `refused` answers it instead. One that would wait
    * longer (the pages ahead of it × the mean render ÷ `limit`) is refused at once, not answered at the deadline.
    */
@@ -39,20 +44,48 @@ interface Waiting {
  * few trees are alive. Waiting pages are taken in order, so none is passed over; one that waited past its deadline
  * has already been answered 503 by the listener and is dropped here unrendered, so an overloaded server does not
  * render pages nobody waits for.
+ * A few at once is not yet a few per turn: a page rendered on SQLite is all synchronous work, so a page that ended
+ * gave its place to the next within the same turn, and one turn rendered 80–95 sign-in pages (500 ms) while 100 new
+ * connections waited in the kernel's queue to be accepted one per turn (a request waited 22–28 s under saturation).
+ * So a turn starts pages only for its first `msPerTurn` milliseconds; the next starts in a later turn, after the
+ * loop's poll has accepted a connection and read what came.
  */
 export function createRenderGate(options: RenderGateOptions): RenderGate {
   let rendering = 0;
   const queue: Waiting[] = [];
   const renderMs = movingMean();
   const estimatedWaitMs = () => ((queue.length + 1) * renderMs.value) / options.limit;
+  /** When the gate's current turn began, and the pages it started in it. */
+  let turnBegan = 0;
+  let startedThisTurn = 0;
+  let turnMarked = false;
+  // A turn is known by starting a page in it: its end is the check phase after its poll, where a page held back for
+  // lack of time starts (a new turn of its own), and the next poll accepts a waiting connection first. No mark is
+  // made while nothing starts, so an idle gate, or one whose pages all wait on PostgreSQL, makes no turn of the loop.
+  const markTurn = () => {
+    if (turnMarked) return;
+    turnMarked = true;
+    turnBegan = performance.now();
+    startedThisTurn = 0;
+    setImmediate(() => {
+      turnMarked = false;
+      next();
+    });
+  };
+  const hasTime = () => {
+    markTurn();
+    return startedThisTurn === 0 || performance.now() - turnBegan < options.msPerTurn;
+  };
 
   const next = () => {
     while (rendering < options.limit && queue.length) {
+      if (!hasTime()) return;
       const waiting = queue.shift()!;
       const late = Date.now() - waiting.since >= options.maxWaitMs && !options.waitsAnyTime(waiting.request);
       if (late || waiting.request.signal.aborted) waiting.refuse();
       else {
         rendering++;
+        startedThisTurn++;
         waiting.start();
       }
     }
@@ -83,8 +116,9 @@ export function createRenderGate(options: RenderGateOptions): RenderGate {
 
   return {
     render(request, work) {
-      if (rendering < options.limit && !queue.length) {
+      if (rendering < options.limit && !queue.length && hasTime()) {
         rendering++;
+        startedThisTurn++;
         return run(request, work);
       }
       if (estimatedWaitMs() > options.maxWaitMs && !options.waitsAnyTime(request)) return Promise.resolve(options.refused(request));

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { describe, expect, test } from "vitest";
 import { busyResponse } from "../../server/http/listener";
 import { createRenderGate, type RenderGateOptions } from "../../server/http/renderGate";
@@ -8,6 +9,8 @@ const page = (path = "/admin/auth/user/index", init: RequestInit = {}) => new Re
 function gate(options: Partial<RenderGateOptions> = {}) {
   return createRenderGate({
     limit: 2,
+    // Long enough that the tests below, which take no time, never run out of a turn's time.
+    msPerTurn: 1_000,
     maxWaitMs: 10_000,
     refused: (request) => busyResponse(!(request.headers.get("Accept") ?? "").includes("text/html")),
     waitsAnyTime: (request) => new URL(request.url).pathname.endsWith("/export"),
@@ -50,6 +53,47 @@ describe("the render gate (MAX_RENDERS_AT_ONCE)", () => {
     expect(await (await first).text()).toBe("<html>whole</html>");
     next.answer();
     expect(await (await second).text()).toBe("<html>next</html>");
+  });
+
+  test("pages that render synchronously start only for a turn's first msPerTurn ms: the loop accepts a waiting connection before the rest", async () => {
+    const g = gate({ limit: 2, msPerTurn: 20 });
+    const log: string[] = [];
+    // A page rendered on SQLite: all synchronous work (8 ms here), sent whole.
+    const synchronousPage = (name: string) => async () => {
+      log.push(`start ${name}`);
+      const until = performance.now() + 8;
+      while (performance.now() < until);
+      const bytes = Buffer.from(`<html>${name}</html>`);
+      const response = new Response(bytes, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+      keepWholeBody(response, bytes);
+      return response;
+    };
+    const server = net.createServer((socket) => {
+      log.push("accepted");
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    let client: net.Socket | undefined;
+    try {
+      // A client connects while the first page renders: the kernel queues the connection, the loop accepts it at a poll.
+      const connecting = (render: () => Promise<Response>) => async () => {
+        client = net.connect((server.address() as net.AddressInfo).port, "127.0.0.1");
+        client.on("error", () => {});
+        return render();
+      };
+      const names = Array.from({ length: 12 }, (_, i) => `p${i + 1}`);
+      const responses = names.map((name, i) => g.render(page(), i === 0 ? connecting(synchronousPage(name)) : synchronousPage(name)));
+      expect((await Promise.all(responses.map(async (r) => (await r).text())))).toEqual(names.map((name) => `<html>${name}</html>`));
+      const starts = log.filter((line) => line.startsWith("start"));
+      expect(starts).toEqual(names.map((name) => `start ${name}`));
+      // A turn of 20 ms starts three pages of 8 ms at most, so the poll that accepts comes before the twelfth page.
+      // (One turn rendered them all before: the connection waited for the last.)
+      expect(log.indexOf("accepted")).toBeGreaterThan(-1);
+      expect(log.indexOf("accepted")).toBeLessThan(log.indexOf("start p12"));
+    } finally {
+      client?.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test("renders at most `limit` pages at once; the others start in the order they came, as turns are given back", async () => {
