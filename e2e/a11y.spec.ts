@@ -4,13 +4,14 @@ import { flatten, visibleMenus } from "../app/lib/menus";
 import { signInFresh } from "./support/auth";
 import { E2E_PORTS, e2eUsers } from "./support/servers";
 import { apiAs } from "./support/api";
-import { axe } from "./support/axe";
+import { analyze, withAxe } from "./support/axe";
 import { seedMenus } from "../server/modules/seed";
 import { shellFixture } from "./support/shell-fixtures";
 import { partsShown } from "./support/shell";
 
 // The walk is a test per screen; spread over both workers it takes half the time, and a failure names its screen.
 test.describe.configure({ mode: "parallel" });
+test.beforeEach(({ context }) => withAxe(context));
 
 /** Each violating element as one line: the rule, its impact, the page and the element. */
 async function violations(page: Page, label: string) {
@@ -18,7 +19,7 @@ async function violations(page: Page, label: string) {
   // white label at 95 % opacity measured 4.23:1), not the ones a user reads once it has settled.
   // (A spinner's endless animation never settles and is not waited for.)
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity));
-  const results = await axe(page).analyze();
+  const results = await analyze(page);
   return results.violations.flatMap((v) =>
     v.nodes.map((n) => `${label} — ${v.id} (${v.impact}): ${n.target.join(" ")}\n    ${n.html.slice(0, 200)}\n    ${n.failureSummary?.split("\n").slice(0, 3).join(" ") ?? ""}`),
   );
@@ -69,8 +70,8 @@ const walk = test.extend<object, { walker: Page }>({
   walker: [
     async ({ browser }, provide, workerInfo) => {
       const { baseURL, locale, viewport } = workerInfo.project.use;
-      // axe analyses pages of a context made with newContext, not of browser.newPage's own.
       const context = await browser.newContext({ baseURL, locale, viewport });
+      await withAxe(context);
       const page = await context.newPage();
       const { a11y } = e2eUsers;
       await signInFresh(page, a11y.userName, a11y.password, "/admin/dashboard");

@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
-import { axe } from "./support/axe";
+import { analyze, withAxe } from "./support/axe";
 import { signInFresh } from "./support/auth";
 import { sheetAsShown, tableText } from "./support/report";
 import { e2eUsers } from "./support/servers";
@@ -114,12 +114,13 @@ test("the print view of 充值机汇总: the report alone, its filters in the he
   await page.screenshot({ path: "test-results/screenshots/report-charge-machine-print-1280.png", fullPage: true });
 });
 
-test("充值机汇总's pie, drawn from this day's top-ups, has no WCAG 2.1 A/AA violation: its legend speaks, the pie is hidden and takes no focus", async ({ page }) => {
+test("充值机汇总's pie, drawn from this day's top-ups, has no WCAG 2.1 A/AA violation: its legend speaks, the pie is hidden and takes no focus", async ({ page, context }) => {
+  await withAxe(context);
   await signInFresh(page, clerk.userName, clerk.password, `/report/chargemachine/index?from=${today}&to=${today}`);
   const chart = page.getByTestId("report-chart");
   await expect(chart.locator(".recharts-pie-sector").first()).toBeVisible();
   // The legend: the operator who made the three top-ups, 170.00, all of it.
   await expect(chart).toContainText(`${clerk.userName}170.00100.0%`);
-  const results = await axe(page).include("[data-testid=report-chart]").analyze();
+  const results = await analyze(page, "[data-testid=report-chart]");
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(" | ")}`)).toEqual([]);
 });

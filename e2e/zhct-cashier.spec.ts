@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { apiAs } from "./support/api";
-import { axe } from "./support/axe";
+import { analyze, withAxe } from "./support/axe";
 import { signInFresh } from "./support/auth";
 import { e2eUsers } from "./support/servers";
 import { untilHydrated } from "./support/shell";
@@ -51,13 +51,14 @@ async function setUp(api: Api) {
 
 /** WCAG 2.1 A/AA (as e2e/a11y.spec.ts checks every screen) in the states the menu walk does not reach. */
 async function expectAccessible(page: Page, label: string) {
-  const results = await axe(page).analyze();
+  const results = await analyze(page);
   expect(results.violations.flatMap((v) => v.nodes.map((n) => `${label} — ${v.id}: ${n.target.join(" ")}`)).join("\n")).toBe("");
 }
 
 const codeField = (page: Page) => page.getByRole("textbox", { name: "卡号 / 人员编号" });
 
-test("the cashier charges three diners in a row by keyboard alone, refuses a lost card, and the print page sums the sales", async ({ page, request }) => {
+test("the cashier charges three diners in a row by keyboard alone, refuses a lost card, and the print page sums the sales", async ({ page, context, request }) => {
+  await withAxe(context);
   test.setTimeout(120_000);
   const api = await apiAs(request, clerk.userName, clerk.password);
   const { restaurant, diners } = await setUp(api);
