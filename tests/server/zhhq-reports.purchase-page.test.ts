@@ -73,6 +73,20 @@ for (const dialect of dialects) {
         { month: lastMonth(), orderAmount: 10_000, orderQuantity: 60_000 },
         { month: thisMonth(), orderAmount: 50_000, orderQuantity: 140_000 },
       ]);
+
+      // One supplier's: its first month's 2 rows are short of the page, which goes on into the next month.
+      const one = (await app.call<Answer>("GET", `/api/v1/zhhq/purchaseReport?fromMonth=${lastMonth()}&toMonth=${thisMonth()}&supplierId=${li}`, { token: tenant.token })).body.data!;
+      expect(one.rows.map((r) => [r.month, r.supplierName, r.goodsCode, r.orderQuantity, r.orderCount])).toEqual([
+        [lastMonth(), "李记蔬菜", `A${uid}`, 10_000, 1],
+        [lastMonth(), "李记蔬菜", `B${uid}`, 20_000, 1],
+        [thisMonth(), "李记蔬菜", `A${uid}`, 30_000, 1],
+      ]);
+      expect(one.truncated).toBe(1);
+      expect(one.totals).toMatchObject({ orderAmount: 30_000, orderCount: 2 });
+      expect(one.chartRows).toEqual([
+        { month: lastMonth(), orderAmount: 5_000, orderQuantity: 30_000 },
+        { month: thisMonth(), orderAmount: 25_000, orderQuantity: 70_000 },
+      ]);
     });
   });
 }
