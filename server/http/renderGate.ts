@@ -7,7 +7,7 @@ export interface RenderGateOptions {
   limit: number;
   /**
    * Milliseconds of one turn of the event loop in which pages start at most (RENDER_MS_PER_TURN): once a turn has run
-   * that long, the next page starts in a later turn, whatever turns are free. A turn always starts one.
+   * that long, the next page starts in a later turn, though a place among `limit` is free. A turn always starts one.
    */
   msPerTurn: number;
   /**

@@ -1,7 +1,8 @@
 // Issue 39: no request left hanging under saturation. BENCH_SATURATION_CONNECTIONS (100) connections for
 // BENCH_SATURATION_SECONDS (60) on the users list page, the sign-in page and the users API, one after the other
-// (BENCH_SATURATION_CASES=login,api: only these, in this order); a request unanswered after 30 s is a client timeout. The target: every request answered within 10 s, or refused at
-// once with 503 and Retry-After (decision 057), so the max and the timeouts are the figures that count.
+// (BENCH_SATURATION_CASES=login,api: only these, in this order); a request unanswered after 30 s is a client timeout.
+// The target: every request answered within 10 s, or refused at once with 503 and Retry-After (decision 057), so the
+// max and the timeouts are the figures that count.
 // BENCH_BASELINE names another checkout with a build of its own (e.g. `git archive main` unpacked and built): its
 // server, on the same database, is measured alternately with this one in the same run (A B B A per case), the
 // before beside the after on the same minutes of a shared machine.
